@@ -1,0 +1,76 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useSyncExternalStore } from "react";
+// Types only: the zod schemas would put zod (~50 kB gzip) into the first screen's JS.
+import type { MeResponse, PublicUser, SignInRequest, SignInResponse } from "@contract/auth";
+import { apiGet, apiPost, errorStatus } from "@web/lib/api-client";
+import { clearSessionToken, getSessionToken, setSessionToken, subscribeSession } from "@web/lib/session";
+
+/** Query-key factory for the session (DESIGN.md: one per area). */
+export const authKeys = {
+  all: ["auth"] as const,
+  me: (token: string | null) => [...authKeys.all, "me", token] as const,
+};
+
+export function useSessionToken(): string | null {
+  return useSyncExternalStore(subscribeSession, getSessionToken, () => null);
+}
+
+export type AuthState =
+  | { status: "loading" }
+  | { status: "signed-out" }
+  | { status: "signed-in"; user: PublicUser };
+
+/**
+ * Who is signed in. While the token is being checked the state is "loading"; the gate treats it
+ * as signed out (spec §4) by showing only a spinner. A rejected token is dropped.
+ */
+export function useAuth(): AuthState {
+  const token = useSessionToken();
+  const me = useQuery({
+    queryKey: authKeys.me(token),
+    enabled: token !== null,
+    queryFn: async ({ signal }) => {
+      try {
+        return await apiGet<MeResponse>("/api/auth/me", { signal });
+      } catch (error) {
+        // An expired or revoked token: forget it so the sign-in form shows.
+        if (errorStatus(error) === 401) clearSessionToken();
+        throw error;
+      }
+    },
+    staleTime: 5 * 60_000,
+  });
+
+  if (token === null) return { status: "signed-out" };
+  if (me.data) return { status: "signed-in", user: me.data.user };
+  if (me.isPending) return { status: "loading" };
+  return { status: "signed-out" };
+}
+
+/** Signs in and primes the "me" cache with the answer, so the app shows without a second round trip. */
+export function useSignIn(): (credentials: SignInRequest) => Promise<PublicUser> {
+  const queryClient = useQueryClient();
+  return useCallback(
+    async (credentials: SignInRequest) => {
+      const answer = await apiPost<SignInResponse>("/api/auth/sign-in", credentials);
+      queryClient.setQueryData(authKeys.me(answer.token), { user: answer.user });
+      setSessionToken(answer.token);
+      return answer.user;
+    },
+    [queryClient],
+  );
+}
+
+/** Revokes the session on the server, then forgets it locally even if the call failed. */
+export function useSignOut(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return useCallback(async () => {
+    try {
+      await apiPost<unknown>("/api/auth/sign-out");
+    } catch {
+      // The token is dropped locally anyway; an unreachable server must not keep the user signed in.
+    }
+    clearSessionToken();
+    queryClient.clear();
+  }, [queryClient]);
+}

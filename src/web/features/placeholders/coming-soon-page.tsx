@@ -1,0 +1,24 @@
+import { Card, CardContent, CardDescription, CardHeader } from "@web/components/ui/card";
+
+/** Spec §2: /products, /financials, /communications and /admin-users say 'Coming Soon'. */
+export function ComingSoon({ section }: { section: string }) {
+  return (
+    <section aria-labelledby="page-title" className="grid gap-4">
+      <h1 id="page-title" className="text-2xl font-bold">
+        {section}
+      </h1>
+      <Card>
+        <CardHeader>
+          <h2 className="text-lg font-semibold">Coming Soon</h2>
+          <CardDescription>The {section} section is not available yet.</CardDescription>
+        </CardHeader>
+        <CardContent />
+      </Card>
+    </section>
+  );
+}
+
+export const ProductsPage = () => <ComingSoon section="Products" />;
+export const FinancialsPage = () => <ComingSoon section="Financials" />;
+export const CommunicationsPage = () => <ComingSoon section="Communications" />;
+export const AdminUsersPage = () => <ComingSoon section="Admin Users" />;

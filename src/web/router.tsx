@@ -1,0 +1,57 @@
+import type { ComponentType } from "react";
+import { createBrowserRouter, type RouteObject } from "react-router";
+import { RouteErrorScreen } from "./app/route-error";
+import { RoutePending } from "./app/route-pending";
+
+/**
+ * The one URL -> screen map (spec §2). Every screen is a lazy route so the first screen's JS stays
+ * near the framework floor; each feature's chunk (and its charts) loads only when visited.
+ */
+const page = (load: () => Promise<{ default: ComponentType }>): RouteObject["lazy"] =>
+  async () => ({ Component: (await load()).default });
+
+const comingSoon = (pick: (m: typeof import("./features/placeholders/coming-soon-page")) => ComponentType): RouteObject["lazy"] =>
+  async () => ({ Component: pick(await import("./features/placeholders/coming-soon-page")) });
+
+export const routes: RouteObject[] = [
+  {
+    path: "/",
+    // The layout (with its menu primitives) is lazy too: the first screen a visitor sees is the beta gate.
+    lazy: async () => ({ Component: (await import("./app/layout")).Layout }),
+    HydrateFallback: RoutePending,
+    // Failures of the layout itself replace the whole page.
+    errorElement: <RouteErrorScreen />,
+    children: [
+      {
+        // Screen failures and unknown URLs keep the top bar and navigation around the error.
+        errorElement: <RouteErrorScreen />,
+        children: [
+          { index: true, lazy: page(() => import("./features/dashboard/dashboard-page")) },
+          { path: "vendors", lazy: page(() => import("./features/vendors/vendors-page")) },
+          { path: "vendors/:vendorId", lazy: page(() => import("./features/vendors/vendor-detail-page")) },
+          { path: "products", lazy: comingSoon((m) => m.ProductsPage) },
+          { path: "financials", lazy: comingSoon((m) => m.FinancialsPage) },
+          { path: "analytics", lazy: page(() => import("./features/analytics/analytics-page")) },
+          { path: "invite-codes", lazy: page(() => import("./features/invite-codes/invite-codes-page")) },
+          { path: "communications", lazy: comingSoon((m) => m.CommunicationsPage) },
+          { path: "admin-users", lazy: comingSoon((m) => m.AdminUsersPage) },
+          { path: "errors", lazy: page(() => import("./features/errors/errors-page")) },
+          { path: "settings", lazy: page(() => import("./features/settings/settings-page")) },
+          { path: "system-debug", lazy: page(() => import("./features/system-debug/system-debug-page")) },
+          // Hidden: not in the navigation (spec §2).
+          { path: "test-error", lazy: page(() => import("./features/test-error/test-error-page")) },
+          {
+            path: "*",
+            loader: () => {
+              throw new Response("Not Found", { status: 404, statusText: "Not Found" });
+            },
+          },
+        ],
+      },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}
