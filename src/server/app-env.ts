@@ -1,0 +1,32 @@
+import type { AuthProvider, AuthenticatedUser } from "./auth/auth-provider.ts";
+import type { BetaGate } from "./auth/beta-gate.ts";
+import type { Clock } from "./clock.ts";
+import type { AppConfig } from "./config.ts";
+import type { Database } from "./db/connect.ts";
+import type { ErrorRecorder } from "./error-logging/error-recorder.ts";
+import type { RateLimiter } from "./http/rate-limiter.ts";
+
+/** Everything a route needs, injected so tests can swap the clock, database or providers. */
+export interface AppDeps {
+  config: AppConfig;
+  database: Database;
+  clock: Clock;
+  auth: AuthProvider;
+  beta: BetaGate;
+  limiter: RateLimiter;
+  errors: ErrorRecorder;
+  /** Folder of the built web app; omitted in API-only tests. */
+  staticRoot?: string;
+  /** Payment-provider check for the health page (injected so tests can fake Stripe). */
+  fetchImpl?: typeof fetch;
+}
+
+export interface AppVariables {
+  /** Set by the auth middleware when a valid bearer token came with the request. */
+  user?: AuthenticatedUser & { isAdmin: boolean };
+  clientIp: string;
+  /** The exception behind a 500, kept for the error log. */
+  failure?: unknown;
+}
+
+export type AppEnv = { Variables: AppVariables };

@@ -1,0 +1,112 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { ApiError } from "../contract/common.ts";
+import type { AppDeps, AppEnv } from "./app-env.ts";
+import { ADMIN_ONLY_PREFIXES, identifyUser, requireAdmin } from "./auth/auth-middleware.ts";
+import { levelForStatus } from "./error-logging/error-recorder.ts";
+import { classifyDatabaseFailure } from "./http/database-errors.ts";
+import { HttpError } from "./http/http-error.ts";
+import { securityHeaders } from "./http/security-headers.ts";
+import { serveWebApp } from "./http/static-files.ts";
+import { areaRoutes } from "./routes.ts";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+function errorBody(code: string, message: string): ApiError {
+  return { error: { code, message } };
+}
+
+function clientIp(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    // Requests made in-process (tests) have no socket.
+    return "local";
+  }
+}
+
+/** Builds the whole HTTP app from injected dependencies: no globals, so tests get a fresh one each. */
+export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<AppEnv>> } = {}): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.use("*", securityHeaders());
+  app.use("*", async (c, next) => {
+    c.set("clientIp", clientIp(c));
+    await next();
+  });
+
+  // Writes 5xx, 403 and 429 answers to error_logs (levels: see error-recorder.ts).
+  app.use("*", async (c, next) => {
+    await next();
+    const level = levelForStatus(c.res.status);
+    if (!level) return;
+    const failure = c.get("failure");
+    const url = new URL(c.req.url);
+    await deps.errors.record({
+      level,
+      message: failure instanceof Error ? failure.message : await responseMessage(c.res),
+      endpoint: url.pathname + url.search,
+      method: c.req.method,
+      statusCode: c.res.status,
+      userEmail: c.get("user")?.email ?? null,
+      ipAddress: c.get("clientIp"),
+      userAgent: c.req.header("user-agent") ?? null,
+      stackTrace: failure instanceof Error ? (failure.stack ?? null) : null,
+      context: { query: Object.fromEntries(url.searchParams), contentType: c.req.header("content-type") ?? null },
+    });
+  });
+
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new HttpError(413, "payload_too_large", `Request body must be at most ${MAX_BODY_BYTES} bytes`);
+      },
+    }),
+  );
+  app.use("/api/*", identifyUser(deps));
+  for (const prefix of ADMIN_ONLY_PREFIXES) {
+    app.use(prefix, requireAdmin());
+    app.use(`${prefix}/*`, requireAdmin());
+  }
+
+  for (const routes of areaRoutes) app.route("/api", routes(deps));
+  // Test-only routes (e.g. one that throws) mount behind the same middleware as the real ones.
+  for (const routes of options.extraRoutes ?? []) app.route("/api", routes);
+
+  app.all("/api/*", (c) => c.json(errorBody("not_found", `No API route for ${c.req.method} ${c.req.path}`), 404));
+  if (deps.staticRoot) app.use("*", serveWebApp(deps.staticRoot));
+
+  app.notFound((c) => c.json(errorBody("not_found", "Not found"), 404));
+
+  app.onError((err, c) => {
+    if (err instanceof HttpError) {
+      return c.json(errorBody(err.code, err.message), err.status, err.headers);
+    }
+    const dbFailure = classifyDatabaseFailure(err);
+    if (dbFailure === "disk_full") {
+      console.error(`[db] write failed, disk full: ${err.message}`);
+      return c.json(errorBody("insufficient_storage", "The database disk is full"), 507, { "Retry-After": "30" });
+    }
+    if (dbFailure) {
+      console.error(`[db] ${dbFailure}: ${err.message}`);
+      return c.json(errorBody("unavailable", "The database is temporarily unavailable, try again shortly"), 503, { "Retry-After": "2" });
+    }
+    c.set("failure", err);
+    console.error(`[http] ${c.req.method} ${c.req.path} failed: ${err.stack ?? err.message}`);
+    return c.json(errorBody("internal_error", "Internal server error"), 500);
+  });
+
+  return app;
+}
+
+async function responseMessage(res: Response): Promise<string> {
+  try {
+    const body = (await res.clone().json()) as Partial<ApiError>;
+    return body.error?.message ?? `HTTP ${res.status}`;
+  } catch {
+    return `HTTP ${res.status}`;
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * The spec's admin rule (section 6), in the one place the server decides it: role "admin" in the
+ * user's public metadata, or a primary e-mail at exactly the company's domain. The domain is
+ * compared whole and case-insensitively, so "x@evilhki.global" and "x@hki.global.evil.com" are not admins.
+ */
+export function isAdminUser(user: { role: string; email: string }, adminEmailDomain: string): boolean {
+  if (user.role === "admin") return true;
+  const at = user.email.lastIndexOf("@");
+  if (at < 1) return false;
+  return user.email.slice(at + 1).toLowerCase() === adminEmailDomain.toLowerCase();
+}

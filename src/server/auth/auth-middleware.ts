@@ -1,0 +1,43 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppDeps, AppEnv } from "../app-env.ts";
+import { forbidden, unauthorized } from "../http/http-error.ts";
+import { isAdminUser } from "./admin-rule.ts";
+
+/** The bearer token of a request. Cookies are never read: auth is by header only (no CSRF surface). */
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+/** Resolves the bearer token (if any) to a user for every /api request; rejects nothing by itself. */
+export function identifyUser(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const token = bearerToken(c.req.header("authorization"));
+    if (token) {
+      const user = await deps.auth.authenticate(token);
+      if (user) c.set("user", { ...user, isAdmin: isAdminUser(user, deps.config.adminEmailDomain) });
+    }
+    await next();
+  };
+}
+
+export function requireSignedIn(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!c.get("user")) throw unauthorized();
+    await next();
+  };
+}
+
+/** The one admin guard: 401 without a valid token, 403 for a signed-in non-admin. */
+export function requireAdmin(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const user = c.get("user");
+    if (!user) throw unauthorized();
+    if (!user.isAdmin) throw forbidden();
+    await next();
+  };
+}
+
+/** Path prefixes every route under which is admin-only (DESIGN.md "API rules"). */
+export const ADMIN_ONLY_PREFIXES = ["/api/admin", "/api/debug", "/api/vendors"] as const;

@@ -1,0 +1,36 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../db/schema.ts";
+
+/** A user as the auth provider knows them; `role` mirrors the hosted provider's public-metadata role. */
+export interface AuthenticatedUser {
+  id: string;
+  email: string;
+  name: string | null;
+  role: "admin" | "user";
+}
+
+export interface SignInResult {
+  token: string;
+  expiresAt: string;
+  user: AuthenticatedUser;
+}
+
+/**
+ * What the API needs from an auth provider. The built-in provider implements all of it; a hosted
+ * provider (Clerk) signs users in on its own pages, so `signIn` is optional.
+ */
+export interface AuthProvider {
+  /** Shown to admins, e.g. in 'Delete Vendor & {displayName} Account'. */
+  readonly displayName: string;
+  /** The user behind a bearer token, or null when the token is unknown, expired or revoked. */
+  authenticate(token: string): Promise<AuthenticatedUser | null>;
+  /** Null for wrong credentials (the caller answers the same way for unknown e-mails). */
+  signIn?(email: string, password: string): Promise<SignInResult | null>;
+  signOut(token: string): Promise<void>;
+  /**
+   * Deletes the account and revokes its sessions. `executor` is the caller's open transaction, so a
+   * local delete rolls back with it; a hosted provider is called last inside that transaction, so
+   * its failure rolls the local changes back too.
+   */
+  deleteUser(userId: string, executor: Kysely<DB>): Promise<void>;
+}

@@ -1,0 +1,68 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { Clock } from "../clock.ts";
+import type { DB } from "../db/schema.ts";
+import type { AuthProvider, AuthenticatedUser, SignInResult } from "./auth-provider.ts";
+import { dummyPasswordHash, verifyPassword } from "./password-hash.ts";
+import { findUserByEmail } from "./users.ts";
+
+/** Sessions last a working day; sign-out revokes them sooner. */
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+/** Sessions are stored by the sha256 of their token, so a database leak does not leak live tokens. */
+export function sessionIdForToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** Tokens are 32 random bytes, base64url: anything else cannot be a token and skips the database. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export class LocalAuthProvider implements AuthProvider {
+  readonly displayName = "HKI Global";
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: Clock,
+  ) {}
+
+  async signIn(email: string, password: string): Promise<SignInResult | null> {
+    const user = await findUserByEmail(this.db, email);
+    // Unknown e-mails cost one hash verification too, so timing does not reveal which accounts exist.
+    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
+    if (!user || !user.password_hash || !ok) return null;
+    const token = randomBytes(32).toString("base64url");
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + SESSION_TTL_MS).toISOString();
+    await this.db
+      .insertInto("sessions")
+      .values({ id: sessionIdForToken(token), user_id: user.id, created_at: now.toISOString(), expires_at: expiresAt, revoked_at: null })
+      .execute();
+    return { token, expiresAt, user: { id: user.id, email: user.email, name: user.name, role: user.role } };
+  }
+
+  async authenticate(token: string): Promise<AuthenticatedUser | null> {
+    if (!TOKEN_PATTERN.test(token)) return null;
+    const row = await this.db
+      .selectFrom("sessions")
+      .innerJoin("users", "users.id", "sessions.user_id")
+      .select(["users.id", "users.email", "users.name", "users.role", "sessions.expires_at", "sessions.revoked_at"])
+      .where("sessions.id", "=", sessionIdForToken(token))
+      .executeTakeFirst();
+    if (!row || row.revoked_at !== null || row.expires_at <= this.clock.now().toISOString()) return null;
+    return { id: row.id, email: row.email, name: row.name, role: row.role };
+  }
+
+  async signOut(token: string): Promise<void> {
+    await this.db
+      .updateTable("sessions")
+      .set({ revoked_at: this.clock.now().toISOString() })
+      .where("id", "=", sessionIdForToken(token))
+      .where("revoked_at", "is", null)
+      .execute();
+  }
+
+  async deleteUser(userId: string, executor: Kysely<DB>): Promise<void> {
+    await executor.deleteFrom("sessions").where("user_id", "=", userId).execute();
+    await executor.deleteFrom("users").where("id", "=", userId).execute();
+  }
+}

@@ -1,0 +1,66 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { DatabaseConfig } from "../config.ts";
+import type { DB } from "./schema.ts";
+
+export type DatabaseKind = "sqlite" | "postgres";
+
+export interface Database {
+  kind: DatabaseKind;
+  db: Kysely<DB>;
+  /** The raw better-sqlite3 handle (SQLite only): for pragmas, checkpoints and query-plan tests. */
+  sqlite?: SQLite.Database;
+  close(): Promise<void>;
+}
+
+// PostgreSQL returns bigint (int8) and numeric as strings; our bigints are cents and counters,
+// far below 2^53, so they are parsed to numbers to match what SQLite gives.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+
+/** How long a SQLite writer waits for a lock held by another connection before SQLITE_BUSY. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+export function openDatabase(config: DatabaseConfig): Database {
+  if (config.kind === "sqlite") {
+    if (config.path !== ":memory:") mkdirSync(dirname(config.path), { recursive: true });
+    const sqlite = new SQLite(config.path);
+    // WAL lets readers proceed while a writer commits; NORMAL sync is crash-safe for the process
+    // (a kill -9 loses nothing committed) and only risks the last commits on power loss.
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("synchronous = NORMAL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return {
+      kind: "sqlite",
+      db,
+      sqlite,
+      close: async () => {
+        await db.destroy();
+      },
+    };
+  }
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    ...(config.searchPath ? { options: `-c search_path=${config.searchPath}` } : {}),
+  });
+  // An idle client losing its connection (database restart, pg_terminate_backend) emits 'error'
+  // on the pool; without a handler that would crash the process.
+  pool.on("error", (err) => {
+    console.error(`[db] idle PostgreSQL client error: ${err.message}`);
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kind: "postgres",
+    db,
+    close: async () => {
+      await db.destroy();
+    },
+  };
+}

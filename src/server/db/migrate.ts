@@ -1,0 +1,22 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import * as initialSchema from "./migrations/001-initial-schema.ts";
+import * as appSecrets from "./migrations/002-app-secrets.ts";
+
+/** Forward-only migrations, in order. Add new files; never edit a released one. */
+const migrations: Record<string, Migration> = {
+  "001-initial-schema": initialSchema,
+  "002-app-secrets": appSecrets,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- runs before table types are meaningful
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: false });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? "unknown error");
+    throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${reason}`);
+  }
+}

@@ -1,0 +1,49 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import { HttpError, badRequest } from "./http-error.ts";
+
+/** "field: message" for the first zod issue, so a 400 names the field at fault. */
+export function describeZodError(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "Invalid input";
+  const path = issue.path.map(String).join(".");
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw badRequest(describeZodError(result.error), "invalid_input");
+  return result.data;
+}
+
+/**
+ * Reads a JSON body strictly: wrong Content-Type -> 415, unparsable -> 400, schema mismatch -> 400
+ * naming the field. An empty body is treated as `{}` so optional-only bodies may be omitted.
+ */
+export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  const text = await c.req.text();
+  let value: unknown = {};
+  if (text.trim() !== "") {
+    const contentType = c.req.header("content-type") ?? "";
+    if (!/^application\/([a-z.+-]*\+)?json\b/i.test(contentType)) {
+      throw new HttpError(415, "unsupported_media_type", "Content-Type must be application/json");
+    }
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw badRequest("Request body is not valid JSON", "invalid_json");
+    }
+  }
+  return parseWith(schema, value);
+}
+
+/** Validates the query string; repeated parameters are rejected rather than silently picking one. */
+export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
+  const all = c.req.queries();
+  const single: Record<string, string> = {};
+  for (const [key, values] of Object.entries(all)) {
+    if (values.length > 1) throw badRequest(`${key}: must be given once`, "invalid_input");
+    single[key] = values[0] ?? "";
+  }
+  return parseWith(schema, single);
+}

@@ -1,0 +1,67 @@
+import type { AppDeps } from "./app-env.ts";
+import type { AuthProvider } from "./auth/auth-provider.ts";
+import { ensureFirstAdmin, loadBetaGate } from "./auth/bootstrap.ts";
+import { LocalAuthProvider } from "./auth/local-auth-provider.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import type { AppConfig } from "./config.ts";
+import { type Database, openDatabase } from "./db/connect.ts";
+import { migrateToLatest } from "./db/migrate.ts";
+import { seedDemoData } from "./db/seed/demo-seed.ts";
+import { ErrorRecorder } from "./error-logging/error-recorder.ts";
+import { RateLimiter } from "./http/rate-limiter.ts";
+import { ensureDefaultSettings } from "./settings/settings-catalog.ts";
+
+export interface RuntimeOptions {
+  clock?: Clock;
+  /** Where start-up lines go (generated secrets are printed here once). */
+  announce?: (line: string) => void;
+  /** Use an already open database (tests). */
+  database?: Database;
+  staticRoot?: string;
+  fetchImpl?: typeof fetch;
+}
+
+/**
+ * Everything `main.ts` does before listening, reusable by tests: open and migrate the database,
+ * make sure the settings, the first admin and (when asked) the demo data exist, wire the providers.
+ */
+export async function createRuntime(config: AppConfig, options: RuntimeOptions = {}): Promise<AppDeps> {
+  const clock = options.clock ?? systemClock;
+  const announce = options.announce ?? ((line: string) => console.log(line));
+  const database = options.database ?? openDatabase(config.database);
+  try {
+    await migrateToLatest(database.db);
+    await ensureDefaultSettings(database.db, clock);
+    if (config.seedDemo) {
+      const seeded = await seedDemoData(database.db, { clock, seed: 42 });
+      if (seeded) announce("Filled the empty database with demo data (SEED_DEMO).");
+    }
+    await ensureFirstAdmin(database.db, clock, config, announce);
+    const beta = await loadBetaGate(database.db, clock, config, announce);
+    const limiter = new RateLimiter(database.db, clock);
+    const auth: AuthProvider = createAuthProvider(config, database, clock);
+    return {
+      config,
+      database,
+      clock,
+      auth,
+      beta,
+      limiter,
+      errors: new ErrorRecorder(database.db, clock, limiter),
+      ...(options.staticRoot ? { staticRoot: options.staticRoot } : {}),
+      ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
+    };
+  } catch (err) {
+    if (!options.database) await database.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+function createAuthProvider(config: AppConfig, database: Database, clock: Clock): AuthProvider {
+  if (config.authProvider === "clerk") {
+    // The hosted provider plugs in behind the same interface; until its adapter lands, refuse to
+    // start rather than run with an auth provider that accepts nobody (or everybody).
+    throw new Error("AUTH_PROVIDER=clerk is not available in this build yet; use AUTH_PROVIDER=local");
+  }
+  return new LocalAuthProvider(database.db, clock);
+}

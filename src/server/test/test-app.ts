@@ -1,0 +1,124 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import type { Hono } from "hono";
+import { createApp } from "../app.ts";
+import type { AppDeps, AppEnv } from "../app-env.ts";
+import { sessionIdForToken } from "../auth/local-auth-provider.ts";
+import { hashPassword } from "../auth/password-hash.ts";
+import { fixedClock } from "../clock.ts";
+import { type AppConfig, loadConfig } from "../config.ts";
+import { type Database, openDatabase } from "../db/connect.ts";
+import { newId } from "../db/ids.ts";
+import { createRuntime } from "../runtime.ts";
+
+/** The databases API tests run against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set (as in CI). */
+export const testDatabaseKinds: Array<"sqlite" | "postgres"> = process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+
+export const TEST_PASSWORD = "correct horse battery staple";
+export const TEST_BETA_PASSWORD = "beta-test-password";
+
+let passwordHash: Promise<string> | undefined;
+/** Hashing at full strength is slow on purpose; tests hash the shared test password once. */
+function testPasswordHash(): Promise<string> {
+  passwordHash ??= hashPassword(TEST_PASSWORD);
+  return passwordHash;
+}
+
+export interface TestContext {
+  app: Hono<AppEnv>;
+  deps: AppDeps;
+  database: Database;
+  clock: ReturnType<typeof fixedClock>;
+  config: AppConfig;
+  /** A user with a live session: `headers` carries its bearer token. */
+  createUser(input: { email: string; role?: "admin" | "user" }): Promise<{ id: string; email: string; token: string; headers: Record<string, string> }>;
+  request(path: string, init?: RequestInit & { json?: unknown; token?: string }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface TestContextOptions {
+  seedDemo?: boolean;
+  now?: string;
+  env?: Record<string, string>;
+  fetchImpl?: typeof fetch;
+}
+
+async function openTestDatabase(kind: "sqlite" | "postgres"): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (kind === "sqlite") {
+    const database = openDatabase({ kind: "sqlite", path: ":memory:" });
+    return { database, drop: async () => undefined };
+  }
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `t_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const database = openDatabase({ kind: "postgres", url, searchPath: schema });
+  return {
+    database,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
+
+/** A fresh app on a fresh database (in-memory SQLite, or an own schema in PostgreSQL). */
+export async function createTestContext(kind: "sqlite" | "postgres", options: TestContextOptions = {}): Promise<TestContext> {
+  const clock = fixedClock(options.now ?? "2026-11-22T12:00:00.000Z");
+  const config = loadConfig({
+    DATABASE_URL: kind === "sqlite" ? "sqlite::memory:" : process.env.TEST_DATABASE_URL,
+    BETA_PASSWORD: TEST_BETA_PASSWORD,
+    ADMIN_EMAIL: "root-admin@hki.global",
+    ADMIN_PASSWORD: TEST_PASSWORD,
+    SEED_DEMO: options.seedDemo ? "true" : "false",
+    STOREFRONT_URL: "http://store.test",
+    ...options.env,
+  });
+  const { database, drop } = await openTestDatabase(kind);
+  const deps = await createRuntime(config, {
+    clock,
+    database,
+    announce: () => undefined,
+    ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
+  });
+  const app = createApp(deps);
+
+  return {
+    app,
+    deps,
+    database,
+    clock,
+    config,
+    async createUser({ email, role = "user" }) {
+      const now = clock.now().toISOString();
+      const id = newId();
+      await database.db
+        .insertInto("users")
+        .values({ id, email: email.toLowerCase(), name: null, role, password_hash: await testPasswordHash(), created_at: now, updated_at: now })
+        .execute();
+      const token = randomBytes(32).toString("base64url");
+      await database.db
+        .insertInto("sessions")
+        .values({ id: sessionIdForToken(token), user_id: id, created_at: now, expires_at: new Date(clock.now().getTime() + 3600_000).toISOString(), revoked_at: null })
+        .execute();
+      return { id, email: email.toLowerCase(), token, headers: { authorization: `Bearer ${token}` } };
+    },
+    request(path, init = {}) {
+      const { json, token, headers, ...rest } = init;
+      const allHeaders = new Headers(headers);
+      if (token) allHeaders.set("authorization", `Bearer ${token}`);
+      if (json !== undefined) allHeaders.set("content-type", "application/json");
+      return Promise.resolve(
+        app.request(path, { ...rest, headers: allHeaders, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) }),
+      );
+    },
+    async close() {
+      await database.close();
+      await drop();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { defineConfig } from "vitest/config";
+import react from "@vitejs/plugin-react";
+import { fileURLToPath } from "node:url";
+
+const alias = {
+  "@contract": fileURLToPath(new URL("./src/contract", import.meta.url)),
+  "@web": fileURLToPath(new URL("./src/web", import.meta.url)),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "server",
+          environment: "node",
+          include: ["src/server/**/*.test.ts", "src/contract/**/*.test.ts", "scripts/**/*.test.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [react()],
+        resolve: { alias },
+        test: {
+          name: "web",
+          environment: "jsdom",
+          include: ["src/web/**/*.test.{ts,tsx}"],
+          setupFiles: ["src/web/test/setup.ts"],
+        },
+      },
+    ],
+  },
+});
