@@ -42,6 +42,8 @@ export const routes: RouteObject[] = [
           { path: "test-error", lazy: page(() => import("./features/test-error/test-error-page")) },
           {
             path: "*",
+            // Never rendered (the loader always throws); present so the router does not warn about an empty leaf.
+            Component: () => null,
             loader: () => {
               throw new Response("Not Found", { status: 404, statusText: "Not Found" });
             },
