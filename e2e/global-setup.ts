@@ -1,0 +1,107 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { E2E } from "./test-env";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/** Asks the OS for a free port, starting from 3100 so a run is easy to spot in `ss`. */
+async function freePort(preferred = 3100): Promise<number> {
+  const tryPort = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      const server = createServer();
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => {
+        const address = server.address();
+        const chosen = typeof address === "object" && address ? address.port : port;
+        server.close(() => resolve(chosen));
+      });
+    });
+  try {
+    return await tryPort(preferred);
+  } catch {
+    return tryPort(0);
+  }
+}
+
+async function waitForHealth(url: string, child: ChildProcess, logFile: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`e2e server exited with code ${child.exitCode}:\n${readFileSync(logFile, "utf8")}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`e2e server did not answer ${url}/api/health within ${timeoutMs} ms:\n${readFileSync(logFile, "utf8")}`);
+}
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  // Pointing E2E_BASE_URL at an already running server (seeded like below) skips starting one.
+  if (process.env.E2E_BASE_URL) {
+    console.log(`[e2e] using the server at ${process.env.E2E_BASE_URL}`);
+    return async () => {};
+  }
+
+  // The test runner script builds first; a direct `npx playwright test` builds only when needed.
+  if (!existsSync(join(ROOT, "dist/web/index.html"))) {
+    console.log("[e2e] dist/web is missing: running vite build");
+    const build = spawnSync("npx", ["vite", "build"], { cwd: ROOT, stdio: "inherit" });
+    if (build.status !== 0) throw new Error("vite build failed");
+  }
+
+  const dir = mkdtempSync(join(tmpdir(), "hki-e2e-"));
+  const logFile = join(dir, "server.log");
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "test",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: `sqlite:${join(dir, "e2e.sqlite")}`,
+    SEED_DEMO: "true",
+    BETA_PASSWORD: E2E.betaPassword,
+    ADMIN_EMAIL: E2E.adminEmail,
+    ADMIN_PASSWORD: E2E.adminPassword,
+    STOREFRONT_URL: E2E.storefrontUrl,
+    AUTH_PROVIDER: "local",
+  };
+
+  // `node --import tsx` runs the server in a single process, so its PID is the one to stop.
+  const log = openSync(logFile, "a");
+  const server = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], { cwd: ROOT, env, stdio: ["ignore", log, log] });
+  const stop = async () => {
+    if (server.exitCode === null && server.pid !== undefined) {
+      const exited = new Promise((r) => server.once("exit", r));
+      server.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 6000))]);
+      if (server.exitCode === null) server.kill("SIGKILL");
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForHealth(baseUrl, server, logFile);
+    // After the server has migrated the database, add the non-admin user the Access Denied test signs in as.
+    const create = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "src/server/cli/user-create.ts", "--email", E2E.userEmail, "--password", E2E.userPassword, "--role", "user"],
+      { cwd: ROOT, env, encoding: "utf8" },
+    );
+    if (create.status !== 0) throw new Error(`user-create failed: ${create.stderr || create.stdout}`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  process.env.E2E_BASE_URL = baseUrl;
+  console.log(`[e2e] server at ${baseUrl} (pid ${server.pid}, log ${logFile})`);
+  return stop;
+}

@@ -1,0 +1,69 @@
+import { expect, test } from "@playwright/test";
+import { E2E, mainNav, openAsAdmin } from "./helpers";
+
+/** Spec §2: the 11 entries in order, with the heading each screen shows. */
+const ENTRIES = [
+  { label: "Dashboard", path: "/", heading: "Dashboard" },
+  { label: "Vendors", path: "/vendors", heading: "Vendors" },
+  { label: "Products", path: "/products", heading: "Products" },
+  { label: "Financials", path: "/financials", heading: "Financials" },
+  { label: "Analytics", path: "/analytics", heading: "Analytics" },
+  { label: "Invite Codes", path: "/invite-codes", heading: "Invite Codes" },
+  { label: "Communications", path: "/communications", heading: "Communications" },
+  { label: "Admin Users", path: "/admin-users", heading: "Admin Users" },
+  { label: "Error Logs", path: "/errors", heading: "Error Logs" },
+  { label: "Settings", path: "/settings", heading: "Settings" },
+  { label: "System Debug", path: "/system-debug", heading: "System Debug" },
+] as const;
+
+test.describe("navigation", () => {
+  test("the left navigation lists the 11 entries in the spec's order", async ({ page }) => {
+    await openAsAdmin(page);
+    const links = mainNav(page).getByRole("link");
+    await expect(links).toHaveText(ENTRIES.map((e) => e.label));
+    for (const [i, entry] of ENTRIES.entries()) {
+      await expect(links.nth(i)).toHaveAttribute("href", entry.path);
+    }
+  });
+
+  test("every entry reaches its screen and is marked current", async ({ page }) => {
+    await openAsAdmin(page, "/system-debug");
+    for (const entry of ENTRIES) {
+      await mainNav(page).getByRole("link", { name: entry.label, exact: true }).click();
+      await expect(page).toHaveURL(entry.path);
+      await expect(page.getByRole("heading", { name: entry.heading, level: 1 })).toBeVisible();
+      await expect(mainNav(page).getByRole("link", { name: entry.label, exact: true })).toHaveAttribute("aria-current", "page");
+      await expect(mainNav(page).locator('[aria-current="page"]')).toHaveCount(1);
+    }
+  });
+
+  for (const path of ["/products", "/financials", "/communications", "/admin-users"]) {
+    test(`${path} says 'Coming Soon'`, async ({ page }) => {
+      await openAsAdmin(page, path);
+      await expect(page.getByRole("main").getByText("Coming Soon")).toBeVisible();
+    });
+  }
+
+  test("/invite-codes only links to the storefront's manager in a new tab", async ({ page }) => {
+    await openAsAdmin(page, "/invite-codes");
+    const link = page.getByRole("main").getByRole("link");
+    await expect(link).toHaveCount(1);
+    await expect(link).toHaveAttribute("href", `${E2E.storefrontUrl}/admin/invite-codes`);
+    await expect(link).toHaveAttribute("target", "_blank");
+    await expect(link).toHaveAttribute("rel", "noopener noreferrer");
+  });
+
+  test("vendor detail and the hidden /test-error page are routes", async ({ page }) => {
+    await openAsAdmin(page, "/vendors/some-vendor");
+    await expect(page.getByRole("heading", { name: "Vendor", level: 1 })).toBeVisible();
+    await page.goto("/test-error");
+    await expect(page.getByRole("heading", { name: "Test Error", level: 1 })).toBeVisible();
+    await expect(mainNav(page).getByRole("link", { name: "Test Error" })).toHaveCount(0);
+  });
+
+  test("an unknown route shows 'Unexpected Application Error!'", async ({ page }) => {
+    await openAsAdmin(page, "/no-such-page");
+    await expect(page.getByText("Unexpected Application Error!")).toBeVisible();
+    await expect(page.getByText("404 Not Found")).toBeVisible();
+  });
+});

@@ -1,0 +1,49 @@
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * Browser tests against the built app served by the real server (as `npm start` serves it).
+ * e2e/global-setup.ts builds dist/web when missing, starts the server on a free port with a fresh
+ * SQLite database, creates a non-admin user, and hands the URL over through E2E_BASE_URL.
+ * The system Chromium is used; a browser is never downloaded.
+ */
+export const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+
+export default defineConfig({
+  testDir: "./e2e",
+  testMatch: "**/*.spec.ts",
+  globalSetup: "./e2e/global-setup.ts",
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  outputDir: "test-results/e2e-artifacts",
+  use: {
+    // Set by global-setup before the workers start; workers inherit it.
+    baseURL: process.env.E2E_BASE_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: CHROME_PATH,
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+          ],
+        },
+      },
+    },
+  ],
+});
