@@ -1,0 +1,16 @@
+import { Hono } from "hono";
+import { analyticsQuerySchema, type AnalyticsResponse } from "../../contract/analytics.ts";
+import type { AppDeps, AppEnv } from "../app-env.ts";
+import { readQuery } from "../http/validate.ts";
+import { readAnalytics } from "./analytics.queries.ts";
+
+/** GET /api/admin/analytics?days=7|30|90 (admin-only by the /api/admin prefix guard in app.ts). */
+export function analyticsRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get("/admin/analytics", async (c) => {
+    const { days } = readQuery(c, analyticsQuerySchema);
+    const body: AnalyticsResponse = await readAnalytics(deps.database.db, deps.clock.now(), days);
+    return c.json(body);
+  });
+  return app;
+}

@@ -1,0 +1,108 @@
+import type { Kysely } from "kysely";
+import { type DashboardStats, RECENT_ACTIVITY_LIMIT, type RecentActivity } from "../../contract/dashboard.ts";
+import { utcDay } from "../clock.ts";
+import type { DB } from "../db/schema.ts";
+import { COUNTERS, readCounters } from "../ledger/counters.ts";
+import { addDays, centsToDollars, currentFeePercentage, monthStart, readPlatformDays, sumDays } from "../analytics/platform-days.ts";
+
+/**
+ * The dashboard's figures, read from counters and the daily platform rollup only (never a scan of
+ * vendors, products or orders): a few primary-key reads plus three index-ordered LIMIT 10 reads
+ * for the recent activity. Meanings of each figure: see contract/dashboard.ts.
+ */
+export async function readDashboardStats(db: Kysely<DB>, now: Date): Promise<DashboardStats> {
+  const today = utcDay(now);
+  const yesterday = addDays(today, -1);
+  const weekFrom = addDays(today, -6);
+  const previousWeekFrom = addDays(today, -13);
+  const previousWeekTo = addDays(today, -7);
+  const monthFrom = monthStart(today);
+  const previousMonthTo = addDays(monthFrom, -1);
+  const previousMonthFrom = monthStart(previousMonthTo);
+  // The same days of the previous month (1st .. today's day-of-month, clamped to its last day).
+  const sameDayLastMonth = minDay(addDays(previousMonthFrom, Number(today.slice(8, 10)) - 1), previousMonthTo);
+
+  const [counters, days, platformFeePercentage, recentActivity] = await Promise.all([
+    readCounters(db),
+    // One range read covers every period below: at most ~62 rows.
+    readPlatformDays(db, minDay(previousMonthFrom, previousWeekFrom), today),
+    currentFeePercentage(db),
+    readRecentActivity(db, now),
+  ]);
+
+  const feesCents = sumDays(days, monthFrom, today, "feesCents");
+  const todayCents = sumDays(days, today, today, "grossCents");
+  const weekCents = sumDays(days, weekFrom, today, "grossCents");
+
+  return {
+    totalVendors: counters[COUNTERS.vendorsTotal],
+    activeVendors: counters[COUNTERS.vendorsActive],
+    monthlyRecurring: centsToDollars(counters[COUNTERS.mrrCents]),
+    totalProducts: counters[COUNTERS.productsListed],
+    platformFees: centsToDollars(feesCents),
+    todaySales: centsToDollars(todayCents),
+    weekSales: centsToDollars(weekCents),
+    recentActivity,
+    platformFeePercentage,
+    trends: {
+      platformFees: percentChange(feesCents, sumDays(days, previousMonthFrom, sameDayLastMonth, "feesCents")),
+      todaySales: percentChange(todayCents, sumDays(days, yesterday, yesterday, "grossCents")),
+      weekSales: percentChange(weekCents, sumDays(days, previousWeekFrom, previousWeekTo, "grossCents")),
+    },
+  };
+}
+
+function minDay(a: string, b: string): string {
+  return a < b ? a : b;
+}
+
+/** Change in percent with one decimal; null when there is nothing to compare with. */
+export function percentChange(current: number, previous: number): number | null {
+  if (previous <= 0) return null;
+  return Math.round(((current - previous) / previous) * 1000) / 10;
+}
+
+/**
+ * The latest events up to `now`, newest first: three LIMIT 10 reads, each walking an index
+ * backwards from `now` (vendors_joined_idx, products_created_idx, orders_created_idx), merged.
+ * The sales read filters status = 'paid' on the rows it walks, so it reads 10 plus the number of
+ * refunded/cancelled orders among the newest ones: bounded in practice, never a table scan.
+ * Ties at the same instant list sales first, then products, then vendors.
+ */
+export async function readRecentActivity(db: Kysely<DB>, now: Date): Promise<RecentActivity[]> {
+  const until = now.toISOString();
+  const [sales, products, vendors] = await Promise.all([
+    db
+      .selectFrom("orders")
+      .select(["product_name as name", "created_at as timestamp"])
+      .where("created_at", "<=", until)
+      .where("status", "=", "paid")
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(RECENT_ACTIVITY_LIMIT)
+      .execute(),
+    db
+      .selectFrom("products")
+      .select(["name", "created_at as timestamp"])
+      .where("created_at", "<=", until)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(RECENT_ACTIVITY_LIMIT)
+      .execute(),
+    db
+      .selectFrom("vendors")
+      .select(["name", "joined_at as timestamp"])
+      .where("joined_at", "<=", until)
+      .orderBy("joined_at", "desc")
+      .orderBy("id", "desc")
+      .limit(RECENT_ACTIVITY_LIMIT)
+      .execute(),
+  ]);
+  const events: RecentActivity[] = [
+    ...sales.map((r) => ({ type: "sale" as const, name: r.name, timestamp: r.timestamp })),
+    ...products.map((r) => ({ type: "product_added" as const, name: r.name, timestamp: r.timestamp })),
+    ...vendors.map((r) => ({ type: "vendor_joined" as const, name: r.name, timestamp: r.timestamp })),
+  ];
+  // Array.prototype.sort is stable, so equal timestamps keep the order above.
+  return events.sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0)).slice(0, RECENT_ACTIVITY_LIMIT);
+}

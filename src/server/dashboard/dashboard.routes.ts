@@ -1,0 +1,14 @@
+import { Hono } from "hono";
+import type { DashboardStats } from "../../contract/dashboard.ts";
+import type { AppDeps, AppEnv } from "../app-env.ts";
+import { readDashboardStats } from "./dashboard.queries.ts";
+
+/** GET /api/admin/dashboard/stats (admin-only by the /api/admin prefix guard in app.ts). */
+export function dashboardRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get("/admin/dashboard/stats", async (c) => {
+    const body: DashboardStats = await readDashboardStats(deps.database.db, deps.clock.now());
+    return c.json(body);
+  });
+  return app;
+}
