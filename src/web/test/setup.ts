@@ -2,6 +2,21 @@ import "@testing-library/jest-dom/vitest";
 import { afterEach, beforeEach } from "vitest";
 import { cleanup } from "@testing-library/react";
 
+// jsdom lacks a few browser APIs that Radix primitives call (Select, Toast swipe, Popper).
+// Harmless stand-ins let component tests drive them with user-event.
+if (typeof window !== "undefined") {
+  const proto = window.HTMLElement.prototype as HTMLElement & Record<string, unknown>;
+  proto.hasPointerCapture ??= () => false;
+  proto.setPointerCapture ??= () => {};
+  proto.releasePointerCapture ??= () => {};
+  proto.scrollIntoView ??= () => {};
+  window.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+}
+
 // Every test starts with an empty localStorage so beta markers and session tokens never leak between tests.
 beforeEach(() => {
   localStorage.clear();
