@@ -1,4 +1,4 @@
-import { Card, CardContent, CardDescription, CardHeader } from "@web/components/ui/card";
+import { Card, CardDescription, CardHeader } from "@web/components/ui/card";
 
 /** Spec §2: /products, /financials, /communications and /admin-users say 'Coming Soon'. */
 export function ComingSoon({ section }: { section: string }) {
@@ -12,7 +12,6 @@ export function ComingSoon({ section }: { section: string }) {
           <h2 className="text-lg font-semibold">Coming Soon</h2>
           <CardDescription>The {section} section is not available yet.</CardDescription>
         </CardHeader>
-        <CardContent />
       </Card>
     </section>
   );
