@@ -1,11 +1,13 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
 import * as initialSchema from "./migrations/001-initial-schema.ts";
 import * as appSecrets from "./migrations/002-app-secrets.ts";
+import * as errorLogCounts from "./migrations/003-error-log-counts.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
   "001-initial-schema": initialSchema,
   "002-app-secrets": appSecrets,
+  "003-error-log-counts": errorLogCounts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

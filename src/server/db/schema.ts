@@ -121,6 +121,13 @@ export interface ErrorLogsTable {
   archived: number;
 }
 
+/** Entries per (archived, level) of error_logs, kept by triggers (migration 003). */
+export interface ErrorLogCountsTable {
+  archived: number;
+  level: string;
+  entries: number;
+}
+
 export interface PlatformSettingsTable {
   key: string;
   value: string;
@@ -204,6 +211,7 @@ export interface DB {
   subscriptions: SubscriptionsTable;
   store_visits: StoreVisitsTable;
   error_logs: ErrorLogsTable;
+  error_log_counts: ErrorLogCountsTable;
   platform_settings: PlatformSettingsTable;
   platform_setting_changes: PlatformSettingChangesTable;
   audit_log: AuditLogTable;

@@ -1,0 +1,272 @@
+import type { Database } from "../connect.ts";
+import { type Clock, systemClock } from "../../clock.ts";
+import { COUNTERS, type CounterName, incrementCounters } from "../../ledger/counters.ts";
+import { feeCents } from "../../ledger/orders.ts";
+import { addToDailyPlatformTotals, type PlatformDayDeltas } from "../../ledger/rollups.ts";
+import { DEFAULT_FEE_RATE_BASIS_POINTS, ensureDefaultSettings } from "../../settings/settings-catalog.ts";
+import { sampleCustomCss, sampleCustomHtml } from "./customization.ts";
+import { sampleArchive, sampleErrorLog } from "./error-log-samples.ts";
+import { aboutText, emailFor, PALETTES, personName, productName, productPriceCents, slugify, storeName, THEMES } from "./names.ts";
+import { DAY_MS, Random, startOfUtcDay } from "./random.ts";
+import { createRowSink } from "./row-sink.ts";
+
+export interface GenerateOptions {
+  vendors: number;
+  products: number;
+  orders: number;
+  errorLogs: number;
+  /** Orders, joins and error logs spread over this many days up to now. */
+  days: number;
+  seed?: number;
+  clock?: Clock;
+  /** Days of store visits per vendor, ending today (a row per vendor per day adds up fast). Default 30. */
+  visitDays?: number;
+  onProgress?: (message: string) => void;
+}
+
+export interface GenerateSummary {
+  vendors: number;
+  products: number;
+  orders: number;
+  errorLogs: number;
+  rows: number;
+  seconds: number;
+}
+
+/** Splits `total` into integer parts proportional to `weights` that add up to exactly `total`. */
+function spread(total: number, weights: Float64Array): Int32Array {
+  const sum = weights.reduce((s, w) => s + w, 0);
+  const out = new Int32Array(weights.length);
+  if (sum === 0) return out;
+  let cum = 0;
+  let given = 0;
+  for (let i = 0; i < weights.length; i++) {
+    cum += weights[i] ?? 0;
+    const upTo = Math.floor((cum / sum) * total + 1e-9);
+    out[i] = upTo - given;
+    given = upTo;
+  }
+  return out;
+}
+
+interface DayAcc {
+  gross: number;
+  orders: number;
+  fees: number;
+  items: number;
+}
+
+/**
+ * Writes a large data set for benchmarks: raw rows in big batches, with every rollup and counter
+ * accumulated in memory and written alongside, so the result equals recomputeRollups. Vendors
+ * are generated one at a time with their products and orders, so per-vendor rollups (product
+ * totals, daily vendor totals, vendor_totals) are final when written and memory stays flat;
+ * platform days and counters are added at the end. Adds to what is there (slugs carry the seed).
+ */
+export async function generateLargeDataset(database: Database, options: GenerateOptions): Promise<GenerateSummary> {
+  const started = Date.now();
+  const seed = options.seed ?? 1;
+  const rand = new Random(seed);
+  const clock = options.clock ?? systemClock;
+  const nowMs = clock.now().getTime();
+  const today = startOfUtcDay(new Date(nowMs));
+  const startMs = today - Math.max(1, options.days) * DAY_MS;
+  const visitDays = options.visitDays ?? 30;
+  const progress = options.onProgress ?? (() => {});
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const sink = createRowSink(database);
+
+  // Products vary per store; orders are skewed (a few stores sell most), only stores with products sell.
+  const shape = new Random(seed ^ 0x5bd1e995);
+  const productsPer = spread(options.products, Float64Array.from({ length: options.vendors }, () => 0.3 + shape.next() * 1.4));
+  const orderWeights = Float64Array.from({ length: options.vendors }, (_, i) => ((productsPer[i] ?? 0) > 0 ? 0.1 + shape.next() ** 2 * 3 : 0));
+  const ordersPer = spread(options.orders, orderWeights);
+
+  const platformDays = new Map<string, PlatformDayDeltas>();
+  const addDay = (day: string, d: PlatformDayDeltas) => {
+    const cur = platformDays.get(day) ?? {};
+    for (const [k, v] of Object.entries(d) as [keyof PlatformDayDeltas, number][]) cur[k] = (cur[k] ?? 0) + v;
+    platformDays.set(day, cur);
+  };
+  const counters: Partial<Record<CounterName, number>> = {};
+  const count = (name: CounterName, delta: number) => {
+    counters[name] = (counters[name] ?? 0) + delta;
+  };
+  const oneYearAgo = today - 365 * DAY_MS;
+  let ordersWritten = 0;
+  let productsWritten = 0;
+
+  for (let i = 0; i < options.vendors; i++) {
+    const owner = personName(rand);
+    const internal = i % 1000 === 0;
+    const name = internal ? `HKI Global Store ${i / 1000 + 1}` : storeName(rand, owner);
+    const joinedMs = startMs + Math.floor(rand.next() * (nowMs - startMs));
+    const vendorId = rand.id(joinedMs);
+    const active = internal || !rand.chance(0.1);
+    const [primary, secondary] = rand.pick(PALETTES);
+    const joinedAt = iso(joinedMs);
+    await sink.add("vendors", {
+      id: vendorId,
+      name,
+      owner_name: owner.full,
+      email: emailFor(owner, internal ? "hki.global" : "example.com", String(i)),
+      slug: `${slugify(name)}-${seed}-${i}`,
+      owner_user_id: null,
+      is_active: active ? 1 : 0,
+      is_internal: internal ? 1 : 0,
+      joined_at: joinedAt,
+      theme: rand.pick(THEMES),
+      primary_color: primary,
+      secondary_color: secondary,
+      about: aboutText(rand, name),
+      custom_css: sampleCustomCss(rand),
+      custom_html: sampleCustomHtml(rand),
+      updated_at: joinedAt,
+    });
+    count(COUNTERS.vendorsTotal, 1);
+    count(COUNTERS.vendorsActive, active ? 1 : 0);
+    count(COUNTERS.vendorsInternal, internal ? 1 : 0);
+    addDay(joinedAt.slice(0, 10), { newVendors: 1 });
+
+    const products = Array.from({ length: productsPer[i] ?? 0 }, () => {
+      const createdMs = joinedMs + Math.floor(rand.next() * (nowMs - joinedMs) * 0.5);
+      return {
+        id: rand.id(createdMs),
+        vendor_id: vendorId,
+        name: productName(rand),
+        price_cents: productPriceCents(rand),
+        inventory: rand.int(0, 50),
+        status: rand.chance(0.08) ? ("draft" as const) : ("listed" as const),
+        units_sold: 0,
+        revenue_cents: 0,
+        created_at: iso(createdMs),
+        createdMs,
+      };
+    });
+    let listed = 0;
+    for (const p of products) {
+      addDay(p.created_at.slice(0, 10), { newProducts: 1 });
+      if (p.status === "listed") listed++;
+    }
+    count(COUNTERS.productsTotal, products.length);
+    count(COUNTERS.productsListed, listed);
+
+    const vendorDays = new Map<string, DayAcc>();
+    const totals = { gross: 0, orders: 0, fees: 0, items: 0, lastSale: null as string | null };
+    const nOrders = ordersPer[i] ?? 0;
+    for (let k = 0; k < nOrders; k++) {
+      const product = rand.pick(products);
+      const t = Math.max(product.createdMs, joinedMs) + Math.floor(rand.next() * (nowMs - Math.max(product.createdMs, joinedMs)));
+      const quantity = rand.weighted([[1, 80], [2, 15], [3, 5]] as const);
+      const gross = product.price_cents * quantity;
+      const rate = t < oneYearAgo ? 125 : DEFAULT_FEE_RATE_BASIS_POINTS;
+      const fee = feeCents(gross, rate);
+      const status = rand.weighted([["paid", 95], ["refunded", 3], ["cancelled", 2]] as const);
+      const createdAt = iso(t);
+      await sink.add("orders", {
+        id: rand.id(t),
+        vendor_id: vendorId,
+        product_id: product.id,
+        product_name: product.name,
+        quantity,
+        gross_cents: gross,
+        fee_cents: fee,
+        fee_rate_basis_points: rate,
+        status,
+        customer_email: `buyer${rand.int(1, 999_999)}@example.com`,
+        created_at: createdAt,
+        updated_at: createdAt,
+      });
+      count(COUNTERS.ordersTotal, 1);
+      if (status !== "paid") continue;
+      count(COUNTERS.ordersPaid, 1);
+      product.units_sold += quantity;
+      product.revenue_cents += gross;
+      const day = createdAt.slice(0, 10);
+      const acc = vendorDays.get(day) ?? { gross: 0, orders: 0, fees: 0, items: 0 };
+      acc.gross += gross;
+      acc.orders += 1;
+      acc.fees += fee;
+      acc.items += quantity;
+      vendorDays.set(day, acc);
+      addDay(day, { grossCents: gross, orders: 1, feesCents: fee, itemsSold: quantity });
+      totals.gross += gross;
+      totals.orders += 1;
+      totals.fees += fee;
+      totals.items += quantity;
+      if (totals.lastSale === null || createdAt > totals.lastSale) totals.lastSale = createdAt;
+    }
+    ordersWritten += nOrders;
+
+    for (const { createdMs: _createdMs, ...p } of products) await sink.add("products", p);
+    productsWritten += products.length;
+    for (const [day, a] of vendorDays) {
+      await sink.add("daily_vendor_totals", { vendor_id: vendorId, day, gross_cents: a.gross, orders: a.orders, fees_cents: a.fees, items_sold: a.items });
+    }
+
+    if (!internal) {
+      const activeSub = active;
+      const fee = 2999;
+      await sink.add("subscriptions", {
+        id: rand.id(joinedMs),
+        vendor_id: vendorId,
+        plan: "artist-monthly",
+        monthly_fee_cents: fee,
+        status: activeSub ? "active" : "cancelled",
+        started_at: joinedAt,
+        cancelled_at: activeSub ? null : iso(joinedMs + Math.floor((nowMs - joinedMs) / 2)),
+      });
+      if (activeSub) {
+        count(COUNTERS.subscriptionsActive, 1);
+        count(COUNTERS.mrrCents, fee);
+      }
+    }
+
+    let visits = 0;
+    const level = rand.int(3, 120);
+    for (let d = visitDays - 1; d >= 0; d--) {
+      const dayMs = today - d * DAY_MS;
+      if (dayMs < startOfUtcDay(new Date(joinedMs))) continue;
+      const n = Math.round(level * (0.5 + rand.next()));
+      if (n === 0) continue;
+      visits += n;
+      await sink.add("store_visits", { vendor_id: vendorId, day: iso(dayMs).slice(0, 10), visits: n });
+    }
+
+    await sink.add("vendor_totals", {
+      vendor_id: vendorId,
+      listed_products: listed,
+      gross_cents: totals.gross,
+      orders: totals.orders,
+      fees_cents: totals.fees,
+      items_sold: totals.items,
+      visits,
+      last_sale_at: totals.lastSale,
+    });
+
+    if ((i + 1) % 1000 === 0 || i + 1 === options.vendors) {
+      const s = (Date.now() - started) / 1000;
+      progress(`vendors ${i + 1}/${options.vendors}, products ${productsWritten}, orders ${ordersWritten}, rows ${sink.written} (${Math.round(sink.written / Math.max(s, 0.001))} rows/s)`);
+    }
+  }
+
+  const userEmails = ["admin@hki.global", "support@hki.global", "ops@hki.global"];
+  for (let k = 0; k < options.errorLogs; k++) {
+    const t = startMs + Math.floor(rand.next() * (nowMs - startMs));
+    const log = sampleErrorLog(rand, rand.id(t), iso(t), userEmails);
+    const archivedAt = sampleArchive(rand, t, nowMs);
+    await sink.add("error_logs", { ...log, archived_at: archivedAt, archived: archivedAt === null ? 0 : 1 });
+    if ((k + 1) % 100_000 === 0) progress(`error logs ${k + 1}/${options.errorLogs}`);
+  }
+  await sink.flush();
+
+  // Platform days and counters are additive upserts, so generating onto existing data stays consistent.
+  await database.db.transaction().execute(async (trx) => {
+    for (const [day, d] of platformDays) await addToDailyPlatformTotals(trx, day, d);
+    await incrementCounters(trx, counters);
+    await ensureDefaultSettings(trx, clock);
+  });
+  const seconds = (Date.now() - started) / 1000;
+  progress(`done: ${sink.written} rows in ${seconds.toFixed(1)} s`);
+  return { vendors: options.vendors, products: productsWritten, orders: ordersWritten, errorLogs: options.errorLogs, rows: sink.written, seconds };
+}
