@@ -6,7 +6,8 @@ import { type Clock, systemClock } from "./clock.ts";
 import type { AppConfig } from "./config.ts";
 import { type Database, openDatabase } from "./db/connect.ts";
 import { migrateToLatest } from "./db/migrate.ts";
-import { seedDemoData } from "./db/seed/demo-seed.ts";
+import { seedDemoData } from "./db/seed/demo.ts";
+import { createExternalUser } from "./auth/users.ts";
 import { ErrorRecorder } from "./error-logging/error-recorder.ts";
 import { RateLimiter } from "./http/rate-limiter.ts";
 import { ensureDefaultSettings } from "./settings/settings-catalog.ts";
@@ -33,8 +34,14 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     await migrateToLatest(database.db);
     await ensureDefaultSettings(database.db, clock);
     if (config.seedDemo) {
-      const seeded = await seedDemoData(database.db, { clock, seed: 42 });
-      if (seeded) announce("Filled the empty database with demo data (SEED_DEMO).");
+      const summary = await seedDemoData(database.db, {
+        clock,
+        // Vendor owners get accounts without a password: they exist so that deleting a vendor
+        // can delete its owner's account, as the spec's delete dialog promises.
+        createOwnerUser: (trx, owner) => createExternalUser(trx, clock, owner),
+      });
+      if (summary.seeded)
+        announce(`Filled the empty database with demo data: ${summary.vendors} vendors, ${summary.products} products, ${summary.orders} orders (SEED_DEMO).`);
     }
     await ensureFirstAdmin(database.db, clock, config, announce);
     const beta = await loadBetaGate(database.db, clock, config, announce);

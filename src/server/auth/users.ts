@@ -46,3 +46,14 @@ export async function hasAdminUser(db: Kysely<DB>, adminEmailDomain: string): Pr
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** An account with no local password (a vendor owner who signs in at the storefront). */
+export async function createExternalUser(db: Kysely<DB>, clock: Clock, input: { name: string; email: string }): Promise<string> {
+  const email = normalizeEmail(input.email);
+  const existing = await findUserByEmail(db, email);
+  if (existing) return existing.id;
+  const now = clock.now().toISOString();
+  const id = newId();
+  await db.insertInto("users").values({ id, email, name: input.name, role: "user", password_hash: null, created_at: now, updated_at: now }).execute();
+  return id;
+}

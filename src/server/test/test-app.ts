@@ -9,6 +9,7 @@ import { fixedClock } from "../clock.ts";
 import { type AppConfig, loadConfig } from "../config.ts";
 import { type Database, openDatabase } from "../db/connect.ts";
 import { newId } from "../db/ids.ts";
+import { migrateToLatest } from "../db/migrate.ts";
 import { createRuntime } from "../runtime.ts";
 
 /** The databases API tests run against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set (as in CI). */
@@ -66,6 +67,15 @@ async function openTestDatabase(kind: "sqlite" | "postgres"): Promise<{ database
   };
 }
 
+async function insertUser(database: Database, now: string, email: string, role: "admin" | "user"): Promise<string> {
+  const id = newId();
+  await database.db
+    .insertInto("users")
+    .values({ id, email: email.toLowerCase(), name: null, role, password_hash: await testPasswordHash(), created_at: now, updated_at: now })
+    .execute();
+  return id;
+}
+
 /** A fresh app on a fresh database (in-memory SQLite, or an own schema in PostgreSQL). */
 export async function createTestContext(kind: "sqlite" | "postgres", options: TestContextOptions = {}): Promise<TestContext> {
   const clock = fixedClock(options.now ?? "2026-11-22T12:00:00.000Z");
@@ -79,6 +89,10 @@ export async function createTestContext(kind: "sqlite" | "postgres", options: Te
     ...options.env,
   });
   const { database, drop } = await openTestDatabase(kind);
+  // The first admin is made here with the once-hashed test password, so each context skips a
+  // full-strength scrypt hash at start-up (the start-up path itself is tested in bootstrap tests).
+  await migrateToLatest(database.db);
+  await insertUser(database, clock.now().toISOString(), config.adminEmail, "admin");
   const deps = await createRuntime(config, {
     clock,
     database,
@@ -95,11 +109,7 @@ export async function createTestContext(kind: "sqlite" | "postgres", options: Te
     config,
     async createUser({ email, role = "user" }) {
       const now = clock.now().toISOString();
-      const id = newId();
-      await database.db
-        .insertInto("users")
-        .values({ id, email: email.toLowerCase(), name: null, role, password_hash: await testPasswordHash(), created_at: now, updated_at: now })
-        .execute();
+      const id = await insertUser(database, now, email, role);
       const token = randomBytes(32).toString("base64url");
       await database.db
         .insertInto("sessions")
