@@ -3,6 +3,7 @@ import type { AppDeps, AppEnv } from "./app-env.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { errorLogsRoutes } from "./error-logs/error-logs.routes.ts";
 import { publicRoutes } from "./public/public.routes.ts";
+import { vendorsRoutes } from "./vendors/vendors.routes.ts";
 import { analyticsRoutes } from "./analytics/analytics.routes.ts";
 import { dashboardRoutes } from "./dashboard/dashboard.routes.ts";
 import { testErrorRoutes } from "./debug/test-error.routes.ts";
@@ -12,4 +13,4 @@ import { testErrorRoutes } from "./debug/test-error.routes.ts";
  * by path prefix in app.ts, so a new route under /api/admin, /api/debug or /api/vendors is guarded
  * without doing anything (and the auth sweep test proves it).
  */
-export const areaRoutes: Array<(deps: AppDeps) => Hono<AppEnv>> = [publicRoutes, authRoutes, errorLogsRoutes, dashboardRoutes, analyticsRoutes, testErrorRoutes];
+export const areaRoutes: Array<(deps: AppDeps) => Hono<AppEnv>> = [publicRoutes, authRoutes, errorLogsRoutes, dashboardRoutes, analyticsRoutes, testErrorRoutes, vendorsRoutes];

@@ -2,12 +2,14 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from "k
 import * as initialSchema from "./migrations/001-initial-schema.ts";
 import * as appSecrets from "./migrations/002-app-secrets.ts";
 import * as errorLogCounts from "./migrations/003-error-log-counts.ts";
+import * as vendorSearch from "./migrations/004-vendor-search.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
   "001-initial-schema": initialSchema,
   "002-app-secrets": appSecrets,
   "003-error-log-counts": errorLogCounts,
+  "004-vendor-search": vendorSearch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

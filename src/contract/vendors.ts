@@ -1,0 +1,157 @@
+import { z } from "zod";
+import { pageQuerySchema, queryBoolean } from "./common.ts";
+
+/** Vendor as the list shows it (spec §3 "Vendor (list)"). */
+export const vendorListItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  owner: z.string(),
+  email: z.string(),
+  slug: z.string(),
+  joinedDate: z.string(),
+  isActive: z.boolean(),
+  isInternal: z.boolean(),
+});
+export type VendorListItem = z.infer<typeof vendorListItemSchema>;
+
+export const vendorStatusFilterSchema = z.enum(["active", "inactive", "internal"]);
+export type VendorStatusFilter = z.infer<typeof vendorStatusFilterSchema>;
+
+/** Longest search text accepted; longer input cannot match a vendor's name, e-mail or slug anyway. */
+export const MAX_VENDOR_SEARCH_LENGTH = 200;
+
+/** GET /api/admin/vendors?page&limit&search&status */
+export const adminVendorsQuerySchema = pageQuerySchema.extend({
+  search: z.string().trim().max(MAX_VENDOR_SEARCH_LENGTH).optional(),
+  status: vendorStatusFilterSchema.optional(),
+});
+export type AdminVendorsQuery = z.infer<typeof adminVendorsQuerySchema>;
+
+export const vendorCountsSchema = z.object({
+  total: z.number(),
+  active: z.number(),
+  inactive: z.number(),
+  internal: z.number(),
+});
+export type VendorCounts = z.infer<typeof vendorCountsSchema>;
+
+export const adminVendorsResponseSchema = z.object({
+  vendors: z.array(vendorListItemSchema),
+  /** Vendors matching the search and status filter (all pages). */
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+  /** Platform-wide counts, independent of the filter (the summary cards). */
+  counts: vendorCountsSchema,
+});
+export type AdminVendorsResponse = z.infer<typeof adminVendorsResponseSchema>;
+
+/** GET /api/vendors?include_internal=true (the spec's call; the screens use the paginated one). */
+export const vendorsArrayQuerySchema = z.object({
+  include_internal: queryBoolean.optional(),
+});
+/** The spec's array call is bounded: it returns the newest vendors up to this many. */
+export const MAX_VENDORS_ARRAY = 1000;
+
+export const vendorStatsSchema = z.object({
+  totalProducts: z.number(),
+  /** US dollars. */
+  revenue: z.number(),
+  totalSales: z.number(),
+  avgOrderValue: z.number(),
+  /** Percent: paid orders / store visits × 100, 0 without visits. */
+  conversionRate: z.number(),
+  lastSaleDate: z.string().nullable(),
+});
+export type VendorStats = z.infer<typeof vendorStatsSchema>;
+
+export const vendorCustomizationSchema = z.object({
+  theme: z.string(),
+  primaryColor: z.string(),
+  secondaryColor: z.string(),
+  about: z.string(),
+  /** Sanitised by the server. */
+  customCSS: z.string(),
+  /** Sanitised by the server; null when the vendor has none. */
+  customHTML: z.string().nullable(),
+});
+export type VendorCustomization = z.infer<typeof vendorCustomizationSchema>;
+
+/** GET /api/admin/vendors/{id} (spec §3 "Vendor (detail)"). */
+export const vendorDetailSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  owner: z.string(),
+  email: z.string(),
+  slug: z.string(),
+  status: z.enum(["active", "suspended"]),
+  isInternal: z.boolean(),
+  joinedDate: z.string(),
+  stats: vendorStatsSchema,
+  customization: vendorCustomizationSchema,
+});
+export type VendorDetail = z.infer<typeof vendorDetailSchema>;
+
+/** PATCH /api/vendors/{id}/status */
+export const vendorStatusRequestSchema = z.object({ isActive: z.boolean() });
+export type VendorStatusRequest = z.infer<typeof vendorStatusRequestSchema>;
+
+/** DELETE /api/vendors/{id}?action=delete */
+export const vendorDeleteQuerySchema = z.object({ action: z.literal("delete") });
+export const vendorDeleteRequestSchema = z.object({ deleteFromClerk: z.boolean() });
+export type VendorDeleteRequest = z.infer<typeof vendorDeleteRequestSchema>;
+
+export const vendorDeleteResponseSchema = z.object({
+  success: z.literal(true),
+  deleted: z.object({
+    vendorId: z.string(),
+    products: z.number(),
+    orders: z.number(),
+    subscriptions: z.number(),
+    storeVisitDays: z.number(),
+    ownerAccountDeleted: z.boolean(),
+  }),
+});
+export type VendorDeleteResponse = z.infer<typeof vendorDeleteResponseSchema>;
+
+export const vendorProductSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** US dollars. */
+  price: z.number(),
+  inventory: z.number(),
+  status: z.enum(["listed", "draft"]),
+  sold: z.number(),
+  /** US dollars. */
+  revenue: z.number(),
+  createdAt: z.string(),
+});
+export type VendorProduct = z.infer<typeof vendorProductSchema>;
+
+export const vendorProductsResponseSchema = z.object({
+  products: z.array(vendorProductSchema),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+export type VendorProductsResponse = z.infer<typeof vendorProductsResponseSchema>;
+
+export const vendorSaleSchema = z.object({
+  id: z.string(),
+  date: z.string(),
+  productName: z.string(),
+  items: z.number(),
+  /** US dollars. */
+  total: z.number(),
+  platformFee: z.number(),
+  status: z.enum(["paid", "refunded", "cancelled"]),
+});
+export type VendorSale = z.infer<typeof vendorSaleSchema>;
+
+export const vendorSalesResponseSchema = z.object({
+  sales: z.array(vendorSaleSchema),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+export type VendorSalesResponse = z.infer<typeof vendorSalesResponseSchema>;

@@ -1,0 +1,62 @@
+import createDOMPurify from "dompurify";
+import { JSDOM } from "jsdom";
+
+/**
+ * Vendor custom HTML and CSS are untrusted: they are stored as written and sanitised on the way
+ * out of the API. The web additionally renders HTML only inside a sandboxed iframe, so this is the
+ * first of two layers, not the only one.
+ */
+
+// One jsdom window for the process: creating a window costs milliseconds, sanitising microseconds.
+const purify = createDOMPurify(new JSDOM("").window as unknown as Parameters<typeof createDOMPurify>[0]);
+
+// Links may only point at the web, mail or phone; anything else (javascript:, data:, vbscript:) goes.
+const SAFE_URL = /^(?:https?:|mailto:|tel:|#|\/(?!\/)|[^:/?#]+(?:[/?#]|$))/i;
+
+export function sanitizeCustomHtml(html: string): string {
+  return purify.sanitize(html, {
+    // No forms, frames, styles or SVG/MathML: a store blurb needs text, links and images.
+    FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed", "link", "meta", "base"],
+    FORBID_ATTR: ["style", "srcset", "formaction", "action"],
+    USE_PROFILES: { html: true },
+    ALLOWED_URI_REGEXP: SAFE_URL,
+  });
+}
+
+/** Schemes that must never be fetched or run from CSS. */
+const UNSAFE_URL_SCHEME = /^\s*['"]?\s*(?:javascript|vbscript|data|https?|ftp|file)?:|^\s*['"]?\s*\/\//i;
+
+/**
+ * Removes from CSS everything that can run code or reach another origin: IE `expression(...)`
+ * and `behavior:`, Firefox `-moz-binding`, `@import`, `url(...)` with a remote or script scheme,
+ * stray `javascript:`, and any `</style` that would close the element the CSS is placed in.
+ * Escapes (`\65 xpression`) and comments (`exp/**\/ression`) are undone first so they cannot
+ * smuggle a keyword past the checks.
+ */
+export function sanitizeCustomCss(css: string): string {
+  let out = css
+    // Comments can split keywords; they carry no styling.
+    .replace(/\/\*[\s\S]*?(?:\*\/|$)/g, "")
+    // CSS escapes (hex or literal) can spell any keyword; a store's CSS has no need for them.
+    .replace(/\\([0-9a-f]{1,6}\s?|[\s\S])/gi, (_m, esc: string) => {
+      if (!/^[0-9a-f]{1,6}\s?$/i.test(esc)) return esc;
+      const code = Number.parseInt(esc.trim(), 16);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "\ufffd";
+    })
+    .replace(/\0/g, "");
+  // Repeat until stable, so removing one piece cannot join two others into a new keyword.
+  for (let i = 0; i < 10; i++) {
+    const before = out;
+    out = out
+      .replace(/<\s*\/\s*style/gi, "")
+      .replace(/<!--|-->/g, "")
+      .replace(/@import[^;]*;?/gi, "")
+      .replace(/url\s*\(\s*("[^"]*"|'[^']*'|[^)]*)\s*\)?/gi, (whole, target: string) => (UNSAFE_URL_SCHEME.test(target) ? "none" : whole))
+      .replace(/expression\s*\(/gi, "(")
+      .replace(/(?:javascript|vbscript)\s*:/gi, "")
+      .replace(/behavior\s*:[^;}]*;?\s*/gi, "")
+      .replace(/-moz-binding\s*:[^;}]*;?\s*/gi, "");
+    if (out === before) break;
+  }
+  return out;
+}

@@ -1,0 +1,230 @@
+import { type Expression, type SqlBool, sql } from "kysely";
+import type {
+  AdminVendorsQuery,
+  VendorCounts,
+  VendorDetail,
+  VendorListItem,
+  VendorProduct,
+  VendorSale,
+} from "../../contract/vendors.ts";
+import type { Database } from "../db/connect.ts";
+import type { Vendor } from "../db/schema.ts";
+import { COUNTERS, readCounters } from "../ledger/counters.ts";
+import type { Executor } from "../ledger/executor.ts";
+import { sanitizeCustomCss, sanitizeCustomHtml } from "./sanitize-customization.ts";
+
+/**
+ * The only place vendor SQL lives. Nothing here scans vendors, products or orders: counts come
+ * from the ledger's counters, detail stats from vendor_totals, search from a trigram index
+ * (migration 004), pages from the (flag, joined_at, id) indexes, per-vendor lists from the
+ * (vendor_id, created_at, id) indexes.
+ */
+
+const cents = (value: number | string) => Number(value) / 100;
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export function toVendorListItem(v: Vendor): VendorListItem {
+  return {
+    id: v.id,
+    name: v.name,
+    owner: v.owner_name,
+    email: v.email,
+    slug: v.slug,
+    joinedDate: v.joined_at,
+    isActive: v.is_active === 1,
+    isInternal: v.is_internal === 1,
+  };
+}
+
+/** Total / active / inactive / internal from the ledger's counters: four primary-key reads. */
+export async function readVendorCounts(db: Executor): Promise<VendorCounts> {
+  const c = await readCounters(db);
+  const total = c[COUNTERS.vendorsTotal];
+  const active = c[COUNTERS.vendorsActive];
+  return { total, active, inactive: total - active, internal: c[COUNTERS.vendorsInternal] };
+}
+
+/** Shorter queries have no trigram, so no index can serve them (they fall back to a scan). */
+export const MIN_INDEXED_SEARCH_LENGTH = 3;
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+/**
+ * "vendor matches the search text": a case-insensitive substring of name, owner, e-mail or slug.
+ * SQLite answers from the FTS5 trigram table, PostgreSQL from the pg_trgm GIN index.
+ */
+function searchCondition(kind: Database["kind"], search: string): Expression<SqlBool> {
+  const pattern = `%${escapeLike(search)}%`;
+  if (kind === "postgres") return sql<SqlBool>`vendors.search_text like lower(${pattern}) escape '\\'`;
+  if ([...search].length >= MIN_INDEXED_SEARCH_LENGTH) {
+    // A quoted FTS5 phrase is matched literally: no query syntax can be injected through it.
+    const phrase = `"${search.replace(/"/g, '""')}"`;
+    return sql<SqlBool>`vendors.id in (select vendor_id from vendor_search where vendor_search match ${phrase})`;
+  }
+  return sql<SqlBool>`vendors.id in (select vendor_id from vendor_search where body like ${pattern} escape '\\')`;
+}
+
+export interface VendorPage {
+  vendors: VendorListItem[];
+  total: number;
+  counts: VendorCounts;
+}
+
+/** One page of vendors, newest first (joined_at desc, id desc: stable), filtered and searched on the server. */
+export async function listVendorsPage(database: Database, query: AdminVendorsQuery): Promise<VendorPage> {
+  const { db, kind } = database;
+  const search = query.search?.trim() ?? "";
+  let base = db.selectFrom("vendors");
+  if (query.status === "active") base = base.where("is_active", "=", 1);
+  if (query.status === "inactive") base = base.where("is_active", "=", 0);
+  if (query.status === "internal") base = base.where("is_internal", "=", 1);
+  if (search !== "") base = base.where(searchCondition(kind, search));
+
+  const counts = await readVendorCounts(db);
+  let total: number;
+  if (search === "") {
+    total = query.status ? counts[query.status] : counts.total;
+  } else {
+    const row = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    total = Number(row.n);
+  }
+
+  // Deferred join: the offset walks the covering (flag, joined_at, id) index only; full rows
+  // are fetched for the page's ids alone.
+  const ids = await base
+    .select("id")
+    .orderBy("joined_at", "desc")
+    .orderBy("id", "desc")
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit)
+    .execute();
+  const vendors = await fetchVendorsInOrder(database, ids.map((r) => r.id));
+  return { vendors: vendors.map(toVendorListItem), total, counts };
+}
+
+async function fetchVendorsInOrder(database: Database, ids: string[]): Promise<Vendor[]> {
+  if (ids.length === 0) return [];
+  const rows = await database.db.selectFrom("vendors").selectAll().where("id", "in", ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** The spec's array call: newest first, internal vendors only on request, at most `max` rows. */
+export async function listVendorsArray(database: Database, includeInternal: boolean, max: number): Promise<VendorListItem[]> {
+  let q = database.db.selectFrom("vendors").select("id");
+  if (!includeInternal) q = q.where("is_internal", "=", 0);
+  const ids = await q.orderBy("joined_at", "desc").orderBy("id", "desc").limit(max).execute();
+  return (await fetchVendorsInOrder(database, ids.map((r) => r.id))).map(toVendorListItem);
+}
+
+export async function findVendor(db: Executor, vendorId: string): Promise<Vendor | undefined> {
+  return db.selectFrom("vendors").selectAll().where("id", "=", vendorId).executeTakeFirst();
+}
+
+/** The detail of section 3: O(1) reads of the vendor row and its vendor_totals row. */
+export async function getVendorDetail(db: Executor, vendorId: string): Promise<VendorDetail | null> {
+  const v = await findVendor(db, vendorId);
+  if (!v) return null;
+  const t = await db.selectFrom("vendor_totals").selectAll().where("vendor_id", "=", vendorId).executeTakeFirst();
+  const orders = t?.orders ?? 0;
+  const gross = Number(t?.gross_cents ?? 0);
+  const visits = t?.visits ?? 0;
+  return {
+    id: v.id,
+    name: v.name,
+    owner: v.owner_name,
+    email: v.email,
+    slug: v.slug,
+    status: v.is_active === 1 ? "active" : "suspended",
+    isInternal: v.is_internal === 1,
+    joinedDate: v.joined_at,
+    stats: {
+      totalProducts: t?.listed_products ?? 0,
+      revenue: cents(gross),
+      totalSales: orders,
+      avgOrderValue: orders > 0 ? round2(cents(gross) / orders) : 0,
+      conversionRate: visits > 0 ? round2((orders / visits) * 100) : 0,
+      lastSaleDate: t?.last_sale_at ?? null,
+    },
+    customization: {
+      theme: v.theme,
+      primaryColor: v.primary_color,
+      secondaryColor: v.secondary_color,
+      about: v.about,
+      customCSS: sanitizeCustomCss(v.custom_css),
+      customHTML: v.custom_html === null ? null : sanitizeCustomHtml(v.custom_html),
+    },
+  };
+}
+
+export interface Paged<T> {
+  rows: T[];
+  total: number;
+}
+
+/** A vendor's products, newest first; the count and the offset walk only that vendor's index range. */
+export async function listVendorProducts(db: Executor, vendorId: string, page: number, limit: number): Promise<Paged<VendorProduct>> {
+  const base = db.selectFrom("products").where("vendor_id", "=", vendorId);
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const ids = await base
+    .select("id")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .execute();
+  if (ids.length === 0) return { rows: [], total: Number(n) };
+  const rows = await db
+    .selectFrom("products")
+    .selectAll()
+    .where("id", "in", ids.map((r) => r.id))
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  return {
+    total: Number(n),
+    rows: rows.map((p) => ({
+      id: p.id,
+      name: p.name,
+      price: cents(p.price_cents),
+      inventory: p.inventory,
+      status: p.status,
+      sold: p.units_sold,
+      revenue: cents(p.revenue_cents),
+      createdAt: p.created_at,
+    })),
+  };
+}
+
+/** A vendor's orders, newest first (all statuses, so refunds are visible too). */
+export async function listVendorSales(db: Executor, vendorId: string, page: number, limit: number): Promise<Paged<VendorSale>> {
+  const base = db.selectFrom("orders").where("vendor_id", "=", vendorId);
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const ids = await base
+    .select("id")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .execute();
+  if (ids.length === 0) return { rows: [], total: Number(n) };
+  const rows = await db
+    .selectFrom("orders")
+    .selectAll()
+    .where("id", "in", ids.map((r) => r.id))
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  return {
+    total: Number(n),
+    rows: rows.map((o) => ({
+      id: o.id,
+      date: o.created_at,
+      productName: o.product_name,
+      items: o.quantity,
+      total: cents(o.gross_cents),
+      platformFee: cents(o.fee_cents),
+      status: o.status,
+    })),
+  };
+}
