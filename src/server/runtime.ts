@@ -33,6 +33,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   try {
     await migrateToLatest(database.db);
     await ensureDefaultSettings(database.db, clock);
+    await ensureFirstAdmin(database.db, clock, config, announce);
     if (config.seedDemo) {
       const summary = await seedDemoData(database.db, {
         clock,
@@ -43,7 +44,6 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       if (summary.seeded)
         announce(`Filled the empty database with demo data: ${summary.vendors} vendors, ${summary.products} products, ${summary.orders} orders (SEED_DEMO).`);
     }
-    await ensureFirstAdmin(database.db, clock, config, announce);
     const beta = await loadBetaGate(database.db, clock, config, announce);
     const limiter = new RateLimiter(database.db, clock);
     const auth: AuthProvider = createAuthProvider(config, database, clock);

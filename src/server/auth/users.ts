@@ -41,6 +41,8 @@ export async function hasAdminUser(db: Kysely<DB>, adminEmailDomain: string): Pr
   const row = await db
     .selectFrom("users")
     .select("id")
+    // Only an admin who can sign in here counts: vendor owners at the company domain have no password.
+    .where("password_hash", "is not", null)
     .where((eb) => eb.or([eb("role", "=", "admin"), eb("email", "like", `%@${adminEmailDomain}`)]))
     .limit(1)
     .executeTakeFirst();
