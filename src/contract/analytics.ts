@@ -47,8 +47,3 @@ export const analyticsResponseSchema = z.object({
   platformFeePercentage: z.number(),
 });
 export type AnalyticsResponse = z.infer<typeof analyticsResponseSchema>;
-
-/** Average products per artist (spec §9): round(total products / active vendors), 0 without active vendors. */
-export function averageProductsPerArtist(totalProducts: number, activeVendors: number): number {
-  return activeVendors > 0 ? Math.round(totalProducts / activeVendors) : 0;
-}

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { analyticsResponseSchema, averageProductsPerArtist } from "../../contract/analytics.ts";
+import { analyticsResponseSchema } from "../../contract/analytics.ts";
 import { createTestContext, type TestContext, testDatabaseKinds } from "../test/test-app.ts";
 import { buildPlatformFixture, FIXTURE_NOW } from "./platform-figures-fixture.ts";
 
@@ -88,13 +88,5 @@ describe.each(testDatabaseKinds)("GET /api/admin/analytics (%s)", (kind) => {
     expect((await ctx.request("/api/admin/analytics?days=7")).status).toBe(401);
     const user = await ctx.createUser({ email: "someone@example.com" });
     expect((await ctx.request("/api/admin/analytics?days=7", { token: user.token })).status).toBe(403);
-  });
-});
-
-describe("averageProductsPerArtist", () => {
-  it("rounds total products per active vendor and is 0 without active vendors", () => {
-    expect(averageProductsPerArtist(3, 2)).toBe(2);
-    expect(averageProductsPerArtist(10, 4)).toBe(3);
-    expect(averageProductsPerArtist(7, 0)).toBe(0);
   });
 });

@@ -1,11 +1,189 @@
-/** Placeholder route for the Analytics screen; its own issue replaces this content. */
+import { lazy, Suspense } from "react";
+import { useSearchParams } from "react-router";
+import type { AnalyticsPeriod, AnalyticsResponse } from "@contract/analytics";
+import { Button } from "@web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@web/components/ui/card";
+import { Spinner } from "@web/components/ui/spinner";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@web/components/ui/table";
+import { formatCurrency, formatDate } from "@web/lib/format";
+import { useLoadDelay } from "@web/lib/use-load-delay";
+import { useAnalytics } from "./analytics-api";
+import { averageProductsPerArtist, BREAKDOWN_ROWS, isEmptyPeriod, PERIODS, periodFromParam, periodTotals } from "./analytics-figures";
+
+// Recharts weighs as much as the rest of the first screen: it loads only when the chart is drawn.
+const RevenueChart = lazy(() => import("./revenue-chart"));
+
+const EMPTY_TEXT = "No data available for the selected period";
+
+/** Spec §2 Analytics: period buttons (in the URL as ?days=), cards, chart, statistics, daily breakdown. */
 export default function AnalyticsPage() {
+  const [params, setParams] = useSearchParams();
+  const days = periodFromParam(params.get("days"));
+  const ready = useLoadDelay();
+  const analytics = useAnalytics(days, ready);
+
+  const choose = (p: AnalyticsPeriod) =>
+    setParams((prev) => {
+      const next = new URLSearchParams(prev);
+      next.set("days", String(p));
+      return next;
+    });
+
   return (
-    <section aria-labelledby="page-title" className="grid gap-2">
-      <h1 id="page-title" className="text-2xl font-bold">
-        Analytics
-      </h1>
-      <p className="text-gray-600">The analytics data for this screen is being built.</p>
+    <section aria-labelledby="page-title" className="grid gap-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 id="page-title" className="text-2xl font-bold">
+          Analytics
+        </h1>
+        <div role="group" aria-label="Period" className="flex gap-2">
+          {PERIODS.map((p) => (
+            <Button key={p} variant={p === days ? "default" : "outline"} aria-pressed={p === days} onClick={() => choose(p)}>
+              {p} days
+            </Button>
+          ))}
+        </div>
+      </div>
+      {analytics.isError ? (
+        <Card role="alert" className="border-red-200">
+          <CardHeader>
+            <CardTitle className="text-red-700">Failed to load analytics</CardTitle>
+            <CardDescription>{analytics.error.message}</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Button onClick={() => void analytics.refetch()} disabled={analytics.isFetching}>
+              Try Again
+            </Button>
+          </CardContent>
+        </Card>
+      ) : analytics.data ? (
+        <AnalyticsContent data={analytics.data} days={days} />
+      ) : (
+        <Spinner className="py-12" label="Loading analytics" />
+      )}
     </section>
+  );
+}
+
+function AnalyticsContent({ data, days }: { data: AnalyticsResponse; days: AnalyticsPeriod }) {
+  const totals = periodTotals(data.metrics);
+  const empty = isEmptyPeriod(data);
+  const average = averageProductsPerArtist(data.productStats.total_products, data.vendorStats.active_vendors);
+  return (
+    <>
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <Metric title="Total Revenue" value={formatCurrency(totals.revenue)} description={`Last ${days} days`} />
+        <Metric title="Platform Fees" value={formatCurrency(totals.fees)} description={`${data.platformFeePercentage}% of sales`} />
+        <Metric title="Total Orders" value={String(totals.orders)} description={`Last ${days} days`} />
+        <Metric
+          title="Active Artists"
+          value={String(data.vendorStats.active_vendors)}
+          description={`${data.vendorStats.new_vendors} new this month`}
+        />
+      </div>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Revenue</CardTitle>
+          <CardDescription>Daily revenue and platform fees, last {days} days</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {empty ? (
+            <p className="text-sm text-gray-600">{EMPTY_TEXT}</p>
+          ) : (
+            <Suspense fallback={<Spinner className="h-72 w-full" label="Loading chart" />}>
+              <RevenueChart metrics={data.metrics} />
+            </Suspense>
+          )}
+        </CardContent>
+      </Card>
+
+      <div className="grid gap-4 md:grid-cols-2">
+        <StatList
+          title="Artist Statistics"
+          rows={[
+            ["Total Artists", String(data.vendorStats.total_vendors)],
+            ["Active Artists", String(data.vendorStats.active_vendors)],
+            ["New This Month", String(data.vendorStats.new_vendors)],
+          ]}
+        />
+        <StatList
+          title="Product Statistics"
+          rows={[
+            ["Total Products", String(data.productStats.total_products)],
+            ["New This Month", String(data.productStats.new_products)],
+            ["Average per Artist", String(average)],
+          ]}
+        />
+      </div>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Daily Breakdown</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {empty ? (
+            <p className="text-sm text-gray-600">{EMPTY_TEXT}</p>
+          ) : (
+            <Table aria-label="Daily Breakdown">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Date</TableHead>
+                  <TableHead className="text-right">Revenue</TableHead>
+                  <TableHead className="text-right">Orders</TableHead>
+                  <TableHead className="text-right">Fees</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {data.metrics.slice(0, BREAKDOWN_ROWS).map((m) => (
+                  <TableRow key={m.date}>
+                    {/* The day is a UTC date: format it as such, not shifted into the viewer's zone. */}
+                    <TableCell>{formatDate(`${m.date}T12:00:00Z`)}</TableCell>
+                    <TableCell className="text-right">{formatCurrency(m.total_revenue)}</TableCell>
+                    <TableCell className="text-right">{m.total_orders}</TableCell>
+                    <TableCell className="text-right">{formatCurrency(m.total_fees)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </CardContent>
+      </Card>
+    </>
+  );
+}
+
+function Metric({ title, value, description }: { title: string; value: string; description: string }) {
+  return (
+    <Card role="group" aria-label={title}>
+      <CardHeader className="pb-2">
+        <CardTitle className="text-sm font-medium text-gray-600">{title}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <p className="text-2xl font-bold" data-testid="stat-value">
+          {value}
+        </p>
+        <p className="text-xs text-gray-600">{description}</p>
+      </CardContent>
+    </Card>
+  );
+}
+
+function StatList({ title, rows }: { title: string; rows: Array<[string, string]> }) {
+  return (
+    <Card role="group" aria-label={title}>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <dl className="grid gap-2 text-sm">
+          {rows.map(([label, value]) => (
+            <div key={label} className="flex justify-between">
+              <dt className="text-gray-600">{label}</dt>
+              <dd className="font-medium">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </CardContent>
+    </Card>
   );
 }

@@ -1,11 +1,157 @@
-/** Placeholder route for the Dashboard screen; its own issue replaces this content. */
+import type { DashboardStats, RecentActivity } from "@contract/dashboard";
+import { Button } from "@web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@web/components/ui/card";
+import { Spinner } from "@web/components/ui/spinner";
+import { formatCurrency, formatDate } from "@web/lib/format";
+import { useLoadDelay } from "@web/lib/use-load-delay";
+import { useDashboardStats } from "./dashboard-api";
+import { activityLabel, formatTrend } from "./dashboard-text";
+
+/** Spec §2 Dashboard: six stat cards, quick actions, recent activity; loads 100 ms after opening. */
 export default function DashboardPage() {
+  const ready = useLoadDelay();
+  const stats = useDashboardStats(ready);
+
   return (
-    <section aria-labelledby="page-title" className="grid gap-2">
+    <section aria-labelledby="page-title" className="grid gap-6">
       <h1 id="page-title" className="text-2xl font-bold">
         Dashboard
       </h1>
-      <p className="text-gray-600">The dashboard data for this screen is being built.</p>
+      {stats.isError ? (
+        <DashboardError message={stats.error.message} retrying={stats.isFetching} onRetry={() => void stats.refetch()} />
+      ) : stats.data ? (
+        <DashboardContent stats={stats.data} />
+      ) : (
+        <Spinner className="py-12" label="Loading dashboard" />
+      )}
     </section>
+  );
+}
+
+function DashboardError({ message, retrying, onRetry }: { message: string; retrying: boolean; onRetry: () => void }) {
+  return (
+    <Card role="alert" className="border-red-200">
+      <CardHeader>
+        <CardTitle className="text-red-700">Error loading dashboard</CardTitle>
+        <CardDescription>{message || "Failed to load dashboard stats"}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Button onClick={onRetry} disabled={retrying}>
+          Try Again
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+function DashboardContent({ stats }: { stats: DashboardStats }) {
+  return (
+    <>
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <StatCard title="Total Artists" value={String(stats.totalVendors)} description={`${stats.activeVendors} active`} />
+        <StatCard title="Monthly Recurring" value={formatCurrency(stats.monthlyRecurring)} description="Subscription revenue" />
+        <StatCard title="Total Products" value={String(stats.totalProducts)} description="Listed items" />
+        <StatCard
+          title="Platform Fees (MTD)"
+          value={formatCurrency(stats.platformFees)}
+          description={`${stats.platformFeePercentage}% transaction fees`}
+          trend={stats.trends.platformFees}
+          trendLabel="vs same days last month"
+        />
+        <StatCard
+          title="Today's Sales"
+          value={formatCurrency(stats.todaySales)}
+          description="Gross merchandise value"
+          trend={stats.trends.todaySales}
+          trendLabel="vs yesterday"
+        />
+        <StatCard
+          title="Week Sales"
+          value={formatCurrency(stats.weekSales)}
+          description="Last 7 days"
+          trend={stats.trends.weekSales}
+          trendLabel="vs previous 7 days"
+        />
+      </div>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <QuickActions />
+        <RecentActivityCard events={stats.recentActivity} />
+      </div>
+    </>
+  );
+}
+
+interface StatCardProps {
+  title: string;
+  value: string;
+  description: string;
+  /** Percentage change from the rollups; null (nothing to compare with) or absent shows none. */
+  trend?: number | null;
+  trendLabel?: string;
+}
+
+function StatCard({ title, value, description, trend, trendLabel }: StatCardProps) {
+  return (
+    <Card aria-label={title} role="group">
+      <CardHeader className="pb-2">
+        <CardTitle className="text-sm font-medium text-gray-600">{title}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <p className="text-2xl font-bold" data-testid="stat-value">
+          {value}
+        </p>
+        <p className="text-xs text-gray-600">{description}</p>
+        {trend !== undefined && trend !== null ? (
+          <p className={trend >= 0 ? "text-xs text-green-700" : "text-xs text-red-700"}>
+            {formatTrend(trend)} {trendLabel}
+          </p>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+function QuickActions() {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Quick Actions</CardTitle>
+      </CardHeader>
+      {/* Present as the spec lists them; what each does is a later issue. */}
+      <CardContent className="grid grid-cols-2 gap-3">
+        <Button variant="outline">Create Invite Code</Button>
+        <Button variant="outline">Send Announcement</Button>
+        <Button variant="outline">View Analytics</Button>
+        <Button variant="outline">Process Payouts</Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+function RecentActivityCard({ events }: { events: RecentActivity[] }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Recent Activity</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {events.length === 0 ? (
+          <p className="text-sm text-gray-600">No recent activity</p>
+        ) : (
+          <ul className="grid gap-3" aria-label="Recent Activity">
+            {events.map((e, i) => (
+              <li key={`${e.type}-${e.timestamp}-${i}`} className="flex items-baseline justify-between gap-3 text-sm">
+                <span>
+                  {activityLabel(e.type)} <span className="font-medium">{e.name}</span>
+                </span>
+                <time dateTime={e.timestamp} className="shrink-0 text-xs text-gray-600">
+                  {formatDate(e.timestamp)}
+                </time>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
   );
 }

@@ -1,0 +1,26 @@
+import { useQuery } from "@tanstack/react-query";
+// Types only: zod stays out of this screen's JS.
+import type { AnalyticsPeriod, AnalyticsResponse } from "@contract/analytics";
+import { apiGet } from "@web/lib/api-client";
+
+/** Query keys of the analytics area: one entry per period. */
+export const analyticsKeys = {
+  all: ["analytics"] as const,
+  period: (days: AnalyticsPeriod) => [...analyticsKeys.all, days] as const,
+};
+
+/** Analytics of one period; failures are logged to the console (spec §8) and shown as an error state. */
+export function useAnalytics(days: AnalyticsPeriod, enabled: boolean) {
+  return useQuery({
+    queryKey: analyticsKeys.period(days),
+    queryFn: async ({ signal }) => {
+      try {
+        return await apiGet<AnalyticsResponse>(`/api/admin/analytics?days=${days}`, { signal });
+      } catch (error) {
+        if (!signal.aborted) console.error("Failed to load analytics:", error);
+        throw error;
+      }
+    },
+    enabled,
+  });
+}
