@@ -15,7 +15,8 @@ describe.each(testBackends())("demo seed on $kind", (backend) => {
       const started = Date.now();
       const summary = await seedDemoData(t.db, { clock: fixedClock(NOW), seed: 7 });
       const elapsed = Date.now() - started;
-      if (backend.kind === "sqlite") expect(elapsed).toBeLessThan(3000);
+      // ~1 s on an idle machine; the bound is loose because CI shares its two cores with other tests.
+      if (backend.kind === "sqlite") expect(elapsed).toBeLessThan(10_000);
       expect(summary.seeded).toBe(true);
       expect(summary.vendors).toBe(60);
       expect(summary.products).toBeGreaterThan(200);
