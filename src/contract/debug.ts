@@ -1,0 +1,33 @@
+import { z } from "zod";
+
+/**
+ * GET /api/debug/admin (spec §3 "Debug response") plus what the System Debug page shows beside it.
+ * Secrets are never sent: only whether they are configured and their first few characters.
+ */
+export const debugResponseSchema = z.object({
+  userId: z.string(),
+  email: z.string(),
+  isAdmin: z.boolean(),
+  /** The role claim of the caller's session (the hosted provider's public-metadata role). */
+  jwtRole: z.string().nullable(),
+  clerkSecretKeyExists: z.boolean(),
+  clerkKeyPrefix: z.string().nullable(),
+  stripeSecretKeyExists: z.boolean(),
+  stripeKeyPrefix: z.string().nullable(),
+  stripeWorks: z.boolean(),
+  stripeError: z.string().nullable(),
+  /** When the Stripe answer was obtained (it is cached for about a minute). */
+  stripeCheckedAt: z.string(),
+  /** "local" (built-in) or "clerk". */
+  authProvider: z.enum(["local", "clerk"]),
+  authProviderName: z.string(),
+  /** Whether the configured provider needs a server secret at all (the built-in one has none). */
+  authSecretKeyRequired: z.boolean(),
+  /** The caller's role as stored in this application's users table; null when there is no local row. */
+  localUserRole: z.string().nullable(),
+  environment: z.string(),
+  apiUrl: z.string(),
+  database: z.object({ kind: z.enum(["sqlite", "postgres"]), label: z.string() }),
+  checkedAt: z.string(),
+});
+export type DebugResponse = z.infer<typeof debugResponseSchema>;

@@ -1,0 +1,69 @@
+import { z } from "zod";
+
+/**
+ * Platform settings (spec §3 "Platform setting"). The keys are the spec's eight; values travel as
+ * strings exactly as they are stored ("1.5", "true", ""), so the screen edits what the server keeps.
+ */
+export const SETTING_KEY_LIST = [
+  "monthly_subscription_fee",
+  "platform_fee_percentage",
+  "shipping_handling_fee",
+  "invite_code_prefix",
+  "max_products_per_vendor",
+  "maintenance_mode",
+  "support_email",
+  "announcement_message",
+] as const;
+export const settingKeySchema = z.enum(SETTING_KEY_LIST);
+export type SettingKeyName = z.infer<typeof settingKeySchema>;
+
+export const platformSettingSchema = z.object({
+  value: z.string(),
+  description: z.string(),
+  updatedAt: z.string(),
+  /** E-mail of the admin who last changed it; null while it still holds its initial value. */
+  updatedBy: z.string().nullable(),
+});
+export type PlatformSetting = z.infer<typeof platformSettingSchema>;
+
+/** GET/PUT /api/admin/settings answer: every known key. */
+export const settingsResponseSchema = z.record(settingKeySchema, platformSettingSchema);
+export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
+
+/**
+ * PUT body: only the changed keys mapped to their new values. Keys are checked by the server's rules
+ * (unknown key -> 400 naming it); numbers and booleans are accepted and kept as their string form.
+ */
+export const settingsUpdateRequestSchema = z.record(
+  z.string(),
+  z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v)),
+);
+export type SettingsUpdateRequest = Record<string, string>;
+
+export const settingChangeSchema = z.object({
+  id: z.string(),
+  key: settingKeySchema,
+  oldValue: z.string().nullable(),
+  newValue: z.string(),
+  changedBy: z.string(),
+  changedAt: z.string(),
+});
+export type SettingChange = z.infer<typeof settingChangeSchema>;
+
+export const SETTING_HISTORY_MAX_LIMIT = 100;
+
+export const settingHistoryQuerySchema = z.object({
+  key: settingKeySchema,
+  limit: z.coerce.number().int().min(1).max(SETTING_HISTORY_MAX_LIMIT).default(10),
+  /** Opaque keyset cursor from the previous page's nextCursor. */
+  cursor: z.string().max(200).optional(),
+});
+export type SettingHistoryQuery = z.infer<typeof settingHistoryQuerySchema>;
+
+export const settingHistoryResponseSchema = z.object({
+  key: settingKeySchema,
+  changes: z.array(settingChangeSchema),
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type SettingHistoryResponse = z.infer<typeof settingHistoryResponseSchema>;

@@ -1,0 +1,111 @@
+import type { Kysely, Transaction } from "kysely";
+import type { PlatformSetting, SettingChange, SettingHistoryResponse, SettingKeyName } from "../../contract/settings.ts";
+import type { DatabaseKind } from "../db/connect.ts";
+import { newId } from "../db/ids.ts";
+import type { DB } from "../db/schema.ts";
+import { badRequest } from "../http/http-error.ts";
+import { SETTINGS_CATALOG, SETTING_KEYS, type SettingKey } from "./settings-catalog.ts";
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+/** Every known setting (eight rows by primary key), in catalog order. */
+export async function readSettings(db: Executor): Promise<Record<SettingKey, PlatformSetting>> {
+  const rows = await db.selectFrom("platform_settings").selectAll().where("key", "in", SETTING_KEYS).execute();
+  const byKey = new Map(rows.map((r) => [r.key, r]));
+  const out = {} as Record<SettingKey, PlatformSetting>;
+  for (const key of SETTING_KEYS) {
+    const row = byKey.get(key);
+    // Rows are created at start (ensureDefaultSettings); a missing one is reported as its default.
+    out[key] = row
+      ? { value: row.value, description: row.description, updatedAt: row.updated_at, updatedBy: row.updated_by }
+      : { value: SETTINGS_CATALOG[key].defaultValue, description: SETTINGS_CATALOG[key].description, updatedAt: new Date(0).toISOString(), updatedBy: null };
+  }
+  return out;
+}
+
+/**
+ * Writes validated changes in one transaction with their history rows. Values equal to the stored
+ * one are skipped, so saving an untouched form leaves no history noise. On PostgreSQL the rows are
+ * locked first so two admins saving at once each record the true old value.
+ */
+export async function writeSettings(
+  db: Kysely<DB>,
+  kind: DatabaseKind,
+  changes: ReadonlyMap<SettingKey, string>,
+  actorEmail: string,
+  now: string,
+): Promise<number> {
+  if (changes.size === 0) return 0;
+  return db.transaction().execute(async (trx) => {
+    const keys = [...changes.keys()];
+    let select = trx.selectFrom("platform_settings").select(["key", "value"]).where("key", "in", keys);
+    // SQLite has no FOR UPDATE; its single writer already serialises this transaction.
+    if (kind === "postgres") select = select.forUpdate();
+    const current = new Map((await select.execute()).map((r) => [r.key, r.value]));
+    let written = 0;
+    for (const [key, value] of changes) {
+      const old = current.get(key);
+      if (old === value) continue;
+      await trx
+        .insertInto("platform_settings")
+        .values({ key, value, description: SETTINGS_CATALOG[key].description, updated_at: now, updated_by: actorEmail })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: now, updated_by: actorEmail }))
+        .execute();
+      await trx
+        .insertInto("platform_setting_changes")
+        .values({ id: newId(), key, old_value: old ?? null, new_value: value, changed_by: actorEmail, changed_at: now })
+        .execute();
+      written += 1;
+    }
+    return written;
+  });
+}
+
+/** Keyset cursor over (changed_at, id), newest first: opaque to clients, O(limit) at any depth. */
+function encodeCursor(changedAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([changedAt, id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === "string" && typeof parsed[1] === "string") {
+      return [parsed[0], parsed[1]];
+    }
+  } catch {
+    // fall through to the 400 below
+  }
+  throw badRequest("cursor: invalid cursor", "invalid_input");
+}
+
+/** One page of a setting's change history, newest first (index setting_changes_key_idx). */
+export async function readSettingHistory(
+  db: Executor,
+  key: SettingKeyName,
+  limit: number,
+  cursor: string | undefined,
+): Promise<SettingHistoryResponse> {
+  let query = db
+    .selectFrom("platform_setting_changes")
+    .selectAll()
+    .where("key", "=", key)
+    .orderBy("changed_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit + 1);
+  if (cursor !== undefined) {
+    const [changedAt, id] = decodeCursor(cursor);
+    query = query.where((eb) => eb.or([eb("changed_at", "<", changedAt), eb.and([eb("changed_at", "=", changedAt), eb("id", "<", id)])]));
+  }
+  const rows = await query.execute();
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const changes: SettingChange[] = page.map((r) => ({
+    id: r.id,
+    key,
+    oldValue: r.old_value,
+    newValue: r.new_value,
+    changedBy: r.changed_by,
+    changedAt: r.changed_at,
+  }));
+  return { key, changes, nextCursor: rows.length > limit && last ? encodeCursor(last.changed_at, last.id) : null };
+}
