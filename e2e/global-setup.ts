@@ -58,7 +58,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   const dir = mkdtempSync(join(tmpdir(), "hki-e2e-"));
   const logFile = join(dir, "server.log");
-  const port = await freePort();
+  // E2E_PORT lets parallel runs (several engineers, one machine) start on distinct ports.
+  const port = await freePort(Number(process.env.E2E_PORT) || undefined);
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
