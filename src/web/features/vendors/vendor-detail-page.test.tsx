@@ -1,0 +1,71 @@
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { VendorDetail } from "@contract/vendors";
+import { json, mockFetch, renderWithQuery } from "@web/test/render";
+import VendorDetailPage from "./vendor-detail-page";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const detail = (status: "active" | "suspended"): VendorDetail => ({
+  id: "v1", name: "Moonlit Ceramics", owner: "Ava Stone", email: "ava@moonlit.example", slug: "moonlit-ceramics", status,
+  isInternal: false, joinedDate: "2026-05-01T00:00:00.000Z",
+  stats: { totalProducts: 3, revenue: 1234.5, totalSales: 7, avgOrderValue: 176.36, conversionRate: 2.5, lastSaleDate: null },
+  customization: { theme: "minimal", primaryColor: "#112233", secondaryColor: "#445566", about: "Clay things", customCSS: ".a{}", customHTML: "<p>Hi</p>" },
+});
+
+const renderAt = (path: string) => {
+  const router = createMemoryRouter([{ path: "/vendors/:vendorId", element: <VendorDetailPage /> }], { initialEntries: [path] });
+  renderWithQuery(<RouterProvider router={router} />);
+  return router;
+};
+
+describe("VendorDetailPage", () => {
+  it("shows the overview with 'Never' for a vendor without sales", async () => {
+    mockFetch(() => json(detail("active")));
+    renderAt("/vendors/v1");
+    expect(await screen.findByRole("heading", { name: "Moonlit Ceramics" })).toBeInTheDocument();
+    expect(screen.getByText("$1,234.50")).toBeInTheDocument();
+    expect(screen.getByText("2.50%")).toBeInTheDocument();
+    expect(screen.getByText("Never")).toBeInTheDocument();
+  });
+
+  it("suspends with isActive false, and a suspended vendor reactivates with isActive true", async () => {
+    let status: "active" | "suspended" = "active";
+    const fetchMock = mockFetch((_url, init) => {
+      if (init?.method === "PATCH") {
+        status = (JSON.parse(String(init.body)) as { isActive: boolean }).isActive ? "active" : "suspended";
+        return json({ id: "v1", name: "Moonlit Ceramics", isActive: status === "active" });
+      }
+      return json(detail(status));
+    });
+    const router = renderAt("/vendors/v1?tab=settings");
+    await userEvent.click(await screen.findByRole("button", { name: "Suspend Vendor" }));
+    expect(fetchMock.mock.calls.find((c) => c[1]?.method === "PATCH")?.[1]?.body).toBe(JSON.stringify({ isActive: false }));
+    expect(await screen.findByRole("button", { name: "Reactivate Vendor" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Activate Vendor" })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Reactivate Vendor" }));
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Reactivate Vendor" })).not.toBeInTheDocument());
+    expect(fetchMock.mock.calls.filter((c) => c[1]?.method === "PATCH").at(-1)?.[1]?.body).toBe(JSON.stringify({ isActive: true }));
+    expect(router.state.location.search).toBe("?tab=settings");
+  });
+
+  it("renders custom HTML only in a sandboxed frame", async () => {
+    mockFetch(() => json(detail("active")));
+    renderAt("/vendors/v1?tab=customization");
+    const frame = await screen.findByTitle("Custom HTML preview");
+    expect(frame).toHaveAttribute("sandbox", "");
+    expect(screen.getByText(/Sanitized against XSS/)).toBeInTheDocument();
+  });
+
+  it("says 'Vendor not found' when loading fails", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    mockFetch(() => json({ error: { code: "not_found", message: "Vendor not found" } }, 404, "Not Found"));
+    renderAt("/vendors/nope");
+    expect(await screen.findByText("Vendor not found")).toBeInTheDocument();
+  });
+});
