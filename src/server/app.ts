@@ -43,7 +43,7 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
     if (!level) return;
     const failure = c.get("failure");
     const url = new URL(c.req.url);
-    await deps.errors.record({
+    const recording = deps.errors.record({
       level,
       message: failure instanceof Error ? failure.message : await responseMessage(c.res),
       endpoint: url.pathname + url.search,
@@ -55,6 +55,9 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
       stackTrace: failure instanceof Error ? (failure.stack ?? null) : null,
       context: { query: Object.fromEntries(url.searchParams), contentType: c.req.header("content-type") ?? null },
     });
+    // When the database itself is locked or gone, writing the log entry would wait out the same
+    // lock (up to 5 s more) before the client hears its 503: record it in the background instead.
+    if (!classifyDatabaseFailure(failure)) await recording;
   });
 
   app.use(
@@ -86,6 +89,7 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
       return c.json(errorBody(err.code, err.message), err.status, err.headers);
     }
     const dbFailure = classifyDatabaseFailure(err);
+    if (dbFailure) c.set("failure", err);
     if (dbFailure === "disk_full") {
       console.error(`[db] write failed, disk full: ${err.message}`);
       return c.json(errorBody("insufficient_storage", "The database disk is full"), 507, { "Retry-After": "30" });

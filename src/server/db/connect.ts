@@ -1,10 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { DatabaseConfig } from "../config.ts";
 import type { DB } from "./schema.ts";
+import { RetryingSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from "./sqlite-driver.ts";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -21,9 +22,6 @@ export interface Database {
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
 
-/** How long a SQLite writer waits for a lock held by another connection before SQLITE_BUSY. */
-export const SQLITE_BUSY_TIMEOUT_MS = 5000;
-
 export function openDatabase(config: DatabaseConfig): Database {
   if (config.kind === "sqlite") {
     if (config.path !== ":memory:") mkdirSync(dirname(config.path), { recursive: true });
@@ -33,8 +31,9 @@ export function openDatabase(config: DatabaseConfig): Database {
     sqlite.pragma("journal_mode = WAL");
     sqlite.pragma("synchronous = NORMAL");
     sqlite.pragma("foreign_keys = ON");
+    // A lock held by another connection is waited out asynchronously (sqlite-driver.ts), not here.
     sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<DB>({ dialect: new RetryingSqliteDialect(sqlite) });
     return {
       kind: "sqlite",
       db,

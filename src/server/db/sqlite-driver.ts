@@ -1,0 +1,148 @@
+import type SQLite from "better-sqlite3";
+import { CompiledQuery, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from "kysely";
+
+/**
+ * How long a write waits in total for a lock held by another connection (another process on the
+ * same file: a CLI, a backup, a second replica) before it fails with SQLITE_BUSY -> 503.
+ */
+export const SQLITE_LOCK_BUDGET_MS = 5000;
+/**
+ * better-sqlite3 is synchronous: SQLite's own busy_timeout waits INSIDE the call and so blocks the
+ * whole event loop (every read stalls behind one waiting write). The in-engine wait is kept tiny
+ * and the real waiting happens here, between attempts, on a timer.
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 10;
+const FIRST_PAUSE_MS = 10;
+const MAX_PAUSE_MS = 100;
+
+export function isSqliteBusy(err: unknown): boolean {
+  const code = String((err as { code?: unknown } | null)?.code ?? "");
+  return code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY_") || code === "SQLITE_LOCKED" || code.startsWith("SQLITE_LOCKED_");
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** One waiter at a time, FIFO enough for a single-connection driver. */
+class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+  private release: (() => void) | null = null;
+
+  async lock(): Promise<void> {
+    const previous = this.tail;
+    let release!: () => void;
+    this.tail = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    this.release = release;
+  }
+
+  unlock(): void {
+    const release = this.release;
+    this.release = null;
+    release?.();
+  }
+}
+
+class RetryingConnection implements DatabaseConnection {
+  inTransaction = false;
+
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    private readonly mutex: Mutex,
+  ) {}
+
+  /** Runs `attempt`; on SQLITE_BUSY gives the connection back, waits on a timer and tries again. */
+  async withBusyRetry<T>(attempt: () => T): Promise<T> {
+    const deadline = Date.now() + SQLITE_LOCK_BUDGET_MS;
+    let pause = FIRST_PAUSE_MS;
+    for (;;) {
+      try {
+        return attempt();
+      } catch (err) {
+        // Inside a transaction we already hold the write lock (BEGIN IMMEDIATE); a busy error
+        // there cannot be waited out statement by statement, so it fails the transaction.
+        if (!isSqliteBusy(err) || this.inTransaction || Date.now() + pause > deadline) throw err;
+      }
+      // Release the single connection while waiting so reads keep being answered meanwhile.
+      this.mutex.unlock();
+      await sleep(pause);
+      await this.mutex.lock();
+      pause = Math.min(pause * 2, MAX_PAUSE_MS);
+    }
+  }
+
+  executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    return this.withBusyRetry(() => {
+      const stmt = this.sqlite.prepare(compiledQuery.sql);
+      const parameters = compiledQuery.parameters as unknown[];
+      if (stmt.reader) return { rows: stmt.all(parameters) as R[] };
+      const { changes, lastInsertRowid } = stmt.run(parameters);
+      return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+    });
+  }
+
+  async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (!SelectQueryNode.is(compiledQuery.query)) throw new Error("SQLite driver only supports streaming of select queries");
+    const stmt = this.sqlite.prepare(compiledQuery.sql);
+    for (const row of stmt.iterate(compiledQuery.parameters as unknown[])) yield { rows: [row as R] };
+  }
+}
+
+/**
+ * Kysely's SqliteDriver, with two changes: transactions start with BEGIN IMMEDIATE (the write lock
+ * is taken up front, so a transaction never fails half-way on a lock), and a busy lock is waited
+ * out asynchronously with the connection released, instead of inside SQLite's blocking busy wait.
+ */
+class RetryingSqliteDriver implements Driver {
+  private readonly mutex = new Mutex();
+  private readonly connection: RetryingConnection;
+
+  constructor(private readonly sqlite: SQLite.Database) {
+    this.connection = new RetryingConnection(sqlite, this.mutex);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.mutex.lock();
+    return this.connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
+    const conn = connection as RetryingConnection;
+    await conn.withBusyRetry(() => this.sqlite.exec("begin immediate"));
+    conn.inTransaction = true;
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const conn = connection as RetryingConnection;
+    try {
+      this.sqlite.exec("commit");
+    } finally {
+      // A failed COMMIT (e.g. disk full) leaves the transaction open; Kysely then rolls back.
+      conn.inTransaction = this.sqlite.inTransaction;
+    }
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.sqlite.inTransaction) this.sqlite.exec("rollback");
+    (connection as RetryingConnection).inTransaction = false;
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.mutex.unlock();
+  }
+
+  async destroy(): Promise<void> {
+    this.sqlite.close();
+  }
+}
+
+export class RetryingSqliteDialect extends SqliteDialect {
+  constructor(private readonly sqlite: SQLite.Database) {
+    super({ database: sqlite });
+  }
+
+  override createDriver(): Driver {
+    return new RetryingSqliteDriver(this.sqlite);
+  }
+}
