@@ -1,11 +1,143 @@
-/** Placeholder route for the Settings screen; its own issue replaces this content. */
+import { useEffect, useMemo, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import type { SettingKeyName, SettingsResponse } from "@contract/settings";
+import { Button } from "@web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@web/components/ui/card";
+import { Spinner } from "@web/components/ui/spinner";
+import { toast } from "@web/components/ui/toast";
+import { useLoadDelay } from "@web/lib/use-load-delay";
+import { settingsKeys, useSaveSettings, useSettings } from "./settings-api";
+import { SETTING_GROUPS, type SettingValues, changedValues, fieldErrorOf, valuesOf } from "./settings-form";
+import { SettingField } from "./setting-field";
+import { UnsavedChangesGuard } from "./unsaved-changes-guard";
+import { UpdateHistory } from "./update-history";
+
+/** Spec §2 Settings: three groups, dirty tracking, save of changed keys only, reset, update history. */
 export default function SettingsPage() {
+  const ready = useLoadDelay();
+  const settings = useSettings(ready);
+
+  useEffect(() => {
+    // Spec §8: settings failures are logged to the console (and, here, also shown).
+    if (settings.isError) console.error("Failed to load settings:", settings.error);
+  }, [settings.isError, settings.error]);
+
   return (
-    <section aria-labelledby="page-title" className="grid gap-2">
-      <h1 id="page-title" className="text-2xl font-bold">
-        Settings
-      </h1>
-      <p className="text-gray-600">The platform settings data for this screen is being built.</p>
+    <section aria-labelledby="page-title" className="grid gap-6">
+      <div>
+        <h1 id="page-title" className="text-2xl font-bold">
+          Settings
+        </h1>
+        <p className="text-gray-600">Platform pricing, configuration and communication.</p>
+      </div>
+      {settings.isError ? (
+        <Card role="alert" className="border-red-200">
+          <CardHeader>
+            <CardTitle className="text-red-700">Error loading settings</CardTitle>
+            <CardDescription>{settings.error.message}</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Button onClick={() => void settings.refetch()} disabled={settings.isFetching}>
+              Try Again
+            </Button>
+          </CardContent>
+        </Card>
+      ) : settings.data ? (
+        <SettingsForm settings={settings.data} />
+      ) : (
+        <Spinner className="py-12" label="Loading settings" />
+      )}
     </section>
+  );
+}
+
+function SettingsForm({ settings }: { settings: SettingsResponse }) {
+  const queryClient = useQueryClient();
+  const save = useSaveSettings();
+  const loaded = useMemo(() => valuesOf(settings), [settings]);
+  const [draft, setDraft] = useState<SettingValues>(loaded);
+  const [errors, setErrors] = useState<Partial<Record<SettingKeyName, string>>>({});
+
+  // A (re)load replaces the form with what the server holds: this is what clears the dirty state after Save.
+  useEffect(() => {
+    setDraft(loaded);
+    setErrors({});
+  }, [loaded]);
+
+  const changes = changedValues(loaded, draft);
+  const dirty = Object.keys(changes).length > 0;
+
+  const onChange = (key: SettingKeyName, value: string) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    setErrors(({ [key]: _dropped, ...rest }) => rest);
+  };
+
+  const onSave = () => {
+    save.mutate(changes, {
+      onSuccess: (saved) => {
+        queryClient.setQueryData(settingsKeys.values(), saved);
+        toast({ title: "Settings saved", variant: "success" });
+      },
+      onError: (error) => {
+        const field = fieldErrorOf(error);
+        if (field) setErrors({ [field.key]: field.message });
+        toast({ title: "Failed to save settings", description: field ? field.message : error.message, variant: "destructive" });
+      },
+    });
+  };
+
+  const onReset = () => {
+    setDraft(loaded);
+    setErrors({});
+  };
+
+  return (
+    <>
+      <UnsavedChangesGuard dirty={dirty} />
+      <form
+        className="grid gap-6"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (dirty && !save.isPending) onSave();
+        }}
+      >
+        {dirty && (
+          <div role="status" className="rounded-md border border-yellow-300 bg-yellow-50 px-4 py-3 text-sm font-medium text-yellow-900">
+            You have unsaved changes
+          </div>
+        )}
+        {SETTING_GROUPS.map((group) => (
+          <Card key={group.title} role="group" aria-labelledby={`group-${group.title}`}>
+            <CardHeader>
+              <CardTitle id={`group-${group.title}`}>{group.title}</CardTitle>
+            </CardHeader>
+            <CardContent className="grid gap-5 md:grid-cols-2">
+              {group.fields.map((field) => (
+                <div key={field.key} className={field.kind === "textarea" ? "md:col-span-2" : undefined}>
+                  <SettingField
+                    field={field}
+                    setting={settings[field.key]}
+                    value={draft[field.key]}
+                    error={errors[field.key]}
+                    disabled={save.isPending}
+                    onChange={(v) => onChange(field.key, v)}
+                  />
+                </div>
+              ))}
+            </CardContent>
+          </Card>
+        ))}
+        <div className="flex justify-end gap-2">
+          <Button type="button" variant="outline" disabled={!dirty || save.isPending} onClick={onReset}>
+            Reset
+          </Button>
+          <Button type="submit" disabled={!dirty || save.isPending}>
+            {save.isPending ? "Saving…" : "Save Changes"}
+          </Button>
+        </div>
+      </form>
+      <UpdateHistory settings={settings} />
+    </>
   );
 }

@@ -1,0 +1,74 @@
+import type { SettingKeyName, SettingsResponse } from "@contract/settings";
+import { ApiRequestError } from "@web/lib/api-client";
+
+export type SettingValues = Record<SettingKeyName, string>;
+
+export type FieldKind = "money" | "percentage" | "text" | "integer" | "maintenance" | "email" | "textarea";
+
+export interface FieldDef {
+  key: SettingKeyName;
+  label: string;
+  kind: FieldKind;
+}
+
+export interface GroupDef {
+  title: string;
+  fields: FieldDef[];
+}
+
+/** The spec's three groups (§2 Settings) with their fields in order. */
+export const SETTING_GROUPS: GroupDef[] = [
+  {
+    title: "Pricing",
+    fields: [
+      { key: "monthly_subscription_fee", label: "Monthly Subscription Fee ($)", kind: "money" },
+      { key: "platform_fee_percentage", label: "Platform Fee Percentage (%)", kind: "percentage" },
+      { key: "shipping_handling_fee", label: "Shipping Handling Fee ($)", kind: "money" },
+    ],
+  },
+  {
+    title: "Configuration",
+    fields: [
+      { key: "invite_code_prefix", label: "Invite Code Prefix", kind: "text" },
+      { key: "max_products_per_vendor", label: "Max Products Per Vendor", kind: "integer" },
+      { key: "maintenance_mode", label: "Maintenance Mode", kind: "maintenance" },
+    ],
+  },
+  {
+    title: "Communication",
+    fields: [
+      { key: "support_email", label: "Support Email", kind: "email" },
+      { key: "announcement_message", label: "Platform Announcement", kind: "textarea" },
+    ],
+  },
+];
+
+export const ALL_FIELDS: FieldDef[] = SETTING_GROUPS.flatMap((g) => g.fields);
+
+export function valuesOf(settings: SettingsResponse): SettingValues {
+  return Object.fromEntries(ALL_FIELDS.map((f) => [f.key, settings[f.key].value])) as SettingValues;
+}
+
+/** The keys whose draft differs from what was loaded, mapped to the new value: exactly what Save sends. */
+export function changedValues(loaded: SettingValues, draft: SettingValues): Partial<SettingValues> {
+  const out: Partial<SettingValues> = {};
+  for (const { key } of ALL_FIELDS) if (draft[key] !== loaded[key]) out[key] = draft[key];
+  return out;
+}
+
+/**
+ * The field a failed save is about. The server answers a refused value with 400 and the message
+ * "<key>: <reason>"; anything else is not tied to a field.
+ */
+export function fieldErrorOf(error: unknown): { key: SettingKeyName; message: string } | null {
+  if (!(error instanceof ApiRequestError) || error.status !== 400) return null;
+  let message: string;
+  try {
+    message = (JSON.parse(error.body) as { error?: { message?: string } }).error?.message ?? "";
+  } catch {
+    return null;
+  }
+  const match = /^([a-z_]+): (.*)$/s.exec(message);
+  const field = match && ALL_FIELDS.find((f) => f.key === match[1]);
+  return field && match ? { key: field.key, message: match[2]! } : null;
+}
