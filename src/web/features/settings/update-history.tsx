@@ -31,7 +31,7 @@ function HistoryRow({ settingKey, label, settings }: { settingKey: SettingKeyNam
   const setting = settings[settingKey];
   const panelId = `history-${settingKey}`;
   return (
-    <li className="py-3" aria-label={label}>
+    <li className="py-3" aria-label={`${label} history`}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div>
           <p className="font-medium">{label}</p>

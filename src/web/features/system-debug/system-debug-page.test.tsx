@@ -1,0 +1,82 @@
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { DebugResponse } from "@contract/debug";
+import { json, mockFetch, renderWithQuery } from "@web/test/render";
+import SystemDebugPage from "./system-debug-page";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const data: DebugResponse = {
+  userId: "u-1",
+  email: "admin@hki.global",
+  isAdmin: true,
+  jwtRole: "admin",
+  clerkSecretKeyExists: false,
+  clerkKeyPrefix: null,
+  stripeSecretKeyExists: false,
+  stripeKeyPrefix: null,
+  stripeWorks: false,
+  stripeError: "Stripe secret key not configured",
+  stripeCheckedAt: "2026-11-22T12:00:00.000Z",
+  authProvider: "local",
+  authProviderName: "HKI Global",
+  authSecretKeyRequired: false,
+  localUserRole: "admin",
+  environment: "development",
+  apiUrl: "http://127.0.0.1:3000/api",
+  database: { kind: "sqlite", label: "SQLite (embedded)" },
+  checkedAt: "2026-11-22T12:00:00.000Z",
+};
+
+describe("SystemDebugPage", () => {
+  it("is unknown before data, then shows the status from the problems and every section", async () => {
+    const fetch = mockFetch(() => json(data));
+    renderWithQuery(<SystemDebugPage />);
+    expect(screen.getByTestId("overall-status")).toHaveTextContent("Unknown");
+    expect(await screen.findByText("SQLite (embedded)")).toBeInTheDocument();
+    expect(screen.getByTestId("overall-status")).toHaveTextContent("Warning");
+    const problems = screen.getByRole("list", { name: "Problems" });
+    expect(within(problems).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+      "Payment provider secret key is missing",
+      "Payment provider API is not working",
+    ]);
+    for (const name of ["User Information", "Authentication Provider Configuration", "Payment Provider Integration (Stripe)", "API Configuration"]) {
+      expect(screen.getByRole("group", { name })).toBeInTheDocument();
+    }
+    expect(screen.getByText("Not required (built-in provider)")).toBeInTheDocument();
+    expect(screen.getByText("Stripe secret key not configured")).toBeInTheDocument();
+    expect(screen.getByLabelText("Raw debug JSON")).toHaveTextContent('"stripeWorks": false');
+    expect(screen.getByText(/Last checked:/)).not.toHaveTextContent("never");
+
+    await userEvent.click(screen.getByRole("button", { name: "Refresh" }));
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
+  });
+
+  it("is healthy with no problems", async () => {
+    mockFetch(() => json({ ...data, stripeSecretKeyExists: true, stripeKeyPrefix: "sk_test", stripeWorks: true, stripeError: null }));
+    renderWithQuery(<SystemDebugPage />);
+    expect(await screen.findByText("All checks passed.")).toBeInTheDocument();
+    expect(screen.getByTestId("overall-status")).toHaveTextContent("Healthy");
+    expect(screen.getByText("sk_test…")).toBeInTheDocument();
+  });
+
+  it("shows 'API returned {status}' in an Error card", async () => {
+    mockFetch(() => json({ error: { code: "forbidden", message: "Administrator access required" } }, 403, "Forbidden"));
+    renderWithQuery(<SystemDebugPage />);
+    const card = await screen.findByRole("alert");
+    expect(within(card).getByText("Error")).toBeInTheDocument();
+    expect(within(card).getByText("API returned 403")).toBeInTheDocument();
+    expect(screen.getByTestId("overall-status")).toHaveTextContent("Unknown");
+  });
+
+  it("shows a network failure's own message", async () => {
+    mockFetch(() => {
+      throw new TypeError("Failed to fetch");
+    });
+    renderWithQuery(<SystemDebugPage />);
+    expect(await screen.findByText("Failed to fetch")).toBeInTheDocument();
+  });
+});
