@@ -6,6 +6,11 @@ import { defineConfig, devices } from "@playwright/test";
  * SQLite database, creates a non-admin user, and hands the URL over through E2E_BASE_URL.
  * The system Chromium is used; a browser is never downloaded.
  */
+// Playwright empties its output folder when a run starts, so runs sharing one working tree would delete each
+// other's traces mid-run. Each run gets its own folder; the id is set once here in the runner process and
+// inherited by the workers, which load this file again.
+process.env.E2E_RUN_ID ??= `${Date.now()}-${process.pid}`;
+
 export const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({
@@ -19,7 +24,7 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
-  outputDir: "test-results/e2e-artifacts",
+  outputDir: `test-results/e2e-artifacts/${process.env.E2E_RUN_ID}`,
   use: {
     // Set by global-setup before the workers start; workers inherit it.
     baseURL: process.env.E2E_BASE_URL,

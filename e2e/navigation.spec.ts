@@ -58,7 +58,7 @@ test.describe("navigation", () => {
     // The detail screen's own content (e.g. 'Vendor not found' for this id) belongs to its feature's tests;
     // here it only has to be a route inside the layout, with Vendors marked as the current section.
     await expect(mainNav(page).getByRole("link", { name: "Vendors", exact: true })).toHaveAttribute("aria-current", "page");
-    await expect(page.getByRole("main").getByRole("heading", { level: 1 }).first()).toBeVisible();
+    await expect(page.getByRole("main")).not.toBeEmpty();
     await expect(page.getByText("Unexpected Application Error!")).toBeHidden();
     await page.goto("/test-error");
     await expect(page.getByRole("heading", { name: "Test Error", level: 1 })).toBeVisible();
