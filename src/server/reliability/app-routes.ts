@@ -32,9 +32,16 @@ export function isAdminOnly(path: string): boolean {
   return ADMIN_ONLY_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
 }
 
-/** The route's path with every parameter replaced by `value` (URL-encoded). */
+/**
+ * The route's path with every parameter replaced by `value`, URL-encoded; a lone surrogate (which
+ * encodeURIComponent refuses) is sent as the invalid UTF-8 bytes it would be, on purpose.
+ */
 export function fillPath(path: string, value: string): string {
-  return path.replace(PARAM, encodeURIComponent(value));
+  const encoded = value
+    .split(/(\p{Surrogate})/u)
+    .map((part) => (/^\p{Surrogate}$/u.test(part) ? "%ED%A0%80" : encodeURIComponent(part)))
+    .join("");
+  return path.replace(PARAM, encoded);
 }
 
 /** An id of the right shape (UUIDv7) that no row has. */
