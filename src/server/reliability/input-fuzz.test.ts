@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SETTING_KEY_LIST } from "../../contract/settings.ts";
 import { MAX_BODY_BYTES } from "../app.ts";
 import { type TestContext, createTestContext } from "../test/test-app.ts";
-import { type AppRoute, appRoutes, fillPath } from "./app-routes.ts";
+import { appRoutes, fillPath } from "./app-routes.ts";
 import { databaseChecksum } from "./db-checksum.ts";
 
 /**
