@@ -25,6 +25,7 @@ const envSchema = z.object({
   AUTH_PROVIDER: z.enum(["local", "clerk"]).default("local"),
   CLERK_SECRET_KEY: z.string().min(1).optional(),
   CLERK_PUBLISHABLE_KEY: z.string().min(1).optional(),
+  CLERK_API_URL: z.string().url().default("https://api.clerk.com"),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_API_BASE: z.string().url().optional(),
   NODE_ENV: z.string().optional(),
@@ -46,6 +47,7 @@ export interface AppConfig {
   authProvider: "local" | "clerk";
   clerkSecretKey: string | undefined;
   clerkPublishableKey: string | undefined;
+  clerkApiUrl: string;
   stripeSecretKey: string | undefined;
   stripeApiBase: string | undefined;
   production: boolean;
@@ -99,6 +101,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authProvider: e.AUTH_PROVIDER,
     clerkSecretKey: e.CLERK_SECRET_KEY,
     clerkPublishableKey: e.CLERK_PUBLISHABLE_KEY,
+    clerkApiUrl: e.CLERK_API_URL.replace(/\/+$/, ""),
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeApiBase: e.STRIPE_API_BASE,
     production,

@@ -1,6 +1,7 @@
 import type { AppDeps } from "./app-env.ts";
 import type { AuthProvider } from "./auth/auth-provider.ts";
 import { ensureFirstAdmin, loadBetaGate } from "./auth/bootstrap.ts";
+import { ClerkAuthProvider } from "./auth/clerk-auth-provider.ts";
 import { LocalAuthProvider } from "./auth/local-auth-provider.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { AppConfig } from "./config.ts";
@@ -33,7 +34,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   try {
     await migrateToLatest(database.db);
     await ensureDefaultSettings(database.db, clock);
-    await ensureFirstAdmin(database.db, clock, config, announce);
+    // Under Clerk the admins are Clerk users (role in public metadata, or the company domain).
+    if (config.authProvider === "local") await ensureFirstAdmin(database.db, clock, config, announce);
     if (config.seedDemo) {
       const summary = await seedDemoData(database.db, {
         clock,
@@ -46,7 +48,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     }
     const beta = await loadBetaGate(database.db, clock, config, announce);
     const limiter = new RateLimiter(database.db, clock);
-    const auth: AuthProvider = createAuthProvider(config, database, clock);
+    const auth: AuthProvider = createAuthProvider(config, database, clock, options.fetchImpl);
     return {
       config,
       database,
@@ -64,11 +66,9 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   }
 }
 
-function createAuthProvider(config: AppConfig, database: Database, clock: Clock): AuthProvider {
+function createAuthProvider(config: AppConfig, database: Database, clock: Clock, fetchImpl?: typeof fetch): AuthProvider {
   if (config.authProvider === "clerk") {
-    // The hosted provider plugs in behind the same interface; until its adapter lands, refuse to
-    // start rather than run with an auth provider that accepts nobody (or everybody).
-    throw new Error("AUTH_PROVIDER=clerk is not available in this build yet; use AUTH_PROVIDER=local");
+    return new ClerkAuthProvider({ secretKey: config.clerkSecretKey!, apiUrl: config.clerkApiUrl, clock, ...(fetchImpl ? { fetchImpl } : {}) });
   }
   return new LocalAuthProvider(database.db, clock);
 }
