@@ -19,6 +19,8 @@ export default defineConfig({
     outDir: fileURLToPath(new URL("./dist/web", import.meta.url)),
     emptyOutDir: true,
     sourcemap: false,
+    // dist/web/.vite/manifest.json: scripts/check-web-budget.ts reads the chunk graph from it.
+    manifest: true,
   },
   server: {
     port: 5173,

@@ -1,0 +1,111 @@
+import { sql } from "kysely";
+import { parseDatabaseUrl } from "../../src/server/config.ts";
+import { openDatabase } from "../../src/server/db/connect.ts";
+import { encodeCursor } from "../../src/server/error-logs/error-log-cursor.ts";
+
+export interface Endpoint {
+  name: string;
+  path: string;
+  /** The issue's single-request p95 budget, ms. */
+  p95TargetMs: number;
+}
+
+export interface Subjects {
+  vendorId: string;
+  vendorName: string;
+  vendorOrders: number;
+  /** A store name as an admin would type it. */
+  nameSearch: string;
+  /** A frequent surname: matches about 1 vendor in 30 (the count grows with the data). */
+  broadSearch: string;
+  /** Cursor half-way through the active error logs. */
+  deepCursor: string;
+  deepRows: number;
+}
+
+/**
+ * Picks what the requests are about, straight from the database before the server starts: the
+ * busiest vendor (largest sales and products tabs: the worst case) and a cursor in the middle of
+ * the error logs (the deepest page a keyset walk can hit is no slower than this).
+ */
+export async function pickSubjects(databaseUrl: string): Promise<Subjects> {
+  const database = openDatabase(parseDatabaseUrl(databaseUrl));
+  try {
+    const { db } = database;
+    const busiest = await db
+      .selectFrom("vendor_totals")
+      .innerJoin("vendors", "vendors.id", "vendor_totals.vendor_id")
+      .select(["vendors.id", "vendors.name", "vendor_totals.orders"])
+      .orderBy("vendor_totals.orders", "desc")
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    // error_log_counts (migration 003) holds the per-level totals: no count(*) over a million rows.
+    const active = await db
+      .selectFrom("error_log_counts")
+      .select((eb) => eb.fn.sum<number>("entries").as("n"))
+      .where("archived", "=", 0)
+      .executeTakeFirstOrThrow();
+    const activeCount = Number(active.n ?? 0);
+    const deepRows = Math.floor(activeCount / 2);
+    const row = await db
+      .selectFrom("error_logs")
+      .select(["created_at", "id"])
+      .where("archived", "=", 0)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(1)
+      .offset(deepRows)
+      .executeTakeFirstOrThrow();
+    const surname = await sql<{ owner_name: string }>`select owner_name from vendors where id = ${busiest.id}`.execute(db);
+    const last = surname.rows[0]?.owner_name.split(" ").pop() ?? "Rossi";
+    return {
+      vendorId: busiest.id,
+      vendorName: busiest.name,
+      vendorOrders: Number(busiest.orders),
+      nameSearch: busiest.name,
+      broadSearch: last,
+      deepCursor: encodeCursor({ createdAt: row.created_at, id: row.id }),
+      deepRows,
+    };
+  } finally {
+    await database.close();
+  }
+}
+
+/** Every endpoint of the issue, with its p95 budget (settings and detail 2 ms, the rest 5 ms). */
+export function endpointsFor(s: Subjects): Endpoint[] {
+  const v = encodeURIComponent(s.vendorId);
+  return [
+    { name: "dashboard stats", path: "/api/admin/dashboard/stats", p95TargetMs: 5 },
+    { name: "analytics 7 days", path: "/api/admin/analytics?days=7", p95TargetMs: 5 },
+    { name: "analytics 30 days", path: "/api/admin/analytics?days=30", p95TargetMs: 5 },
+    { name: "analytics 90 days", path: "/api/admin/analytics?days=90", p95TargetMs: 5 },
+    { name: "vendor list page 1", path: "/api/admin/vendors?page=1&limit=20", p95TargetMs: 5 },
+    { name: "vendor search (store name)", path: `/api/admin/vendors?page=1&limit=20&search=${encodeURIComponent(s.nameSearch)}`, p95TargetMs: 5 },
+    { name: "vendor search (surname)", path: `/api/admin/vendors?page=1&limit=20&search=${encodeURIComponent(s.broadSearch)}`, p95TargetMs: 5 },
+    { name: "vendor detail", path: `/api/admin/vendors/${v}`, p95TargetMs: 2 },
+    { name: "vendor products tab", path: `/api/admin/vendors/${v}/products?page=1&limit=20`, p95TargetMs: 5 },
+    { name: "vendor sales tab", path: `/api/admin/vendors/${v}/sales?page=1&limit=20`, p95TargetMs: 5 },
+    { name: "error list page 1", path: "/api/admin/errors?page=1&limit=20", p95TargetMs: 5 },
+    { name: "error list deep (cursor)", path: `/api/admin/errors?limit=20&cursor=${encodeURIComponent(s.deepCursor)}`, p95TargetMs: 5 },
+    { name: "error list level=warning", path: "/api/admin/errors?page=1&limit=20&level=warning", p95TargetMs: 5 },
+    { name: "settings", path: "/api/admin/settings", p95TargetMs: 2 },
+    { name: "debug", path: "/api/debug/admin", p95TargetMs: 5 },
+  ];
+}
+
+/** The read mix under load: what an admin's screens request, dashboard-heavy. */
+export function loadMix(s: Subjects): string[] {
+  const e = endpointsFor(s);
+  const pick = (name: string) => e.find((x) => x.name === name)!.path;
+  return [
+    pick("dashboard stats"),
+    pick("dashboard stats"),
+    pick("analytics 30 days"),
+    pick("vendor list page 1"),
+    pick("vendor detail"),
+    pick("vendor sales tab"),
+    pick("error list page 1"),
+    pick("settings"),
+  ];
+}

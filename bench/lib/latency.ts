@@ -1,0 +1,67 @@
+import http from "node:http";
+
+export interface LatencyFigures {
+  n: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  /** Response body size of the last request, bytes. */
+  bytes: number;
+}
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? Number.NaN;
+}
+
+/**
+ * One keep-alive socket and node:http (lighter than fetch), so the figure is the server's time plus
+ * a loopback round trip, not client overhead.
+ */
+export function createClient(baseUrl: string, token: string) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const { hostname, port } = new URL(baseUrl);
+  const get = (path: string) =>
+    new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
+      const req = http.request({ agent, hostname, port, path, method: "GET", headers: { authorization: `Bearer ${token}` } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  return { get, close: () => agent.destroy() };
+}
+
+export type Client = ReturnType<typeof createClient>;
+
+/**
+ * Sequential requests after a warm-up, alternating between the given servers request by request
+ * (the full and the tenth data set), so a noisy neighbour on a shared machine hits both figures
+ * alike and their ratio stays meaningful. Any non-200 answer aborts: a benchmark of errors is no
+ * benchmark.
+ */
+export async function measureLatency(targets: Array<{ client: Client; path: string }>, requests: number): Promise<LatencyFigures[]> {
+  const warmup = Math.min(30, Math.ceil(requests / 10));
+  const bytes = targets.map(() => 0);
+  const times: number[][] = targets.map(() => []);
+  for (let i = 0; i < warmup + requests; i++) {
+    for (const [k, { client, path }] of targets.entries()) {
+      const start = process.hrtime.bigint();
+      const res = await client.get(path);
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${res.body.toString("utf8").slice(0, 300)}`);
+      bytes[k] = res.body.length;
+      if (i >= warmup) times[k]!.push(ms);
+    }
+  }
+  return times.map((t, k) => {
+    t.sort((a, b) => a - b);
+    return { n: t.length, p50: percentile(t, 50), p95: percentile(t, 95), p99: percentile(t, 99), max: t[t.length - 1] ?? 0, bytes: bytes[k] ?? 0 };
+  });
+}

@@ -1,0 +1,80 @@
+import type { LatencyFigures } from "./latency.ts";
+import type { LoadFigures } from "./load.ts";
+
+export interface EndpointResult {
+  name: string;
+  path: string;
+  p95TargetMs: number;
+  full: LatencyFigures;
+  tenth: LatencyFigures | null;
+  /** p95(full) / p95(tenth). */
+  growth: number | null;
+}
+
+export interface TargetCheck {
+  figure: string;
+  target: string;
+  measured: string;
+  pass: boolean;
+}
+
+const ms = (n: number) => n.toFixed(2);
+const pad = (s: string, n: number) => (s.length >= n ? s : s + " ".repeat(n - s.length));
+const lpad = (s: string, n: number) => (s.length >= n ? s : " ".repeat(n - s.length) + s);
+
+export function latencyTable(rows: EndpointResult[]): string {
+  const head = `${pad("endpoint", 28)} ${lpad("p50", 7)} ${lpad("p95", 7)} ${lpad("p99", 7)} ${lpad("target", 7)} ${lpad("p95/10", 7)} ${lpad("growth", 7)} ${lpad("bytes", 7)}  ok`;
+  const lines = rows.map((r) => {
+    const ok = r.full.p95 <= r.p95TargetMs && (r.growth === null || r.growth <= 1.5);
+    return `${pad(r.name, 28)} ${lpad(ms(r.full.p50), 7)} ${lpad(ms(r.full.p95), 7)} ${lpad(ms(r.full.p99), 7)} ${lpad(ms(r.p95TargetMs), 7)} ${lpad(
+      r.tenth ? ms(r.tenth.p95) : "-",
+      7,
+    )} ${lpad(r.growth === null ? "-" : r.growth.toFixed(2), 7)} ${lpad(String(r.full.bytes), 7)}  ${ok ? "yes" : "NO"}`;
+  });
+  return [head, "-".repeat(head.length), ...lines].join("\n");
+}
+
+export function loadTable(runs: Array<{ name: string; figures: LoadFigures }>): string {
+  const head = `${pad("load run", 28)} ${lpad("req/s", 9)} ${lpad("p50", 7)} ${lpad("p99", 7)} ${lpad("max", 7)} ${lpad("errors", 7)}`;
+  const lines = runs.map(
+    ({ name, figures: f }) =>
+      `${pad(name, 28)} ${lpad(f.requestsPerSecond.toFixed(0), 9)} ${lpad(ms(f.p50Ms), 7)} ${lpad(ms(f.p99Ms), 7)} ${lpad(ms(f.maxMs), 7)} ${lpad(String(f.errors), 7)}`,
+  );
+  return [head, "-".repeat(head.length), ...lines].join("\n");
+}
+
+export function targetsTable(checks: TargetCheck[]): string {
+  return checks.map((c) => `${c.pass ? "PASS" : "MISS"}  ${pad(c.figure, 44)} target ${pad(c.target, 18)} measured ${c.measured}`).join("\n");
+}
+
+export function checkTargets(input: {
+  endpoints: EndpointResult[];
+  mix: LoadFigures | null;
+  dashboard: LoadFigures | null;
+  bare: LoadFigures | null;
+  peakRssMb: number | null;
+}): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  for (const e of input.endpoints) {
+    checks.push({ figure: `p95 ${e.name}`, target: `<= ${e.p95TargetMs} ms`, measured: `${ms(e.full.p95)} ms`, pass: e.full.p95 <= e.p95TargetMs });
+  }
+  for (const e of input.endpoints) {
+    if (e.growth !== null) checks.push({ figure: `growth ${e.name}`, target: "<= 1.5", measured: e.growth.toFixed(2), pass: e.growth <= 1.5 });
+  }
+  if (input.mix) {
+    checks.push({ figure: "read mix under load: p99", target: "<= 50 ms", measured: `${ms(input.mix.p99Ms)} ms`, pass: input.mix.p99Ms <= 50 });
+    checks.push({ figure: "read mix under load: errors", target: "0", measured: String(input.mix.errors), pass: input.mix.errors === 0 });
+  }
+  if (input.dashboard) {
+    checks.push({ figure: "dashboard under load: p99", target: "<= 50 ms", measured: `${ms(input.dashboard.p99Ms)} ms`, pass: input.dashboard.p99Ms <= 50 });
+    checks.push({ figure: "dashboard under load: errors", target: "0", measured: String(input.dashboard.errors), pass: input.dashboard.errors === 0 });
+  }
+  if (input.peakRssMb !== null) {
+    checks.push({ figure: "server peak RSS (VmHWM)", target: "<= 256 MB", measured: `${input.peakRssMb.toFixed(0)} MB`, pass: input.peakRssMb <= 256 });
+  }
+  if (input.dashboard && input.bare) {
+    const ratio = input.dashboard.requestsPerSecond / input.bare.requestsPerSecond;
+    checks.push({ figure: "dashboard req/s / bare node:http req/s", target: ">= 0.3", measured: ratio.toFixed(3), pass: ratio >= 0.3 });
+  }
+  return checks;
+}

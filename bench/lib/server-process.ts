@@ -1,0 +1,105 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+
+/** Fixed throwaway credentials of the benchmark server (never real secrets). */
+export const BENCH_ADMIN = { email: "bench-admin@hki.global", password: "bench-admin-password" } as const;
+const BENCH_BETA_PASSWORD = "bench-beta-password";
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Peak resident set size (VmHWM) of a Linux process, in MB; null where /proc is unavailable. */
+export function peakRssMb(pid: number): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  pid: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real server (src/server/main.ts through node + tsx, so the child's pid IS the server
+ * and its /proc status is the server's memory) and waits until /api/health answers.
+ */
+export async function startServer(databaseUrl: string, options: { readyTimeoutMs: number }): Promise<RunningServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: databaseUrl,
+      SEED_DEMO: "false",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      BETA_PASSWORD: BENCH_BETA_PASSWORD,
+      ADMIN_EMAIL: BENCH_ADMIN.email,
+      ADMIN_PASSWORD: BENCH_ADMIN.password,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString("utf8")).slice(-4000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 8000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const deadline = Date.now() + options.readyTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before it was ready:\n${output}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the server was not ready within ${options.readyTimeoutMs} ms:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  if (!child.pid) throw new Error("the server has no pid");
+  return { baseUrl, pid: child.pid, child, stop };
+}
+
+/** Signs the benchmark admin in and returns its bearer token. */
+export async function signIn(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/auth/sign-in`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(BENCH_ADMIN),
+  });
+  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as { token: string };
+  return body.token;
+}

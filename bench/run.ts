@@ -1,0 +1,128 @@
+/**
+ * `npm run bench`: the marketplace-scale benchmark of issue 7 (docs/performance.md explains the
+ * figures and the targets). Builds (once, cached in bench/.cache) the target data set and its
+ * tenth, starts the real server on each, measures sequential latency of every admin endpoint on
+ * both (interleaved), then the full one under autocannon load next to a bare node:http server,
+ * prints tables and writes bench/results/latest.json.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { type Dataset, ensureDataset, scaledSize } from "./lib/dataset.ts";
+import { endpointsFor, loadMix, pickSubjects, type Subjects } from "./lib/endpoints.ts";
+import { type Client, createClient, measureLatency } from "./lib/latency.ts";
+import { type LoadFigures, runLoad, startBareServer } from "./lib/load.ts";
+import { describeMachine } from "./lib/machine.ts";
+import { parseBenchOptions } from "./lib/options.ts";
+import { checkTargets, type EndpointResult, latencyTable, loadTable, targetsTable } from "./lib/report.ts";
+import { peakRssMb, type RunningServer, signIn, startServer } from "./lib/server-process.ts";
+
+const options = parseBenchOptions(process.argv.slice(2));
+const machine = describeMachine();
+const started = Date.now();
+const log = (m: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${m}`);
+
+interface Side {
+  dataset: Dataset;
+  subjects: Subjects;
+  server: RunningServer;
+  token: string;
+  client: Client;
+}
+
+const sides: Side[] = [];
+async function openSide(dataset: Dataset): Promise<Side> {
+  const subjects = await pickSubjects(dataset.url);
+  // A first start on a freshly generated (or newly migrated) data set may run migrations.
+  const server = await startServer(dataset.url, { readyTimeoutMs: 30 * 60_000 });
+  const side: Side = { dataset, subjects, server, token: "", client: createClient(server.baseUrl, "") };
+  sides.push(side);
+  side.token = await signIn(server.baseUrl);
+  side.client = createClient(server.baseUrl, side.token);
+  log(`${dataset.label}: server pid ${server.pid} on ${server.baseUrl}, busiest vendor "${subjects.vendorName}" (${subjects.vendorOrders} orders)`);
+  return side;
+}
+
+async function main(): Promise<void> {
+  log(`db ${options.db}, scale ${options.scale}, ${options.requests} requests per endpoint, load ${options.connections} connections x ${options.duration} s`);
+  const databaseUrl = process.env.DATABASE_URL;
+  const fullSet = await ensureDataset(options.db, "full", scaledSize(options.scale), { regenerate: options.regenerate, databaseUrl });
+  const tenthSet = options.growth ? await ensureDataset(options.db, "tenth", scaledSize(options.scale / 10), { regenerate: options.regenerate, databaseUrl }) : null;
+
+  const full = await openSide(fullSet);
+  const tenth = tenthSet ? await openSide(tenthSet) : null;
+
+  const fullEndpoints = endpointsFor(full.subjects);
+  const tenthEndpoints = tenth ? endpointsFor(tenth.subjects) : null;
+  const endpoints: EndpointResult[] = [];
+  for (const [i, e] of fullEndpoints.entries()) {
+    const targets = [{ client: full.client, path: e.path }];
+    if (tenth && tenthEndpoints) targets.push({ client: tenth.client, path: tenthEndpoints[i]!.path });
+    const [f, t] = await measureLatency(targets, options.requests);
+    endpoints.push({ name: e.name, path: e.path, p95TargetMs: e.p95TargetMs, full: f!, tenth: t ?? null, growth: t ? f!.p95 / t.p95 : null });
+    log(`${e.name}: p95 ${f!.p95.toFixed(2)} ms${t ? ` (tenth ${t.p95.toFixed(2)} ms)` : ""}`);
+  }
+  if (tenth) {
+    tenth.client.close();
+    await tenth.server.stop();
+  }
+  full.client.close();
+
+  const dashboardPath = fullEndpoints[0]!.path;
+  const dashboardBody = (await createClient(full.server.baseUrl, full.token).get(dashboardPath)).body.toString("utf8");
+  const load = { connections: options.connections, seconds: options.duration };
+  log(`load: dashboard stats`);
+  const dashboard = await runLoad(full.server.baseUrl, [dashboardPath], { ...load, token: full.token });
+  log(`load: bare node:http answering the same ${dashboardBody.length}-byte body`);
+  const bareServer = await startBareServer(dashboardBody);
+  let bare: LoadFigures;
+  try {
+    bare = await runLoad(bareServer.baseUrl, ["/"], load);
+  } finally {
+    await bareServer.stop();
+  }
+  log(`load: read mix`);
+  const mix = await runLoad(full.server.baseUrl, loadMix(full.subjects), { ...load, token: full.token });
+  const rss = peakRssMb(full.server.pid);
+  await full.server.stop();
+
+  const checks = checkTargets({ endpoints, mix, dashboard, bare, peakRssMb: rss });
+  console.log(`\nSingle-request latency, ms (${options.requests} sequential requests each; growth = p95 full / p95 tenth)\n`);
+  console.log(latencyTable(endpoints));
+  console.log(`\nUnder load (${options.connections} connections x ${options.duration} s); server peak RSS ${rss?.toFixed(0) ?? "?"} MB\n`);
+  console.log(
+    loadTable([
+      { name: "bare node:http", figures: bare },
+      { name: "dashboard stats", figures: dashboard },
+      { name: "read mix", figures: mix },
+    ]),
+  );
+  console.log(`\nTargets (issue 7)\n`);
+  console.log(targetsTable(checks));
+  const misses = checks.filter((c) => !c.pass).length;
+  console.log(`\n${checks.length - misses} of ${checks.length} targets met on ${machine.nproc} cores (load average ${machine.loadAverageAtStart} at start).`);
+
+  const result = {
+    date: new Date().toISOString(),
+    machine,
+    options,
+    datasets: Object.fromEntries(sides.map((s) => [s.dataset.label, { size: s.dataset.size, generatedAt: s.dataset.generatedAt, generationSeconds: s.dataset.generationSeconds }])),
+    subjects: Object.fromEntries(sides.map((s) => [s.dataset.label, { ...s.subjects }])),
+    latency: endpoints,
+    load: { bare, dashboard, mix, dashboardToBareRatio: dashboard.requestsPerSecond / bare.requestsPerSecond, mixPaths: loadMix(full.subjects) },
+    peakRssMb: rss,
+    targets: checks,
+    runSeconds: Math.round((Date.now() - started) / 1000),
+  };
+  mkdirSync(dirname(options.out), { recursive: true });
+  writeFileSync(options.out, `${JSON.stringify(result, null, 2)}\n`);
+  log(`wrote ${options.out}`);
+}
+
+main()
+  .catch(async (err: unknown) => {
+    console.error(`[bench] failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    for (const s of sides) await s.server.stop().catch(() => undefined);
+  });
