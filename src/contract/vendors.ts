@@ -39,6 +39,8 @@ export const adminVendorsResponseSchema = z.object({
   vendors: z.array(vendorListItemSchema),
   /** Vendors matching the search and status filter (all pages). */
   total: z.number(),
+  /** True when a search matched more vendors than the server counts (total is then that cap). */
+  totalCapped: z.boolean(),
   page: z.number(),
   limit: z.number(),
   /** Platform-wide counts, independent of the filter (the summary cards). */

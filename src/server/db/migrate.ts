@@ -3,6 +3,7 @@ import * as initialSchema from "./migrations/001-initial-schema.ts";
 import * as appSecrets from "./migrations/002-app-secrets.ts";
 import * as errorLogCounts from "./migrations/003-error-log-counts.ts";
 import * as vendorSearch from "./migrations/004-vendor-search.ts";
+import * as vendorSearchKeys from "./migrations/005-vendor-search-keys.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   "002-app-secrets": appSecrets,
   "003-error-log-counts": errorLogCounts,
   "004-vendor-search": vendorSearch,
+  "005-vendor-search-keys": vendorSearchKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,4 @@
-import { type Expression, type SqlBool, sql } from "kysely";
+import { sql } from "kysely";
 import type {
   AdminVendorsQuery,
   VendorCounts,
@@ -47,48 +47,81 @@ export async function readVendorCounts(db: Executor): Promise<VendorCounts> {
 /** Shorter queries have no trigram, so no index can serve them (they fall back to a scan). */
 export const MIN_INDEXED_SEARCH_LENGTH = 3;
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-
 /**
- * "vendor matches the search text": a case-insensitive substring of name, owner, e-mail or slug.
- * SQLite answers from the FTS5 trigram table, PostgreSQL from the pg_trgm GIN index.
+ * A search counts its matches only up to this many: counting every vendor whose e-mail contains
+ * "example" costs a walk over all of them, and nobody pages through a thousand matches (they refine).
  */
-function searchCondition(kind: Database["kind"], search: string): Expression<SqlBool> {
-  const pattern = `%${escapeLike(search)}%`;
-  if (kind === "postgres") return sql<SqlBool>`vendors.search_text like lower(${pattern}) escape '\\'`;
-  if ([...search].length >= MIN_INDEXED_SEARCH_LENGTH) {
-    // A quoted FTS5 phrase is matched literally: no query syntax can be injected through it.
-    const phrase = `"${search.replace(/"/g, '""')}"`;
-    return sql<SqlBool>`vendors.id in (select vendor_id from vendor_search where vendor_search match ${phrase})`;
-  }
-  return sql<SqlBool>`vendors.id in (select vendor_id from vendor_search where body like ${pattern} escape '\\')`;
-}
+export const SEARCH_COUNT_CAP = 1000;
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 export interface VendorPage {
   vendors: VendorListItem[];
   total: number;
+  /** True when the search has more than SEARCH_COUNT_CAP matches (total is then the cap). */
+  totalCapped: boolean;
   counts: VendorCounts;
 }
 
-/** One page of vendors, newest first (joined_at desc, id desc: stable), filtered and searched on the server. */
+const statusCondition = (status: AdminVendorsQuery["status"], alias: string) =>
+  status === "active"
+    ? sql.raw(`and ${alias}.is_active = 1`)
+    : status === "inactive"
+      ? sql.raw(`and ${alias}.is_active = 0`)
+      : status === "internal"
+        ? sql.raw(`and ${alias}.is_internal = 1`)
+        : sql.raw("");
+
+/**
+ * SQLite: matches come from the FTS5 trigram table (migration 005), newest key first, joined to
+ * vendors by integer key, so a page stops after `limit` matches however common the term is.
+ */
+async function searchSqlite(database: Database, query: AdminVendorsQuery, search: string): Promise<{ ids: string[]; total: number }> {
+  const { db } = database;
+  const match =
+    [...search].length >= MIN_INDEXED_SEARCH_LENGTH
+      ? // A quoted FTS5 phrase is matched literally: no query syntax can be injected through it.
+        sql`vendor_search match ${`"${search.replace(/"/g, '""')}"`}`
+      : sql`vendor_search.body like ${`%${escapeLike(search)}%`} escape '\\'`;
+  const from = sql`from vendor_search join vendor_search_keys k on k.key = vendor_search.rowid
+    join vendors v on v.id = k.vendor_id where ${match} ${statusCondition(query.status, "v")}`;
+  const count = await sql<{ n: number }>`select count(*) as n from (select 1 ${from} limit ${SEARCH_COUNT_CAP + 1}) t`.execute(db);
+  const rows = await sql<{ id: string }>`select v.id as id ${from} order by vendor_search.rowid desc
+    limit ${query.limit} offset ${(query.page - 1) * query.limit}`.execute(db);
+  return { ids: rows.rows.map((r) => r.id), total: Number(count.rows[0]?.n ?? 0) };
+}
+
+/** PostgreSQL: the pg_trgm GIN index on search_text (migration 004), newest joined first. */
+async function searchPostgres(database: Database, query: AdminVendorsQuery, search: string): Promise<{ ids: string[]; total: number }> {
+  const { db } = database;
+  const from = sql`from vendors v where v.search_text like lower(${`%${escapeLike(search)}%`}) escape '\\' ${statusCondition(query.status, "v")}`;
+  const count = await sql<{ n: number }>`select count(*) as n from (select 1 ${from} limit ${SEARCH_COUNT_CAP + 1}) t`.execute(db);
+  const rows = await sql<{ id: string }>`select v.id as id ${from} order by v.joined_at desc, v.id desc
+    limit ${query.limit} offset ${(query.page - 1) * query.limit}`.execute(db);
+  return { ids: rows.rows.map((r) => r.id), total: Number(count.rows[0]?.n ?? 0) };
+}
+
+/** One page of vendors, filtered and searched on the server; a list without search is newest joined first. */
 export async function listVendorsPage(database: Database, query: AdminVendorsQuery): Promise<VendorPage> {
   const { db, kind } = database;
   const search = query.search?.trim() ?? "";
+  const counts = await readVendorCounts(db);
+
+  if (search !== "") {
+    const found = kind === "postgres" ? await searchPostgres(database, query, search) : await searchSqlite(database, query, search);
+    const vendors = await fetchVendorsInOrder(database, found.ids);
+    return {
+      vendors: vendors.map(toVendorListItem),
+      total: Math.min(found.total, SEARCH_COUNT_CAP),
+      totalCapped: found.total > SEARCH_COUNT_CAP,
+      counts,
+    };
+  }
+
   let base = db.selectFrom("vendors");
   if (query.status === "active") base = base.where("is_active", "=", 1);
   if (query.status === "inactive") base = base.where("is_active", "=", 0);
   if (query.status === "internal") base = base.where("is_internal", "=", 1);
-  if (search !== "") base = base.where(searchCondition(kind, search));
-
-  const counts = await readVendorCounts(db);
-  let total: number;
-  if (search === "") {
-    total = query.status ? counts[query.status] : counts.total;
-  } else {
-    const row = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    total = Number(row.n);
-  }
-
   // Deferred join: the offset walks the covering (flag, joined_at, id) index only; full rows
   // are fetched for the page's ids alone.
   const ids = await base
@@ -99,7 +132,7 @@ export async function listVendorsPage(database: Database, query: AdminVendorsQue
     .offset((query.page - 1) * query.limit)
     .execute();
   const vendors = await fetchVendorsInOrder(database, ids.map((r) => r.id));
-  return { vendors: vendors.map(toVendorListItem), total, counts };
+  return { vendors: vendors.map(toVendorListItem), total: query.status ? counts[query.status] : counts.total, totalCapped: false, counts };
 }
 
 async function fetchVendorsInOrder(database: Database, ids: string[]): Promise<Vendor[]> {

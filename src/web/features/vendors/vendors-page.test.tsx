@@ -14,6 +14,7 @@ afterEach(() => {
 const page = (vendors: AdminVendorsResponse["vendors"], total = vendors.length): AdminVendorsResponse => ({
   vendors,
   total,
+  totalCapped: false,
   page: 1,
   limit: 20,
   counts: { total: 50_000, active: 49_000, inactive: 1_000, internal: 3 },

@@ -242,7 +242,9 @@ export default function VendorsPage() {
             </div>
             <nav aria-label="Vendor pages" className="flex items-center justify-between gap-2 text-sm text-gray-600">
               <span>
-                {data.total.toLocaleString("en-US")} {data.total === 1 ? "vendor" : "vendors"} · page {params.page} of {pageCount}
+                {data.total.toLocaleString("en-US")}
+                {data.totalCapped ? "+ vendors match (refine the search to narrow them down)" : data.total === 1 ? " vendor" : " vendors"} · page{" "}
+                {params.page} of {pageCount}
               </span>
               <div className="flex gap-2">
                 <Button size="sm" variant="outline" disabled={params.page <= 1} onClick={() => updateParams({ page: params.page - 1 })}>
