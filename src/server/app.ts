@@ -5,6 +5,7 @@ import type { ApiError } from "../contract/common.ts";
 import type { AppDeps, AppEnv } from "./app-env.ts";
 import { ADMIN_ONLY_PREFIXES, identifyUser, requireAdmin } from "./auth/auth-middleware.ts";
 import { levelForStatus } from "./error-logging/error-recorder.ts";
+import { redactText } from "./error-logging/redact.ts";
 import { classifyDatabaseFailure } from "./http/database-errors.ts";
 import { HttpError } from "./http/http-error.ts";
 import { securityHeaders } from "./http/security-headers.ts";
@@ -91,15 +92,16 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
     const dbFailure = classifyDatabaseFailure(err);
     if (dbFailure) c.set("failure", err);
     if (dbFailure === "disk_full") {
-      console.error(`[db] write failed, disk full: ${err.message}`);
+      console.error(`[db] write failed, disk full: ${redactText(err.message)}`);
       return c.json(errorBody("insufficient_storage", "The database disk is full"), 507, { "Retry-After": "30" });
     }
     if (dbFailure) {
-      console.error(`[db] ${dbFailure}: ${err.message}`);
+      console.error(`[db] ${dbFailure}: ${redactText(err.message)}`);
       return c.json(errorBody("unavailable", "The database is temporarily unavailable, try again shortly"), 503, { "Retry-After": "2" });
     }
     c.set("failure", err);
-    console.error(`[http] ${c.req.method} ${c.req.path} failed: ${err.stack ?? err.message}`);
+    // Printed lines are logs too: the same redaction as error_logs (an exception may quote a secret).
+    console.error(`[http] ${c.req.method} ${c.req.path} failed: ${redactText(err.stack ?? err.message)}`);
     return c.json(errorBody("internal_error", "Internal server error"), 500);
   });
 
