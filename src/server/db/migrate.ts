@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from "kysely";
 import * as initialSchema from "./migrations/001-initial-schema.ts";
 import * as appSecrets from "./migrations/002-app-secrets.ts";
 import * as errorLogCounts from "./migrations/003-error-log-counts.ts";
@@ -18,7 +18,14 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- runs before table types are meaningful
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: false });
+  // On PostgreSQL the migrator must be told its schema: otherwise it takes a kysely_migration table
+  // in ANY schema (another tenant's, another test's) as its own and skips creating it.
+  let migrationTableSchema: string | undefined;
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+    migrationTableSchema = rows[0]?.schema;
+  }
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: false, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
