@@ -94,7 +94,8 @@ export async function readSettingHistory(
     .limit(limit + 1);
   if (cursor !== undefined) {
     const [changedAt, id] = decodeCursor(cursor);
-    query = query.where((eb) => eb.or([eb("changed_at", "<", changedAt), eb.and([eb("changed_at", "=", changedAt), eb("id", "<", id)])]));
+    // A row-value comparison lets both engines seek the (key, changed_at) index instead of filtering an OR.
+    query = query.where((eb) => eb(eb.refTuple("changed_at", "id"), "<", eb.tuple(changedAt, id)));
   }
   const rows = await query.execute();
   const page = rows.slice(0, limit);
