@@ -41,7 +41,7 @@ export interface RunningServer {
  * Starts the real server (src/server/main.ts through node + tsx, so the child's pid IS the server
  * and its /proc status is the server's memory) and waits until /api/health answers.
  */
-export async function startServer(databaseUrl: string, options: { readyTimeoutMs: number }): Promise<RunningServer> {
+export async function startServer(databaseUrl: string, options: { readyTimeoutMs: number; env?: Record<string, string> }): Promise<RunningServer> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
     env: {
@@ -54,6 +54,7 @@ export async function startServer(databaseUrl: string, options: { readyTimeoutMs
       BETA_PASSWORD: BENCH_BETA_PASSWORD,
       ADMIN_EMAIL: BENCH_ADMIN.email,
       ADMIN_PASSWORD: BENCH_ADMIN.password,
+      ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
