@@ -54,6 +54,14 @@ export function openDatabase(config: DatabaseConfig): Database {
   pool.on("error", (err) => {
     console.error(`[db] idle PostgreSQL client error: ${err.message}`);
   });
+  // The pool only listens on IDLE clients: one that loses its connection while checked out (mid
+  // query) emits 'error' with no listener, an uncaught exception that kills the process. Its query
+  // fails anyway (-> 503) and the pool drops the broken client on release.
+  pool.on("connect", (client) => {
+    client.on("error", (err) => {
+      console.error(`[db] PostgreSQL connection lost mid-query: ${err.message}`);
+    });
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: "postgres",
