@@ -9,6 +9,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@web/components/ui/tabs";
 import { toast } from "@web/components/ui/toast";
 import { formatCurrency, formatDate } from "@web/lib/format";
+import { useLoadDelay } from "@web/lib/use-load-delay";
 import { errorMessage, useSetVendorStatus, useVendorDetail, useVendorProducts, useVendorSales, VENDOR_TAB_PAGE_SIZE } from "./vendors-api";
 
 const TABS = ["overview", "products", "customization", "sales", "settings"] as const;
@@ -27,7 +28,9 @@ export default function VendorDetailPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const tabParam = searchParams.get("tab");
   const tab: Tab = TABS.includes(tabParam as Tab) ? (tabParam as Tab) : "overview";
-  const detail = useVendorDetail(vendorId);
+  // Spec §9: data loading starts 100 ms after the screen opens.
+  const ready = useLoadDelay();
+  const detail = useVendorDetail(vendorId, ready);
   const setStatus = useSetVendorStatus();
 
   if (detail.isPending) return <Spinner className="py-12" label="Loading vendor" />;

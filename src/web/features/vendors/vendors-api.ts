@@ -36,18 +36,20 @@ export function vendorListPath(params: VendorListParams): string {
   return `/api/admin/vendors?${q.toString()}`;
 }
 
-export function useVendorList(params: VendorListParams) {
+export function useVendorList(params: VendorListParams, enabled = true) {
   return useQuery({
     queryKey: vendorKeys.list(params),
+    enabled,
     queryFn: ({ signal }) => apiGet<AdminVendorsResponse>(vendorListPath(params), { signal }),
     // Typing a search or turning a page keeps the previous rows on screen until the next arrive.
     placeholderData: keepPreviousData,
   });
 }
 
-export function useVendorDetail(id: string) {
+export function useVendorDetail(id: string, enabled = true) {
   return useQuery({
     queryKey: vendorKeys.detail(id),
+    enabled,
     queryFn: ({ signal }) => apiGet<VendorDetail>(`/api/admin/vendors/${encodeURIComponent(id)}`, { signal }),
   });
 }

@@ -13,6 +13,7 @@ import { formatDate } from "@web/lib/format";
 import { storefrontLink, usePublicConfig } from "@web/lib/use-public-config";
 import { useDebouncedValue } from "./use-debounced-value";
 import { VendorDeleteDialog, VendorStatusDialog } from "./vendor-dialogs";
+import { useLoadDelay } from "@web/lib/use-load-delay";
 import { errorMessage, useDeleteVendor, useSetVendorStatus, useVendorList, type VendorListParams } from "./vendors-api";
 
 const PAGE_SIZE = 20;
@@ -40,7 +41,9 @@ export default function VendorsPage() {
   // Until the URL catches up with a new search, ask for its first page.
   const params: VendorListParams = { page: search === urlSearch ? page : 1, limit: PAGE_SIZE, search, status };
 
-  const list = useVendorList(params);
+  // Spec §9: data loading starts 100 ms after the screen opens.
+  const ready = useLoadDelay();
+  const list = useVendorList(params, ready);
   const config = usePublicConfig();
   const setStatus = useSetVendorStatus();
   const deleteVendor = useDeleteVendor();
