@@ -74,7 +74,8 @@ describe("auth sweep over every admin-only route", () => {
 
   it("answers 401 to a valid token sent any way other than the bearer header (a cookie, a query string, Basic)", async () => {
     const admin = await ctx.createUser({ email: "cookie-admin@hki.global" });
-    for (const headers of [{ cookie: `token=${admin.token}; session=${admin.token}` }, { authorization: `Basic ${Buffer.from(`x:${admin.token}`).toString("base64")}` }, { authorization: admin.token }]) {
+    const ways: Array<Record<string, string>> = [{ cookie: `token=${admin.token}; session=${admin.token}` }, { authorization: `Basic ${Buffer.from(`x:${admin.token}`).toString("base64")}` }, { authorization: admin.token }];
+    for (const headers of ways) {
       await Promise.all(routes.map((route) => expectRefused(route, headers, 401, JSON.stringify(headers))));
     }
     const res = await ctx.request(`/api/admin/vendors?token=${admin.token}&access_token=${admin.token}`);
