@@ -195,7 +195,7 @@ describe.each(testDatabaseKinds)("error logs API on %s", (kind) => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { error: { archived_at: string } };
     expect(body.error.archived_at).toBe(NOW);
-    ctx.clock.advance(DAY);
+    ctx.clock.advance(30 * MINUTE);
     const again = await ctx.request(`/api/admin/errors/${row!.id}/archive`, { method: "POST", token: admin.token });
     expect(again.status).toBe(200);
     expect(((await again.json()) as { error: { archived_at: string } }).error.archived_at).toBe(NOW);
@@ -267,6 +267,8 @@ describe.each(testDatabaseKinds)("error logs API on %s", (kind) => {
     const next = await ctx.request("/api/admin/errors/cleanup-archived", { method: "DELETE", token: admin.token });
     expect(((await next.json()) as ErrorMessageResponse).message).toBe("Deleted 1 archived error older than 30 days");
     ctx.clock.advance(DAY);
+    // Test sessions last an hour: sign in again after moving the clock a day.
+    admin = await ctx.createUser({ email: "ops2@hki.global" });
     const last = await ctx.request("/api/admin/errors/cleanup-archived", { method: "DELETE", token: admin.token });
     expect(((await last.json()) as ErrorMessageResponse).message).toBe("Deleted 1 archived error older than 30 days");
     expect((await list("?archived=true")).counts.all).toBe(0);
