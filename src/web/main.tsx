@@ -1,16 +1,18 @@
-import { StrictMode } from "react";
+import { StrictMode, Suspense, lazy } from "react";
 import { createRoot } from "react-dom/client";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { RouterProvider } from "react-router/dom";
 import { queryClient } from "./lib/query-client";
 import { BetaGate } from "./app/beta-gate";
 import { AuthGate } from "./app/auth-gate";
+import { Spinner } from "./components/ui/spinner";
 import { ToasterHost } from "./components/ui/toaster-host";
-import { createAppRouter } from "./router";
 import "./styles.css";
 
-// Created once, outside React, so the router keeps its state while the gates re-render.
-const router = createAppRouter();
+// The first screen a visitor sees is a gate (beta password, sign-in), which needs no router. The
+// router and its screens are a separate chunk whose download starts right now, at boot, in
+// parallel with the gates' own work, so a returning admin waits for no extra round trip.
+const routedAppModule = import("./routed-app");
+const RoutedApp = lazy(() => routedAppModule);
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
@@ -20,7 +22,9 @@ createRoot(container).render(
     <QueryClientProvider client={queryClient}>
       <BetaGate>
         <AuthGate>
-          <RouterProvider router={router} />
+          <Suspense fallback={<Spinner className="py-24" label="Loading" />}>
+            <RoutedApp />
+          </Suspense>
         </AuthGate>
       </BetaGate>
       <ToasterHost />

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize, resolve, sep } from "node:path";
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -15,26 +16,70 @@ const CONTENT_TYPES: Record<string, string> = {
   ".txt": "text/plain; charset=utf-8",
 };
 
+/** Text formats worth compressing; images and fonts are compressed already. */
+const COMPRESSIBLE = new Set([".html", ".js", ".css", ".svg", ".json", ".txt"]);
+
+interface StaticFile {
+  raw: Buffer;
+  /** Compressed once, on first request, then served from memory. */
+  brotli?: Buffer;
+  gzip?: Buffer;
+}
+
+type Encoding = "br" | "gzip" | null;
+
+function preferredEncoding(acceptEncoding: string | undefined): Encoding {
+  const accepted = (acceptEncoding ?? "").toLowerCase();
+  if (/\bbr\b/.test(accepted)) return "br";
+  if (/\bgzip\b/.test(accepted)) return "gzip";
+  return null;
+}
+
+function encoded(file: StaticFile, encoding: Exclude<Encoding, null>): Buffer {
+  if (encoding === "br") {
+    file.brotli ??= brotliCompressSync(file.raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } });
+    return file.brotli;
+  }
+  file.gzip ??= gzipSync(file.raw, { level: 9 });
+  return file.gzip;
+}
+
 /**
  * Serves the built web app. Hashed files under /assets are cached for a year; every other GET that
  * is not an /api call gets index.html (the SPA decides the route, including its own 404 screen).
- * Files are read once and kept in memory: the build is small and immutable while the process runs.
+ * Files are read once and kept in memory (the build is small and immutable while the process
+ * runs), text files compressed with brotli or gzip as the browser accepts. Dot-paths such as
+ * Vite's .vite/manifest.json are never served.
  */
 export function serveWebApp(root: string): MiddlewareHandler {
   const absoluteRoot = resolve(root);
-  const cache = new Map<string, Buffer>();
+  const cache = new Map<string, StaticFile>();
   const indexPath = join(absoluteRoot, "index.html");
 
-  async function load(path: string): Promise<Buffer | null> {
+  async function load(path: string): Promise<StaticFile | null> {
     const hit = cache.get(path);
     if (hit) return hit;
     try {
-      const content = await readFile(path);
-      cache.set(path, content);
-      return content;
+      const file: StaticFile = { raw: await readFile(path) };
+      cache.set(path, file);
+      return file;
     } catch {
       return null;
     }
+  }
+
+  function respond(file: StaticFile, extension: string, acceptEncoding: string | undefined, headers: Record<string, string>): Response {
+    const encoding = COMPRESSIBLE.has(extension) ? preferredEncoding(acceptEncoding) : null;
+    const body = encoding ? encoded(file, encoding) : file.raw;
+    return new Response(new Uint8Array(body), {
+      status: 200,
+      headers: {
+        "Content-Type": CONTENT_TYPES[extension] ?? "application/octet-stream",
+        ...(encoding ? { "Content-Encoding": encoding } : {}),
+        ...(COMPRESSIBLE.has(extension) ? { Vary: "Accept-Encoding" } : {}),
+        ...headers,
+      },
+    });
   }
 
   return async (c, next) => {
@@ -48,12 +93,13 @@ export function serveWebApp(root: string): MiddlewareHandler {
     }
     const candidate = resolve(absoluteRoot, relative);
     const insideRoot = candidate.startsWith(absoluteRoot + sep);
-    if (insideRoot && extname(candidate) !== "") {
+    const hidden = relative.split(/[/\\]/).some((segment) => segment.startsWith("."));
+    const acceptEncoding = c.req.header("accept-encoding");
+    if (insideRoot && !hidden && extname(candidate) !== "") {
       const file = await load(candidate);
       if (file) {
         const immutable = relative.startsWith("assets/");
-        return c.body(new Uint8Array(file), 200, {
-          "Content-Type": CONTENT_TYPES[extname(candidate)] ?? "application/octet-stream",
+        return respond(file, extname(candidate), acceptEncoding, {
           "Cache-Control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
         });
       }
@@ -61,7 +107,7 @@ export function serveWebApp(root: string): MiddlewareHandler {
     }
     const index = await load(indexPath);
     if (!index) return c.text("The web app is not built. Run `npm run build` (npm start does it for you).", 503);
-    return c.body(new Uint8Array(index), 200, { "Content-Type": CONTENT_TYPES[".html"]!, "Cache-Control": "no-cache" });
+    return respond(index, ".html", acceptEncoding, { "Cache-Control": "no-cache" });
   };
 }
 

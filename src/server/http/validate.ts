@@ -10,7 +10,24 @@ export function describeZodError(error: z.ZodError): string {
   return path ? `${path}: ${issue.message}` : issue.message;
 }
 
+/**
+ * The path of the first string holding a NUL character, if any. NUL cannot be stored in a
+ * PostgreSQL text value and ends an SQLite FTS query early, so no input may carry one.
+ */
+function findNulCharacter(value: unknown, path: string[] = [], depth = 0): string[] | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (depth > 32 || value === null || typeof value !== "object") return null;
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (key.includes("\u0000")) return [...path, "(key)"];
+    const found = findNulCharacter(v, [...path, key], depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const nulAt = findNulCharacter(value);
+  if (nulAt) throw badRequest(`${nulAt.join(".") || "input"}: must not contain NUL characters`, "invalid_input");
   const result = schema.safeParse(value);
   if (!result.success) throw badRequest(describeZodError(result.error), "invalid_input");
   return result.data;

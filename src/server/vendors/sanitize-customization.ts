@@ -1,5 +1,5 @@
+import { createRequire } from "node:module";
 import createDOMPurify from "dompurify";
-import { JSDOM } from "jsdom";
 
 /**
  * Vendor custom HTML and CSS are untrusted: they are stored as written and sanitised on the way
@@ -7,14 +7,26 @@ import { JSDOM } from "jsdom";
  * first of two layers, not the only one.
  */
 
-// One jsdom window for the process: creating a window costs milliseconds, sanitising microseconds.
-const purify = createDOMPurify(new JSDOM("").window as unknown as Parameters<typeof createDOMPurify>[0]);
+type Purifier = ReturnType<typeof createDOMPurify>;
+let purifier: Purifier | undefined;
+
+/**
+ * One jsdom window for the process, made on first use: creating it costs milliseconds and loading
+ * jsdom ~60 MB of memory, which a process that never shows a vendor's custom HTML need not pay.
+ */
+function purify(): Purifier {
+  if (!purifier) {
+    const { JSDOM } = createRequire(import.meta.url)("jsdom") as typeof import("jsdom");
+    purifier = createDOMPurify(new JSDOM("").window as unknown as Parameters<typeof createDOMPurify>[0]);
+  }
+  return purifier;
+}
 
 // Links may only point at the web, mail or phone; anything else (javascript:, data:, vbscript:) goes.
 const SAFE_URL = /^(?:https?:|mailto:|tel:|#|\/(?!\/)|[^:/?#]+(?:[/?#]|$))/i;
 
 export function sanitizeCustomHtml(html: string): string {
-  return purify.sanitize(html, {
+  return purify().sanitize(html, {
     // No forms, frames, styles or SVG/MathML: a store blurb needs text, links and images.
     FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed", "link", "meta", "base"],
     FORBID_ATTR: ["style", "srcset", "formaction", "action"],
