@@ -9,6 +9,7 @@ import { formatCurrency, formatDate } from "@web/lib/format";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { useAnalytics } from "./analytics-api";
 import { averageProductsPerArtist, BREAKDOWN_ROWS, isEmptyPeriod, PERIODS, periodFromParam, periodTotals } from "./analytics-figures";
+import { StatCard } from "@web/components/ui/stat-card";
 
 // Recharts weighs as much as the rest of the first screen: it loads only when the chart is drawn.
 const RevenueChart = lazy(() => import("./revenue-chart"));
@@ -71,10 +72,10 @@ function AnalyticsContent({ data, days }: { data: AnalyticsResponse; days: Analy
   return (
     <>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <Metric title="Total Revenue" value={formatCurrency(totals.revenue)} description={`Last ${days} days`} />
-        <Metric title="Platform Fees" value={formatCurrency(totals.fees)} description={`${data.platformFeePercentage}% of sales`} />
-        <Metric title="Total Orders" value={String(totals.orders)} description={`Last ${days} days`} />
-        <Metric
+        <StatCard title="Total Revenue" value={formatCurrency(totals.revenue)} description={`Last ${days} days`} />
+        <StatCard title="Platform Fees" value={formatCurrency(totals.fees)} description={`${data.platformFeePercentage}% of sales`} />
+        <StatCard title="Total Orders" value={String(totals.orders)} description={`Last ${days} days`} />
+        <StatCard
           title="Active Artists"
           value={String(data.vendorStats.active_vendors)}
           description={`${data.vendorStats.new_vendors} new this month`}
@@ -152,21 +153,6 @@ function AnalyticsContent({ data, days }: { data: AnalyticsResponse; days: Analy
   );
 }
 
-function Metric({ title, value, description }: { title: string; value: string; description: string }) {
-  return (
-    <Card role="group" aria-label={title}>
-      <CardHeader className="pb-2">
-        <CardTitle className="text-sm font-medium text-gray-600">{title}</CardTitle>
-      </CardHeader>
-      <CardContent>
-        <p className="text-2xl font-bold" data-testid="stat-value">
-          {value}
-        </p>
-        <p className="text-xs text-gray-600">{description}</p>
-      </CardContent>
-    </Card>
-  );
-}
 
 function StatList({ title, rows }: { title: string; rows: Array<[string, string]> }) {
   return (

@@ -6,6 +6,7 @@ import { formatCurrency, formatDate } from "@web/lib/format";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { useDashboardStats } from "./dashboard-api";
 import { activityLabel, formatTrend } from "./dashboard-text";
+import { StatCard, type StatCardProps } from "@web/components/ui/stat-card";
 
 /** Spec §2 Dashboard: six stat cards, quick actions, recent activity; loads 100 ms after opening. */
 export default function DashboardPage() {
@@ -51,21 +52,21 @@ function DashboardContent({ stats }: { stats: DashboardStats }) {
         <StatCard title="Total Artists" value={String(stats.totalVendors)} description={`${stats.activeVendors} active`} />
         <StatCard title="Monthly Recurring" value={formatCurrency(stats.monthlyRecurring)} description="Subscription revenue" />
         <StatCard title="Total Products" value={String(stats.totalProducts)} description="Listed items" />
-        <StatCard
+        <TrendStatCard
           title="Platform Fees (MTD)"
           value={formatCurrency(stats.platformFees)}
           description={`${stats.platformFeePercentage}% transaction fees`}
           trend={stats.trends.platformFees}
           trendLabel="vs same days last month"
         />
-        <StatCard
+        <TrendStatCard
           title="Today's Sales"
           value={formatCurrency(stats.todaySales)}
           description="Gross merchandise value"
           trend={stats.trends.todaySales}
           trendLabel="vs yesterday"
         />
-        <StatCard
+        <TrendStatCard
           title="Week Sales"
           value={formatCurrency(stats.weekSales)}
           description="Last 7 days"
@@ -81,34 +82,20 @@ function DashboardContent({ stats }: { stats: DashboardStats }) {
   );
 }
 
-interface StatCardProps {
-  title: string;
-  value: string;
-  description: string;
+interface TrendStatCardProps extends StatCardProps {
   /** Percentage change from the rollups; null (nothing to compare with) or absent shows none. */
   trend?: number | null;
   trendLabel?: string;
 }
 
-function StatCard({ title, value, description, trend, trendLabel }: StatCardProps) {
-  return (
-    <Card aria-label={title} role="group">
-      <CardHeader className="pb-2">
-        <CardTitle className="text-sm font-medium text-gray-600">{title}</CardTitle>
-      </CardHeader>
-      <CardContent>
-        <p className="text-2xl font-bold" data-testid="stat-value">
-          {value}
-        </p>
-        <p className="text-xs text-gray-600">{description}</p>
-        {trend !== undefined && trend !== null ? (
-          <p className={trend >= 0 ? "text-xs text-green-700" : "text-xs text-red-700"}>
-            {formatTrend(trend)} {trendLabel}
-          </p>
-        ) : null}
-      </CardContent>
-    </Card>
-  );
+function TrendStatCard({ trend, trendLabel, ...card }: TrendStatCardProps) {
+  const footer =
+    trend !== undefined && trend !== null ? (
+      <p className={trend >= 0 ? "text-xs text-green-700" : "text-xs text-red-700"}>
+        {formatTrend(trend)} {trendLabel}
+      </p>
+    ) : null;
+  return <StatCard {...card} footer={footer} />;
 }
 
 function QuickActions() {
