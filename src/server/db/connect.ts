@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect } from "kysely";
@@ -22,9 +22,28 @@ export interface Database {
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
 
+/**
+ * A missing SQLite file is normally a first start, and is created. But when its WAL or shared-memory
+ * files are still there, the database existed and has gone (deleted, unmounted, wrong path): an
+ * empty panel must never stand in for it, so the start fails with a clear error instead.
+ */
+export function refuseVanishedDatabase(path: string): void {
+  if (existsSync(path)) return;
+  const leftovers = [`${path}-wal`, `${path}-shm`].filter((f) => existsSync(f));
+  if (leftovers.length > 0) {
+    throw new Error(
+      `The SQLite database ${path} is missing but its journal files are present (${leftovers.join(", ")}): ` +
+        "refusing to start with an empty database. Restore the file, or delete the journal files to start afresh.",
+    );
+  }
+}
+
 export function openDatabase(config: DatabaseConfig): Database {
   if (config.kind === "sqlite") {
-    if (config.path !== ":memory:") mkdirSync(dirname(config.path), { recursive: true });
+    if (config.path !== ":memory:") {
+      refuseVanishedDatabase(config.path);
+      mkdirSync(dirname(config.path), { recursive: true });
+    }
     const sqlite = new SQLite(config.path);
     // WAL lets readers proceed while a writer commits; NORMAL sync is crash-safe for the process
     // (a kill -9 loses nothing committed) and only risks the last commits on power loss.
