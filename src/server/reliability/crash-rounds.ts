@@ -64,6 +64,12 @@ export async function runCrashRounds(dbPath: string, options: { rounds: number; 
     killed = true;
     await server.kill9();
     await Promise.all(running);
+    // The kill must have taken the server itself down, not just a launcher in front of it.
+    const stillAnswering = await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(2000) }).then(
+      () => true,
+      () => false,
+    );
+    if (stillAnswering) throw new Error(`round ${round}: the server still answers after kill -9`);
 
     const check = await verifyFile(dbPath, acked, vendorState);
     results.push({ round, acknowledged: acked.length + vendorAcks, ...check });

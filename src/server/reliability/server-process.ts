@@ -4,7 +4,12 @@ import { TEST_PASSWORD } from "../test/test-app.ts";
 import { RELIABILITY_ADMIN_EMAIL, reliabilityEnv } from "./file-app.ts";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-const TSX = fileURLToPath(new URL("../../../node_modules/.bin/tsx", import.meta.url));
+/**
+ * The server runs as ONE process (`node --import tsx`), not through the tsx CLI: the CLI is a
+ * launcher that spawns node as a child, so a kill -9 aimed at it would leave the real server
+ * running as an orphan and the crash would never happen.
+ */
+const SERVER_COMMAND = [process.execPath, "--import", "tsx", "src/server/main.ts"] as const;
 
 export interface ServerProcess {
   url: string;
@@ -21,7 +26,7 @@ export interface ServerProcess {
  * answers /api/health. Fails with the process output if it exits or stays silent for `timeoutMs`.
  */
 export async function startServer(databaseUrl: string, options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<ServerProcess> {
-  const child = spawn(TSX, ["src/server/main.ts"], {
+  const child = spawn(SERVER_COMMAND[0], SERVER_COMMAND.slice(1), {
     cwd: ROOT,
     env: { ...process.env, ...reliabilityEnv(databaseUrl, { PORT: "0", HOST: "127.0.0.1", ...options.env }) },
     stdio: ["ignore", "pipe", "pipe"],
@@ -68,7 +73,7 @@ export async function startServer(databaseUrl: string, options: { env?: Record<s
 /** Waits until `spawn` exits and returns its code and output (start-up failures). */
 export function runServerToExit(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(TSX, ["src/server/main.ts"], { cwd: ROOT, env: { ...process.env, ...reliabilityEnv(databaseUrl, { PORT: "0", HOST: "127.0.0.1", ...env }) }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(SERVER_COMMAND[0], SERVER_COMMAND.slice(1), { cwd: ROOT, env: { ...process.env, ...reliabilityEnv(databaseUrl, { PORT: "0", HOST: "127.0.0.1", ...env }) }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (out += d.toString()));
