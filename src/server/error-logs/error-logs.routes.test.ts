@@ -33,7 +33,7 @@ const minutesBefore = (n: number) => new Date(Date.parse(NOW) - n * MINUTE).toIS
 
 describe.each(testDatabaseKinds)("error logs API on %s", (kind) => {
   let ctx: TestContext;
-  let admin: { token: string };
+  let admin: { token: string; email: string };
 
   beforeEach(async () => {
     ctx = await createTestContext(kind, { now: NOW });
@@ -224,6 +224,14 @@ describe.each(testDatabaseKinds)("error logs API on %s", (kind) => {
 
     const none = await ctx.request("/api/admin/errors/archive-all", { method: "POST", token: admin.token, json: {} });
     expect(((await none.json()) as ErrorMessageResponse).message).toBe("Archived 0 errors");
+
+    // Each bulk action is in the audit log with who did it and how many rows it touched.
+    const audit = await ctx.database.db.selectFrom("audit_log").selectAll().where("action", "=", "error_logs.archive_all").orderBy("id").execute();
+    expect(audit.map((a) => [a.actor_email, a.target_id, JSON.parse(a.details)])).toEqual([
+      [admin.email, "warning", { level: "warning", archived: 2 }],
+      [admin.email, "all", { level: null, archived: 5 }],
+      [admin.email, "all", { level: null, archived: 0 }],
+    ]);
   });
 
   it("formats large archive counts and the singular", async () => {
@@ -258,6 +266,8 @@ describe.each(testDatabaseKinds)("error logs API on %s", (kind) => {
     const res = await ctx.request("/api/admin/errors/cleanup-archived", { method: "DELETE", token: admin.token });
     expect(res.status).toBe(200);
     expect(((await res.json()) as ErrorMessageResponse).message).toBe("Deleted 2 archived errors older than 30 days");
+    const audit = await ctx.database.db.selectFrom("audit_log").selectAll().where("action", "=", "error_logs.cleanup_archived").execute();
+    expect(audit.map((a) => JSON.parse(a.details))).toEqual([{ deleted: 2, retentionDays: 30 }]);
     const left = await ctx.database.db.selectFrom("error_logs").select("message").orderBy("message").execute();
     expect(left.map((r) => r.message)).toEqual(["29 days", "exactly 30 days", "old but active"]);
     expect((await list("?archived=true")).counts).toEqual({ all: 2, error: 2, warning: 0, info: 0 });

@@ -12,6 +12,7 @@ import { notFound } from "../http/http-error.ts";
 import { readJsonBody, readQuery } from "../http/validate.ts";
 import { decodeCursor, encodeCursor } from "./error-log-cursor.ts";
 import { archiveAllErrorLogs, archiveErrorLog, cleanupArchivedErrorLogs, listErrorLogs, readLevelCounts } from "./error-logs.queries.ts";
+import { recordAudit } from "../audit/audit-log.ts";
 
 const formatCount = (n: number) => n.toLocaleString("en-US");
 const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
@@ -46,6 +47,8 @@ export function errorLogsRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post("/admin/errors/archive-all", async (c) => {
     const { level } = await readJsonBody(c, archiveAllRequestSchema);
     const count = await archiveAllErrorLogs(db, { level: level ?? undefined, now: deps.clock.now() });
+    // The bulk work spans many short transactions; the audit row records the finished result.
+    await recordAudit(db, { actorEmail: c.get("user")!.email, action: "error_logs.archive_all", targetType: "error_logs", targetId: level ?? "all", details: { level: level ?? null, archived: count } }, deps.clock);
     const body: ErrorMessageResponse = { message: `Archived ${plural(count, level ? `${level} error` : "error")}`, count };
     return c.json(body);
   });
@@ -60,6 +63,7 @@ export function errorLogsRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.delete("/admin/errors/cleanup-archived", async (c) => {
     const count = await cleanupArchivedErrorLogs(db, deps.clock.now());
+    await recordAudit(db, { actorEmail: c.get("user")!.email, action: "error_logs.cleanup_archived", targetType: "error_logs", targetId: "archived", details: { deleted: count, retentionDays: ARCHIVE_RETENTION_DAYS } }, deps.clock);
     const body: ErrorMessageResponse = {
       message: `Deleted ${plural(count, "archived error")} older than ${ARCHIVE_RETENTION_DAYS} days`,
       count,
