@@ -5,14 +5,19 @@ import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { runCrashRounds } from "../../src/server/reliability/crash-rounds.ts";
 import { runServerToExit, signInAdmin, startServer } from "../../src/server/reliability/server-process.ts";
+import { pgRestart } from "./pg-restart.ts";
 
 /**
  * `npm run test:faults`: faults against the real server process, loopback only.
  *   1. FAULT_KILL_ROUNDS (20) kill -9 rounds during acknowledged writes
  *   2. disk full: the database on a small tmpfs (needs mount privileges), filled up mid-traffic
  *   3. database unreadable at start: a clear error and a non-zero exit
- * PostgreSQL restarts are not run here: the PostgreSQL server on this machine is shared (see
- * docs/reliability.md); backend loss is covered by src/server/reliability/pg-connection-loss.test.ts.
+ *   4. PostgreSQL stopped for ~5 s and started again mid-traffic (scripts/reliability/pg-restart.ts),
+ *      only when FAULTS_PG_URL (or DATABASE_URL) is a superuser URL of a LOCAL PostgreSQL server:
+ *      it creates and drops its own database and stops the whole server, so never point it at a
+ *      server others depend on. Stop/start commands: FAULTS_PG_STOP / FAULTS_PG_START
+ *      (default `pg_ctlcluster 15 main stop|start`).
+ * FAULTS_ONLY=kill,disk,start,pg runs a subset.
  */
 const failures: string[] = [];
 const log = (line: string) => console.log(`[faults] ${line}`);
@@ -95,10 +100,29 @@ async function unreadableAtStart(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
+async function pgRestartFault(): Promise<void> {
+  const url = process.env.FAULTS_PG_URL ?? (process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : undefined);
+  if (!url) {
+    log("pg restart: SKIPPED, set FAULTS_PG_URL to a superuser URL of a local PostgreSQL server");
+    return;
+  }
+  const command = (name: string, fallback: string) => (process.env[name] ?? fallback).split(/\s+/).filter(Boolean);
+  const found = await pgRestart({
+    adminUrl: url,
+    stopCommand: command("FAULTS_PG_STOP", "pg_ctlcluster 15 main stop"),
+    startCommand: command("FAULTS_PG_START", "pg_ctlcluster 15 main start"),
+    log,
+  });
+  failures.push(...found);
+}
+
 async function main(): Promise<void> {
-  await unreadableAtStart();
-  await diskFull();
-  await killRounds();
+  const only = process.env.FAULTS_ONLY?.split(",").map((s) => s.trim());
+  const run = (name: string) => !only || only.includes(name);
+  if (run("start")) await unreadableAtStart();
+  if (run("disk")) await diskFull();
+  if (run("kill")) await killRounds();
+  if (run("pg")) await pgRestartFault();
   log(failures.length ? `FAILED: ${failures.join(", ")}` : "all faults survived");
   process.exit(failures.length ? 1 : 0);
 }

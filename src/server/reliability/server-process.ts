@@ -22,7 +22,7 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the real server (`tsx src/server/main.ts`) on a free loopback port and waits until it
+ * Starts the real server (`node --import tsx src/server/main.ts`) on a free loopback port and waits until it
  * answers /api/health. Fails with the process output if it exits or stays silent for `timeoutMs`.
  */
 export async function startServer(databaseUrl: string, options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<ServerProcess> {
