@@ -10,6 +10,7 @@ import { useLoadDelay } from "@web/lib/use-load-delay";
 import { useAnalytics } from "./analytics-api";
 import { averageProductsPerArtist, BREAKDOWN_ROWS, isEmptyPeriod, PERIODS, periodFromParam, periodTotals } from "./analytics-figures";
 import { StatCard } from "@web/components/ui/stat-card";
+import { LoadErrorCard } from "@web/components/ui/load-error-card";
 
 // Recharts weighs as much as the rest of the first screen: it loads only when the chart is drawn.
 const RevenueChart = lazy(() => import("./revenue-chart"));
@@ -45,17 +46,12 @@ export default function AnalyticsPage() {
         </div>
       </div>
       {analytics.isError ? (
-        <Card role="alert" className="border-red-200">
-          <CardHeader>
-            <CardTitle className="text-red-700">Failed to load analytics</CardTitle>
-            <CardDescription>{analytics.error.message}</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <Button onClick={() => void analytics.refetch()} disabled={analytics.isFetching}>
-              Try Again
-            </Button>
-          </CardContent>
-        </Card>
+        <LoadErrorCard
+          title="Failed to load analytics"
+          message={analytics.error.message}
+          onRetry={() => void analytics.refetch()}
+          retrying={analytics.isFetching}
+        />
       ) : analytics.data ? (
         <AnalyticsContent data={analytics.data} days={days} />
       ) : (

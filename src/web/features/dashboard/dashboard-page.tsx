@@ -1,12 +1,13 @@
 import type { DashboardStats, RecentActivity } from "@contract/dashboard";
 import { Button } from "@web/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@web/components/ui/card";
+import { Card, CardContent, CardHeader, CardTitle } from "@web/components/ui/card";
 import { Spinner } from "@web/components/ui/spinner";
 import { formatCurrency, formatDate } from "@web/lib/format";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { useDashboardStats } from "./dashboard-api";
 import { activityLabel, formatTrend } from "./dashboard-text";
 import { StatCard, type StatCardProps } from "@web/components/ui/stat-card";
+import { LoadErrorCard } from "@web/components/ui/load-error-card";
 
 /** Spec §2 Dashboard: six stat cards, quick actions, recent activity; loads 100 ms after opening. */
 export default function DashboardPage() {
@@ -30,19 +31,7 @@ export default function DashboardPage() {
 }
 
 function DashboardError({ message, retrying, onRetry }: { message: string; retrying: boolean; onRetry: () => void }) {
-  return (
-    <Card role="alert" className="border-red-200">
-      <CardHeader>
-        <CardTitle className="text-red-700">Error loading dashboard</CardTitle>
-        <CardDescription>{message || "Failed to load dashboard stats"}</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <Button onClick={onRetry} disabled={retrying}>
-          Try Again
-        </Button>
-      </CardContent>
-    </Card>
-  );
+  return <LoadErrorCard title="Error loading dashboard" message={message || "Failed to load dashboard stats"} onRetry={onRetry} retrying={retrying} />;
 }
 
 function DashboardContent({ stats }: { stats: DashboardStats }) {

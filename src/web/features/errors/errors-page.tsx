@@ -12,7 +12,7 @@ import {
   AlertDialogTitle,
 } from "@web/components/ui/alert-dialog";
 import { Button } from "@web/components/ui/button";
-import { Card, CardContent, CardHeader, CardTitle } from "@web/components/ui/card";
+import { Card, CardContent } from "@web/components/ui/card";
 import { Spinner } from "@web/components/ui/spinner";
 import { toast } from "@web/components/ui/toast";
 import { cn } from "@web/lib/cn";
@@ -20,6 +20,7 @@ import { formatRelativeTime, levelColorClasses } from "@web/lib/format";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { ErrorDetailDialog } from "./error-detail-dialog";
 import { ERROR_PAGE_SIZE, useArchiveAll, useArchiveError, useCleanupArchived, useErrorList, type ErrorListParams } from "./errors-api";
+import { LoadErrorCard } from "@web/components/ui/load-error-card";
 
 const LEVELS: readonly ErrorLevel[] = ["error", "warning", "info"];
 export const CLEANUP_CONFIRM_TEXT = "This will permanently delete all archived errors older than 30 days. Are you sure?";
@@ -131,19 +132,7 @@ function ErrorLogsView({ archived, level, setFilter }: ViewProps) {
       {list.isPending ? (
         <Spinner className="py-12" label="Loading error logs" />
       ) : list.isError ? (
-        <Card role="alert" className="border-red-200 bg-red-50">
-          <CardHeader>
-            <CardTitle className="text-red-800">Error loading error logs</CardTitle>
-          </CardHeader>
-          <CardContent className="grid gap-3">
-            <p className="text-red-700">{list.error.message}</p>
-            <div>
-              <Button variant="outline" onClick={() => void list.refetch()}>
-                Try Again
-              </Button>
-            </div>
-          </CardContent>
-        </Card>
+        <LoadErrorCard title="Error loading error logs" message={list.error.message} onRetry={() => void list.refetch()} retrying={list.isFetching} />
       ) : data && data.errors.length === 0 ? (
         <Card>
           <CardContent className="py-10 text-center text-gray-600">No error logs found</CardContent>

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { SettingKeyName, SettingsResponse } from "@contract/settings";
 import { Button } from "@web/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@web/components/ui/card";
+import { Card, CardContent, CardHeader, CardTitle } from "@web/components/ui/card";
 import { Spinner } from "@web/components/ui/spinner";
 import { toast } from "@web/components/ui/toast";
 import { useLoadDelay } from "@web/lib/use-load-delay";
@@ -11,6 +11,7 @@ import { SETTING_GROUPS, type SettingValues, changedValues, fieldErrorOf, values
 import { SettingField } from "./setting-field";
 import { UnsavedChangesGuard } from "./unsaved-changes-guard";
 import { UpdateHistory } from "./update-history";
+import { LoadErrorCard } from "@web/components/ui/load-error-card";
 
 /** Spec §2 Settings: three groups, dirty tracking, save of changed keys only, reset, update history. */
 export default function SettingsPage() {
@@ -31,17 +32,12 @@ export default function SettingsPage() {
         <p className="text-gray-600">Platform pricing, configuration and communication.</p>
       </div>
       {settings.isError ? (
-        <Card role="alert" className="border-red-200">
-          <CardHeader>
-            <CardTitle className="text-red-700">Error loading settings</CardTitle>
-            <CardDescription>{settings.error.message}</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <Button onClick={() => void settings.refetch()} disabled={settings.isFetching}>
-              Try Again
-            </Button>
-          </CardContent>
-        </Card>
+        <LoadErrorCard
+          title="Error loading settings"
+          message={settings.error.message}
+          onRetry={() => void settings.refetch()}
+          retrying={settings.isFetching}
+        />
       ) : settings.data ? (
         <SettingsForm settings={settings.data} />
       ) : (

@@ -15,6 +15,7 @@ import { useDebouncedValue } from "./use-debounced-value";
 import { VendorDeleteDialog, VendorStatusDialog } from "./vendor-dialogs";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { errorMessage, useDeleteVendor, useSetVendorStatus, useVendorList, type VendorListParams } from "./vendors-api";
+import { LoadErrorCard } from "@web/components/ui/load-error-card";
 
 const PAGE_SIZE = 20;
 const SEARCH_DEBOUNCE_MS = 300;
@@ -164,19 +165,12 @@ export default function VendorsPage() {
       {list.isPending ? (
         <Spinner className="py-12" label="Loading vendors" />
       ) : list.isError ? (
-        <Card role="alert" className="border-red-200 bg-red-50">
-          <CardHeader>
-            <CardTitle className="text-red-800">Error Loading Vendors</CardTitle>
-          </CardHeader>
-          <CardContent className="grid gap-3">
-            <p className="text-red-700">{list.error.message || "Failed to load vendors"}</p>
-            <div>
-              <Button variant="outline" onClick={() => void list.refetch()}>
-                Try Again
-              </Button>
-            </div>
-          </CardContent>
-        </Card>
+        <LoadErrorCard
+          title="Error Loading Vendors"
+          message={list.error.message || "Failed to load vendors"}
+          onRetry={() => void list.refetch()}
+          retrying={list.isFetching}
+        />
       ) : data && data.vendors.length === 0 ? (
         <Card>
           <CardContent className="py-10 text-center text-gray-600">
