@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type {
   AdminVendorsQuery,
   VendorCounts,
@@ -8,7 +8,7 @@ import type {
   VendorSale,
 } from "../../contract/vendors.ts";
 import type { Database } from "../db/connect.ts";
-import type { Vendor } from "../db/schema.ts";
+import type { DB, Vendor } from "../db/schema.ts";
 import { COUNTERS, readCounters } from "../ledger/counters.ts";
 import type { Executor } from "../ledger/executor.ts";
 import { sanitizeCustomCss, sanitizeCustomHtml } from "./sanitize-customization.ts";
@@ -195,9 +195,21 @@ export interface Paged<T> {
   total: number;
 }
 
-/** A vendor's products, newest first; the count and the offset walk only that vendor's index range. */
-export async function listVendorProducts(db: Executor, vendorId: string, page: number, limit: number): Promise<Paged<VendorProduct>> {
-  const base = db.selectFrom("products").where("vendor_id", "=", vendorId);
+/**
+ * One page of a vendor's rows of `table`, newest first. The count and the page of ids walk only that
+ * vendor's (vendor_id, created_at, id) index range; then just that page's rows are read.
+ */
+async function vendorPage<T extends "products" | "orders">(
+  db: Executor,
+  table: T,
+  vendorId: string,
+  page: number,
+  limit: number,
+): Promise<Paged<Selectable<DB[T]>>> {
+  // Both tables have vendor_id, created_at and id; Kysely cannot type a query over a union of
+  // table names, so the query is written against one and its rows retyped for the caller.
+  const from = table as "products";
+  const base = db.selectFrom(from).where("vendor_id", "=", vendorId);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const ids = await base
     .select("id")
@@ -208,14 +220,20 @@ export async function listVendorProducts(db: Executor, vendorId: string, page: n
     .execute();
   if (ids.length === 0) return { rows: [], total: Number(n) };
   const rows = await db
-    .selectFrom("products")
+    .selectFrom(from)
     .selectAll()
     .where("id", "in", ids.map((r) => r.id))
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .execute();
+  return { rows: rows as unknown as Selectable<DB[T]>[], total: Number(n) };
+}
+
+/** A vendor's products, newest first. */
+export async function listVendorProducts(db: Executor, vendorId: string, page: number, limit: number): Promise<Paged<VendorProduct>> {
+  const { rows, total } = await vendorPage(db, "products", vendorId, page, limit);
   return {
-    total: Number(n),
+    total,
     rows: rows.map((p) => ({
       id: p.id,
       name: p.name,
@@ -231,25 +249,9 @@ export async function listVendorProducts(db: Executor, vendorId: string, page: n
 
 /** A vendor's orders, newest first (all statuses, so refunds are visible too). */
 export async function listVendorSales(db: Executor, vendorId: string, page: number, limit: number): Promise<Paged<VendorSale>> {
-  const base = db.selectFrom("orders").where("vendor_id", "=", vendorId);
-  const { n } = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  const ids = await base
-    .select("id")
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .offset((page - 1) * limit)
-    .execute();
-  if (ids.length === 0) return { rows: [], total: Number(n) };
-  const rows = await db
-    .selectFrom("orders")
-    .selectAll()
-    .where("id", "in", ids.map((r) => r.id))
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .execute();
+  const { rows, total } = await vendorPage(db, "orders", vendorId, page, limit);
   return {
-    total: Number(n),
+    total,
     rows: rows.map((o) => ({
       id: o.id,
       date: o.created_at,
