@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,12 +49,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     return async () => {};
   }
 
-  // The test runner script builds first; a direct `npx playwright test` builds only when needed.
-  if (!existsSync(join(ROOT, "dist/web/index.html"))) {
-    console.log("[e2e] dist/web is missing: running vite build");
-    const build = spawnSync("npx", ["vite", "build"], { cwd: ROOT, stdio: "inherit" });
-    if (build.status !== 0) throw new Error("vite build failed");
-  }
+  // The test runner script builds first; a direct `npx playwright test` builds what is missing or stale.
+  const build = spawnSync(process.execPath, ["--import", "tsx", "scripts/ensure-build.ts"], { cwd: ROOT, stdio: "inherit" });
+  if (build.status !== 0) throw new Error("building the web app or the server failed");
 
   const dir = mkdtempSync(join(tmpdir(), "hki-e2e-"));
   const logFile = join(dir, "server.log");
@@ -75,9 +72,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     AUTH_PROVIDER: "local",
   };
 
-  // `node --import tsx` runs the server in a single process, so its PID is the one to stop.
+  // The production bundle, as `npm start` runs it: one process, so its PID is the one to stop.
   const log = openSync(logFile, "a");
-  const server = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], { cwd: ROOT, env, stdio: ["ignore", log, log] });
+  const server = spawn(process.execPath, ["dist/server/main.js"], { cwd: ROOT, env, stdio: ["ignore", log, log] });
   const stop = async () => {
     if (server.exitCode === null && server.pid !== undefined) {
       const exited = new Promise((r) => server.once("exit", r));

@@ -1,14 +1,24 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildServer, SERVER_BUNDLE } from "./build-server.ts";
 
 /**
- * `npm start` builds the web app only when needed: when dist/web is missing or older than any
- * source the bundle is made from. A fresh clone therefore needs nothing but `npm ci && npm start`.
+ * `npm start` (and the benchmark, load and fault suites) build only what is missing or older than
+ * its sources: the web app (dist/web) and the bundled server (dist/server/main.js). A fresh clone
+ * therefore needs nothing but `npm ci && npm start`.
  */
 const root = process.cwd();
-const builtIndex = join(root, "dist/web/index.html");
-const sources = ["src/web", "src/contract", "vite.config.ts", "package-lock.json"];
+
+interface BuildTarget {
+  name: string;
+  output: string;
+  sources: string[];
+}
+
+const WEB: BuildTarget = { name: "web app", output: "dist/web/index.html", sources: ["src/web", "src/contract", "vite.config.ts", "package-lock.json"] };
+const SERVER: BuildTarget = { name: "server", output: SERVER_BUNDLE, sources: ["src/server", "src/contract", "scripts/build-server.ts", "package-lock.json"] };
 
 function newestMtime(path: string): number {
   const full = join(root, path);
@@ -20,15 +30,23 @@ function newestMtime(path: string): number {
   return newest;
 }
 
-export function webBuildIsStale(): boolean {
-  if (!existsSync(builtIndex)) return true;
-  const builtAt = statSync(builtIndex).mtimeMs;
-  return sources.some((s) => newestMtime(s) > builtAt);
+function isStale(target: BuildTarget): boolean {
+  const output = join(root, target.output);
+  if (!existsSync(output)) return true;
+  const builtAt = statSync(output).mtimeMs;
+  return target.sources.some((s) => newestMtime(s) > builtAt);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  if (webBuildIsStale()) {
-    console.log("Building the web app (dist/web is missing or older than its sources)...");
-    execFileSync(process.execPath, [join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], { stdio: "inherit" });
+
+export async function ensureBuild(): Promise<void> {
+  if (isStale(WEB)) {
+    console.log(`Building the ${WEB.name} (${WEB.output} is missing or older than its sources)...`);
+    execFileSync(process.execPath, [join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
+  }
+  if (isStale(SERVER)) {
+    console.log(`Building the ${SERVER.name} (${SERVER.output} is missing or older than its sources)...`);
+    await buildServer(root);
   }
 }
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await ensureBuild();

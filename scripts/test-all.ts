@@ -59,6 +59,8 @@ countVitest(vitestJson);
 if (!unitOk && !existsSync(vitestJson)) failed += 1;
 
 step("build", process.execPath, [join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"]);
+// The production server bundle the browser tests run against (`npm start` runs it too).
+step("server build", bin("tsx"), [join(root, "scripts/build-server.ts")]);
 // Issue 7: first-screen JS <= 120 kB gzip, other route chunks <= 50 kB (docs/performance.md).
 step("web budget", bin("tsx"), [join(root, "scripts/check-web-budget.ts")]);
 

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { ensureBuild } from "../../scripts/ensure-build.ts";
+import { serverCommand } from "../../scripts/build-server.ts";
 
 /** Fixed throwaway credentials of the benchmark server (never real secrets). */
 export const BENCH_ADMIN = { email: "bench-admin@hki.global", password: "bench-admin-password" } as const;
@@ -38,12 +40,15 @@ export interface RunningServer {
 }
 
 /**
- * Starts the real server (src/server/main.ts through node + tsx, so the child's pid IS the server
- * and its /proc status is the server's memory) and waits until /api/health answers.
+ * Starts the real server as `npm start` runs it (the production bundle dist/server/main.js, built
+ * when missing or stale; one process, so the child's pid IS the server and its /proc status is the
+ * server's memory) and waits until /api/health answers.
  */
 export async function startServer(databaseUrl: string, options: { readyTimeoutMs: number; env?: Record<string, string> }): Promise<RunningServer> {
+  await ensureBuild();
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+  const [command, ...args] = serverCommand("build");
+  const child = spawn(command, args, {
     env: {
       ...process.env,
       NODE_ENV: "production",

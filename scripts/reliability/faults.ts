@@ -6,6 +6,7 @@ import SQLite from "better-sqlite3";
 import { runCrashRounds } from "../../src/server/reliability/crash-rounds.ts";
 import { runServerToExit, signInAdmin, startServer } from "../../src/server/reliability/server-process.ts";
 import { pgRestart } from "./pg-restart.ts";
+import { ensureBuild } from "../ensure-build.ts";
 
 /**
  * `npm run test:faults`: faults against the real server process, loopback only.
@@ -25,7 +26,7 @@ const log = (line: string) => console.log(`[faults] ${line}`);
 async function killRounds(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "hki-faults-"));
   const rounds = Number(process.env.FAULT_KILL_ROUNDS ?? 20);
-  const results = await runCrashRounds(join(dir, "admin.sqlite"), { rounds, log });
+  const results = await runCrashRounds(join(dir, "admin.sqlite"), { rounds, log, from: "build" });
   const acked = results.reduce((n, r) => n + r.acknowledged, 0);
   const lost = results.reduce((n, r) => n + r.missing.length, 0);
   const bad = results.filter((r) => r.integrity !== "ok" || r.rollupDifferences > 0).length;
@@ -44,7 +45,7 @@ async function diskFull(): Promise<void> {
     return;
   }
   const dbPath = join(mountPoint, "admin.sqlite");
-  const server = await startServer(`sqlite:${dbPath}`, { env: { SEED_DEMO: "false" } });
+  const server = await startServer(`sqlite:${dbPath}`, { env: { SEED_DEMO: "false" }, from: "build" });
   try {
     const token = await signInAdmin(server.url);
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
@@ -92,7 +93,7 @@ async function unreadableAtStart(): Promise<void> {
   const directory = join(dir, "is-a-directory.sqlite");
   mkdirSync(directory);
   for (const [label, path] of [["corrupt file", corrupt], ["a directory instead of a file", directory]] as const) {
-    const { code, output } = await runServerToExit(`sqlite:${path}`);
+    const { code, output } = await runServerToExit(`sqlite:${path}`, {}, { from: "build" });
     const line = output.trim().split("\n").filter(Boolean).pop() ?? "";
     log(`start with ${label}: exit ${code}, "${line.slice(0, 160)}"`);
     if (code === 0 || code === null || !/Failed to start/.test(output)) failures.push(`start with ${label}`);
@@ -119,6 +120,8 @@ async function pgRestartFault(): Promise<void> {
 async function main(): Promise<void> {
   const only = process.env.FAULTS_ONLY?.split(",").map((s) => s.trim());
   const run = (name: string) => !only || only.includes(name);
+  // The faults hit the production bundle (`npm start` runs it), built here when missing or stale.
+  await ensureBuild();
   if (run("start")) await unreadableAtStart();
   if (run("disk")) await diskFull();
   if (run("kill")) await killRounds();

@@ -6,6 +6,7 @@ import { compareRollups } from "../../src/server/ledger/recompute.ts";
 import { type ServerProcess, signInAdmin, startServer } from "../../src/server/reliability/server-process.ts";
 import { errorLogEndState, insertOldArchivedLogs } from "./archived-logs.ts";
 import { type CannonResult, cannon, summary } from "./autocannon-run.ts";
+import { ensureBuild } from "../ensure-build.ts";
 
 /**
  * `npm run test:load`: loopback load on the real server process over the demo data (SQLite file).
@@ -65,16 +66,18 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "hki-load-"));
   const dbPath = join(dir, "admin.sqlite");
   const failures: string[] = [];
+  // Load is measured on the production bundle (`npm start` runs it), built here when missing or stale.
+  await ensureBuild();
 
   // A first start creates and seeds the file; with the server stopped, the old archives go in.
-  const seeding = await startServer(`sqlite:${dbPath}`, { env: { SEED_DEMO: "true" } });
+  const seeding = await startServer(`sqlite:${dbPath}`, { env: { SEED_DEMO: "true" }, from: "build" });
   await seeding.stop();
   const insertStart = Date.now();
   insertOldArchivedLogs(dbPath, CLEANUP_ROWS);
   const before = errorLogEndState(dbPath);
   console.log(`[load] wrote ${CLEANUP_ROWS} error_logs archived 40 days ago in ${Date.now() - insertStart} ms; error_logs ${before.total}, expired archives ${before.expiredLeft}`);
 
-  const server = await startServer(`sqlite:${dbPath}`, { env: { SEED_DEMO: "true" } });
+  const server = await startServer(`sqlite:${dbPath}`, { env: { SEED_DEMO: "true" }, from: "build" });
   let cleanupDeleted = -1;
   let cleanupAt = Date.now();
   try {

@@ -50,7 +50,7 @@ export async function pgRestart(options: PgRestartOptions): Promise<string[]> {
   dbUrlObj.pathname = `/${dbName}`;
   const dbUrl = dbUrlObj.toString();
 
-  const server = await startServer(dbUrl, { env: { SEED_DEMO: "true" }, timeoutMs: 180_000 });
+  const server = await startServer(dbUrl, { env: { SEED_DEMO: "true" }, timeoutMs: 180_000, from: "build" });
   const samples: Sample[] = [];
   const acked: string[] = [];
   let stopIssued = 0;

@@ -20,13 +20,13 @@ export interface CrashRoundResult {
  * file must pass PRAGMA integrity_check, hold every acknowledged write, and its rollups/counters
  * must equal a recomputation from the raw rows (no half-applied transaction).
  */
-export async function runCrashRounds(dbPath: string, options: { rounds: number; streams?: number; log?: (line: string) => void }): Promise<CrashRoundResult[]> {
+export async function runCrashRounds(dbPath: string, options: { rounds: number; streams?: number; log?: (line: string) => void; from?: "source" | "build" }): Promise<CrashRoundResult[]> {
   const results: CrashRoundResult[] = [];
   const log = options.log ?? (() => undefined);
   const streams = options.streams ?? 4;
   let token: string | null = null;
   for (let round = 1; round <= options.rounds; round++) {
-    const server = await startServer(`sqlite:${dbPath}`, { env: { SEED_DEMO: "true" } });
+    const server = await startServer(`sqlite:${dbPath}`, { env: { SEED_DEMO: "true" }, from: options.from ?? "source" });
     token ??= await signInAdmin(server.url);
     const vendorIds = await listVendorIds(server.url, token, streams);
     const acked: string[] = [];

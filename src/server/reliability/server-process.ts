@@ -1,15 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { serverCommand } from "../../../scripts/build-server.ts";
 import { TEST_PASSWORD } from "../test/test-app.ts";
 import { RELIABILITY_ADMIN_EMAIL, reliabilityEnv } from "./file-app.ts";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-/**
- * The server runs as ONE process (`node --import tsx`), not through the tsx CLI: the CLI is a
- * launcher that spawns node as a child, so a kill -9 aimed at it would leave the real server
- * running as an orphan and the crash would never happen.
- */
-const SERVER_COMMAND = [process.execPath, "--import", "tsx", "src/server/main.ts"] as const;
 
 export interface ServerProcess {
   url: string;
@@ -22,11 +17,16 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the real server (`node --import tsx src/server/main.ts`) on a free loopback port and waits until it
- * answers /api/health. Fails with the process output if it exits or stays silent for `timeoutMs`.
+ * Starts the real server (see serverCommand; from source unless `from: "build"`) on a free loopback
+ * port and waits until it answers /api/health. Fails with the process output if it exits or stays
+ * silent for `timeoutMs`.
  */
-export async function startServer(databaseUrl: string, options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<ServerProcess> {
-  const child = spawn(SERVER_COMMAND[0], SERVER_COMMAND.slice(1), {
+export async function startServer(
+  databaseUrl: string,
+  options: { env?: Record<string, string>; timeoutMs?: number; from?: "source" | "build" } = {},
+): Promise<ServerProcess> {
+  const [command, ...args] = serverCommand(options.from ?? "source");
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...reliabilityEnv(databaseUrl, { PORT: "0", HOST: "127.0.0.1", ...options.env }) },
     stdio: ["ignore", "pipe", "pipe"],
@@ -71,9 +71,15 @@ export async function startServer(databaseUrl: string, options: { env?: Record<s
 }
 
 /** Waits until `spawn` exits and returns its code and output (start-up failures). */
-export function runServerToExit(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<{ code: number | null; output: string }> {
+export function runServerToExit(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  options: { timeoutMs?: number; from?: "source" | "build" } = {},
+): Promise<{ code: number | null; output: string }> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const [command, ...args] = serverCommand(options.from ?? "source");
   return new Promise((resolve) => {
-    const child = spawn(SERVER_COMMAND[0], SERVER_COMMAND.slice(1), { cwd: ROOT, env: { ...process.env, ...reliabilityEnv(databaseUrl, { PORT: "0", HOST: "127.0.0.1", ...env }) }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...reliabilityEnv(databaseUrl, { PORT: "0", HOST: "127.0.0.1", ...env }) }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (out += d.toString()));

@@ -1,0 +1,44 @@
+import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+
+/**
+ * The production server: src/server/main.ts bundled by esbuild into one ES module,
+ * dist/server/main.js, run with plain `node` (docs/decisions/0005). Our own TypeScript is
+ * bundled; npm packages stay external and load from node_modules as usual (native better-sqlite3,
+ * jsdom loaded lazily on first use).
+ */
+export const SERVER_ENTRY = "src/server/main.ts";
+export const SERVER_BUNDLE = "dist/server/main.js";
+
+/**
+ * How to run the server as ONE process, so its pid is the server's: from source
+ * (`node --import tsx`, for tests that run before any build) or the production bundle
+ * (`node dist/server/main.js`, what `npm start` runs; for load, fault and benchmark runs). Never
+ * through the tsx CLI: it is a launcher that spawns node as a child, so a kill -9 aimed at it
+ * would leave the real server running as an orphan and the crash would never happen.
+ */
+export function serverCommand(from: "source" | "build"): [string, ...string[]] {
+  return from === "build" ? [process.execPath, SERVER_BUNDLE] : [process.execPath, "--import", "tsx", "src/server/main.ts"];
+}
+
+export async function buildServer(root = process.cwd()): Promise<void> {
+  await build({
+    absWorkingDir: root,
+    entryPoints: [SERVER_ENTRY],
+    outfile: SERVER_BUNDLE,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20.19",
+    packages: "external",
+    // Unminified: stack traces in the error log stay readable without source maps.
+    minify: false,
+    sourcemap: "linked",
+    logLevel: "warning",
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await buildServer();
+  console.log(`Built the server: ${SERVER_BUNDLE}`);
+}
