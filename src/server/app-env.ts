@@ -3,6 +3,7 @@ import type { BetaGate } from "./auth/beta-gate.ts";
 import type { Clock } from "./clock.ts";
 import type { AppConfig } from "./config.ts";
 import type { Database } from "./db/connect.ts";
+import type { ReadCache } from "./db/read-cache.ts";
 import type { ErrorRecorder } from "./error-logging/error-recorder.ts";
 import type { RateLimiter } from "./http/rate-limiter.ts";
 
@@ -15,6 +16,8 @@ export interface AppDeps {
   beta: BetaGate;
   limiter: RateLimiter;
   errors: ErrorRecorder;
+  /** Short-lived answers of the aggregate reads (dashboard, analytics); see db/read-cache.ts. */
+  readCache: ReadCache;
   /** Folder of the built web app; omitted in API-only tests. */
   staticRoot?: string;
   /** Payment-provider check for the health page (injected so tests can fake Stripe). */

@@ -7,6 +7,7 @@ import { type Clock, systemClock } from "./clock.ts";
 import type { AppConfig } from "./config.ts";
 import { type Database, openDatabase } from "./db/connect.ts";
 import { migrateToLatest } from "./db/migrate.ts";
+import { ReadCache } from "./db/read-cache.ts";
 import { seedDemoData } from "./db/seed/demo.ts";
 import { createExternalUser } from "./auth/users.ts";
 import { ErrorRecorder } from "./error-logging/error-recorder.ts";
@@ -57,6 +58,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       beta,
       limiter,
       errors: new ErrorRecorder(database.db, clock, limiter),
+      readCache: new ReadCache(clock, () => database.writes.count),
       ...(options.staticRoot ? { staticRoot: options.staticRoot } : {}),
       ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
     };

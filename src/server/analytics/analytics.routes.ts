@@ -9,7 +9,8 @@ export function analyticsRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get("/admin/analytics", async (c) => {
     const { days } = readQuery(c, analyticsQuerySchema);
-    const body: AnalyticsResponse = await readAnalytics(deps.database.db, deps.clock.now(), days);
+    // Same answer for every admin: one computation serves a burst of requests (db/read-cache.ts).
+    const body: AnalyticsResponse = await deps.readCache.read(`analytics:${days}`, () => readAnalytics(deps.database.db, deps.clock.now(), days));
     return c.json(body);
   });
   return app;

@@ -60,8 +60,59 @@ export async function readPlatformDays(db: Kysely<DB>, from: string, to: string)
   );
 }
 
+type PlatformDayField = Exclude<keyof PlatformDay, "day">;
+
+const COLUMN_OF_FIELD = {
+  grossCents: "gross_cents",
+  orders: "orders",
+  feesCents: "fees_cents",
+  newVendors: "new_vendors",
+  newProducts: "new_products",
+} as const satisfies Record<PlatformDayField, string>;
+
+/** One field summed over the days in [from, to], inclusive. */
+export interface DayRangeSum {
+  from: string;
+  to: string;
+  field: PlatformDayField;
+}
+
+/**
+ * Several day-range sums of the rollup in ONE statement: the database adds up the rows itself
+ * (CASE per range over one index range) instead of handing each row to JavaScript. For the
+ * dashboard's ~60 days that is ~0.02 ms instead of ~0.18 ms (docs/performance.md).
+ */
+export async function sumPlatformDayRanges<Name extends string>(db: Kysely<DB>, ranges: Record<Name, DayRangeSum>): Promise<Record<Name, number>> {
+  const entries = Object.entries(ranges) as [Name, DayRangeSum][];
+  const from = entries.reduce((min, [, r]) => (r.from < min ? r.from : min), entries[0]![1].from);
+  const to = entries.reduce((max, [, r]) => (r.to > max ? r.to : max), entries[0]![1].to);
+  const row = (await db
+    .selectFrom("daily_platform_totals")
+    .select((eb) =>
+      entries.map(([name, r]) =>
+        eb.fn
+          .coalesce(
+            eb.fn.sum(
+              eb
+                .case()
+                .when(eb.and([eb("day", ">=", r.from), eb("day", "<=", r.to)]))
+                .then(eb.ref(COLUMN_OF_FIELD[r.field]))
+                .else(eb.lit(0))
+                .end(),
+            ),
+            eb.lit(0),
+          )
+          .as(name),
+      ),
+    )
+    .where("day", ">=", from)
+    .where("day", "<=", to)
+    .executeTakeFirstOrThrow()) as Record<string, unknown>;
+  return Object.fromEntries(entries.map(([name]) => [name, Number(row[name])])) as Record<Name, number>;
+}
+
 /** Sum of one field over the days in [from, to] of an already read range. */
-export function sumDays(days: Map<string, PlatformDay>, from: string, to: string, field: Exclude<keyof PlatformDay, "day">): number {
+export function sumDays(days: Map<string, PlatformDay>, from: string, to: string, field: PlatformDayField): number {
   let total = 0;
   for (const [day, row] of days) if (day >= from && day <= to) total += row[field];
   return total;

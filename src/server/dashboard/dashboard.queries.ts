@@ -3,7 +3,7 @@ import { type DashboardStats, RECENT_ACTIVITY_LIMIT, type RecentActivity } from 
 import { utcDay } from "../clock.ts";
 import type { DB } from "../db/schema.ts";
 import { COUNTERS, readCounters } from "../ledger/counters.ts";
-import { addDays, centsToDollars, currentFeePercentage, monthStart, readPlatformDays, sumDays } from "../analytics/platform-days.ts";
+import { addDays, centsToDollars, currentFeePercentage, monthStart, sumPlatformDayRanges } from "../analytics/platform-days.ts";
 
 /**
  * The dashboard's figures, read from counters and the daily platform rollup only (never a scan of
@@ -22,32 +22,35 @@ export async function readDashboardStats(db: Kysely<DB>, now: Date): Promise<Das
   // The same days of the previous month (1st .. today's day-of-month, clamped to its last day).
   const sameDayLastMonth = minDay(addDays(previousMonthFrom, Number(today.slice(8, 10)) - 1), previousMonthTo);
 
-  const [counters, days, platformFeePercentage, recentActivity] = await Promise.all([
+  const [counters, sums, platformFeePercentage, recentActivity] = await Promise.all([
     readCounters(db),
-    // One range read covers every period below: at most ~62 rows.
-    readPlatformDays(db, minDay(previousMonthFrom, previousWeekFrom), today),
+    // One statement over at most ~62 rollup rows sums every period below.
+    sumPlatformDayRanges(db, {
+      fees: { from: monthFrom, to: today, field: "feesCents" },
+      feesBefore: { from: previousMonthFrom, to: sameDayLastMonth, field: "feesCents" },
+      today: { from: today, to: today, field: "grossCents" },
+      yesterday: { from: yesterday, to: yesterday, field: "grossCents" },
+      week: { from: weekFrom, to: today, field: "grossCents" },
+      weekBefore: { from: previousWeekFrom, to: previousWeekTo, field: "grossCents" },
+    }),
     currentFeePercentage(db),
     readRecentActivity(db, now),
   ]);
-
-  const feesCents = sumDays(days, monthFrom, today, "feesCents");
-  const todayCents = sumDays(days, today, today, "grossCents");
-  const weekCents = sumDays(days, weekFrom, today, "grossCents");
 
   return {
     totalVendors: counters[COUNTERS.vendorsTotal],
     activeVendors: counters[COUNTERS.vendorsActive],
     monthlyRecurring: centsToDollars(counters[COUNTERS.mrrCents]),
     totalProducts: counters[COUNTERS.productsListed],
-    platformFees: centsToDollars(feesCents),
-    todaySales: centsToDollars(todayCents),
-    weekSales: centsToDollars(weekCents),
+    platformFees: centsToDollars(sums.fees),
+    todaySales: centsToDollars(sums.today),
+    weekSales: centsToDollars(sums.week),
     recentActivity,
     platformFeePercentage,
     trends: {
-      platformFees: percentChange(feesCents, sumDays(days, previousMonthFrom, sameDayLastMonth, "feesCents")),
-      todaySales: percentChange(todayCents, sumDays(days, yesterday, yesterday, "grossCents")),
-      weekSales: percentChange(weekCents, sumDays(days, previousWeekFrom, previousWeekTo, "grossCents")),
+      platformFees: percentChange(sums.fees, sums.feesBefore),
+      todaySales: percentChange(sums.today, sums.yesterday),
+      weekSales: percentChange(sums.week, sums.weekBefore),
     },
   };
 }

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dashboardStatsSchema } from "../../contract/dashboard.ts";
 import { buildPlatformFixture, FIXTURE_NOW } from "../analytics/platform-figures-fixture.ts";
 import { createTestContext, type TestContext, testDatabaseKinds } from "../test/test-app.ts";
+import { createVendor } from "../ledger/vendors.ts";
 import { percentChange } from "./dashboard.queries.ts";
 
 describe.each(testDatabaseKinds)("GET /api/admin/dashboard/stats (%s)", (kind) => {
@@ -73,6 +74,25 @@ describe.each(testDatabaseKinds)("GET /api/admin/dashboard/stats (%s)", (kind) =
     // Events after "now" are not recent activity yet.
     expect(body.recentActivity[0]).toEqual({ type: "sale", name: "Sunset Canvas", timestamp: "2026-11-30T23:59:00.000Z" });
     expect(body.recentActivity.every((e) => e.timestamp <= "2026-11-30T23:59:30.000Z")).toBe(true);
+  });
+
+  it("shows a change made through this process on the very next request, though answers are cached", async () => {
+    await buildPlatformFixture(ctx.database.db, ctx.clock);
+    const stats = async () => dashboardStatsSchema.parse(await (await ctx.request("/api/admin/dashboard/stats", { token: admin.token })).json());
+    const before = await stats();
+    // The fixed clock does not move: only the write can invalidate the cached answer.
+    await createVendor(ctx.database.db, { name: "Fresh Studio", ownerName: "Fay", email: "fay@fresh.test", slug: "fresh-studio" }, ctx.clock);
+    const after = await stats();
+    expect(after.totalVendors).toBe(before.totalVendors + 1);
+    expect(after.activeVendors).toBe(before.activeVendors + 1);
+    expect(after.recentActivity[0]).toEqual({ type: "vendor_joined", name: "Fresh Studio", timestamp: FIXTURE_NOW });
+    const fee = await ctx.request("/api/admin/settings", {
+      token: admin.token,
+      method: "PUT",
+      json: { platform_fee_percentage: "3" },
+    });
+    expect(fee.status).toBe(200);
+    expect((await stats()).platformFeePercentage).toBe(3);
   });
 
   it("answers zeros and an empty activity list on an empty platform, with the default fee setting", async () => {

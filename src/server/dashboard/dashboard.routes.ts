@@ -7,7 +7,8 @@ import { readDashboardStats } from "./dashboard.queries.ts";
 export function dashboardRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get("/admin/dashboard/stats", async (c) => {
-    const body: DashboardStats = await readDashboardStats(deps.database.db, deps.clock.now());
+    // Same answer for every admin: one computation serves a burst of requests (db/read-cache.ts).
+    const body: DashboardStats = await deps.readCache.read("dashboard", () => readDashboardStats(deps.database.db, deps.clock.now()));
     return c.json(body);
   });
   return app;

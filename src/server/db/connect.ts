@@ -6,6 +6,7 @@ import pg from "pg";
 import type { DatabaseConfig } from "../config.ts";
 import type { DB } from "./schema.ts";
 import { RetryingSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from "./sqlite-driver.ts";
+import { WriteCounter } from "./write-counter.ts";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -14,6 +15,8 @@ export interface Database {
   db: Kysely<DB>;
   /** The raw better-sqlite3 handle (SQLite only): for pragmas, checkpoints and query-plan tests. */
   sqlite?: SQLite.Database;
+  /** Row-changing statements this process ran through `db` (read-cache.ts drops answers on them). */
+  writes: WriteCounter;
   close(): Promise<void>;
 }
 
@@ -52,11 +55,13 @@ export function openDatabase(config: DatabaseConfig): Database {
     sqlite.pragma("foreign_keys = ON");
     // A lock held by another connection is waited out asynchronously (sqlite-driver.ts), not here.
     sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-    const db = new Kysely<DB>({ dialect: new RetryingSqliteDialect(sqlite) });
+    const writes = new WriteCounter();
+    const db = new Kysely<DB>({ dialect: new RetryingSqliteDialect(sqlite), plugins: [writes] });
     return {
       kind: "sqlite",
       db,
       sqlite,
+      writes,
       close: async () => {
         await db.destroy();
       },
@@ -81,10 +86,12 @@ export function openDatabase(config: DatabaseConfig): Database {
       console.error(`[db] PostgreSQL connection lost mid-query: ${err.message}`);
     });
   });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const writes = new WriteCounter();
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });
   return {
     kind: "postgres",
     db,
+    writes,
     close: async () => {
       await db.destroy();
     },

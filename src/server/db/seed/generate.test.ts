@@ -55,7 +55,7 @@ describe("generateLargeDataset", () => {
     if (!backend) return;
     const t = await backend.open();
     try {
-      await generateLargeDataset({ kind: "postgres", db: t.db, close: t.close }, { ...small, vendors: 60, products: 300, orders: 600, errorLogs: 50 });
+      await generateLargeDataset({ kind: "postgres", db: t.db }, { ...small, vendors: 60, products: 300, orders: 600, errorLogs: 50 });
       expect(await compareRollups(t.db)).toEqual([]);
     } finally {
       await t.close();

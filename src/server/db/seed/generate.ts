@@ -1,4 +1,3 @@
-import type { Database } from "../connect.ts";
 import { type Clock, systemClock } from "../../clock.ts";
 import { COUNTERS, type CounterName, incrementCounters } from "../../ledger/counters.ts";
 import { feeCents } from "../../ledger/orders.ts";
@@ -8,7 +7,7 @@ import { sampleCustomCss, sampleCustomHtml } from "./customization.ts";
 import { sampleArchive, sampleErrorLog } from "./error-log-samples.ts";
 import { aboutText, emailFor, PALETTES, personName, productName, productPriceCents, slugify, storeName, THEMES } from "./names.ts";
 import { DAY_MS, Random, startOfUtcDay } from "./random.ts";
-import { createRowSink } from "./row-sink.ts";
+import { type BulkTarget, createRowSink } from "./row-sink.ts";
 
 export interface GenerateOptions {
   vendors: number;
@@ -33,7 +32,7 @@ export interface GenerateSummary {
   seconds: number;
 }
 
-function tuneSqliteForBulkLoad(database: Database): () => void {
+function tuneSqliteForBulkLoad(database: BulkTarget): () => void {
   const sqlite = database.sqlite;
   if (!sqlite) return () => {};
   const cacheSize = sqlite.pragma("cache_size", { simple: true }) as number;
@@ -76,7 +75,7 @@ interface DayAcc {
  * totals, daily vendor totals, vendor_totals) are final when written and memory stays flat;
  * platform days and counters are added at the end. Adds to what is there (slugs carry the seed).
  */
-export async function generateLargeDataset(database: Database, options: GenerateOptions): Promise<GenerateSummary> {
+export async function generateLargeDataset(database: BulkTarget, options: GenerateOptions): Promise<GenerateSummary> {
   const started = Date.now();
   const seed = options.seed ?? 1;
   const rand = new Random(seed);

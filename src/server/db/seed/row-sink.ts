@@ -1,5 +1,8 @@
 import type { Insertable, Kysely } from "kysely";
 import type { Database } from "../connect.ts";
+
+/** What the bulk loader needs of a database: the raw SQLite handle or Kysely (not its caches). */
+export type BulkTarget = Pick<Database, "kind" | "db" | "sqlite">;
 import type { DB } from "../schema.ts";
 
 /**
@@ -18,7 +21,7 @@ export interface RowSink {
   readonly written: number;
 }
 
-export function createRowSink(database: Database, batchRows = database.kind === "sqlite" ? 20_000 : 5_000): RowSink {
+export function createRowSink(database: BulkTarget, batchRows = database.kind === "sqlite" ? 20_000 : 5_000): RowSink {
   const buffers = new Map<SinkTable, Record<string, unknown>[]>(FLUSH_ORDER.map((t) => [t, []]));
   let buffered = 0;
   let written = 0;

@@ -1,0 +1,57 @@
+import type { Clock } from "../clock.ts";
+
+/** How long a cached answer may be served: the longest another replica's write can go unseen. */
+export const READ_CACHE_MAX_AGE_MS = 1000;
+const MAX_ENTRIES = 64;
+
+interface Entry {
+  at: number;
+  writes: number;
+  value: Promise<unknown>;
+}
+
+/**
+ * Keeps the answers of expensive, read-mostly aggregates (dashboard figures, analytics) for at most
+ * READ_CACHE_MAX_AGE_MS, so a burst of identical requests costs one computation instead of one
+ * each (docs/performance.md). An answer is dropped at once when this process writes anything
+ * (`writes()` moved), so a change made here shows on the next read; a change made by another
+ * process or replica shows within the max age. Concurrent misses share one computation; a failed
+ * one is not kept. Time comes from the injected clock, so tests with a fixed clock stay exact.
+ */
+export class ReadCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly writes: () => number,
+    private readonly maxAgeMs = READ_CACHE_MAX_AGE_MS,
+  ) {}
+
+  read<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const now = this.clock.now().getTime();
+    const writes = this.writes();
+    const hit = this.entries.get(key);
+    if (hit && this.isFresh(hit, now, writes)) return hit.value as Promise<T>;
+
+    // The write count is taken BEFORE computing: a write landing mid-computation leaves an entry
+    // that is already stale for the next reader, never a stale answer marked fresh.
+    const entry: Entry = { at: now, writes, value: compute() };
+    entry.value.catch(() => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    });
+    if (this.entries.size >= MAX_ENTRIES) this.dropStale(now, writes);
+    this.entries.set(key, entry);
+    return entry.value as Promise<T>;
+  }
+
+  private isFresh(entry: Entry, now: number, writes: number): boolean {
+    // A clock moved backwards (tests, NTP) also invalidates.
+    return entry.writes === writes && now >= entry.at && now - entry.at < this.maxAgeMs;
+  }
+
+  private dropStale(now: number, writes: number): void {
+    for (const [key, entry] of this.entries) if (!this.isFresh(entry, now, writes)) this.entries.delete(key);
+    // Still full of fresh entries (many distinct keys at once): start over rather than grow.
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+  }
+}
