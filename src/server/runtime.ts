@@ -3,6 +3,7 @@ import type { AuthProvider } from "./auth/auth-provider.ts";
 import { ensureFirstAdmin, loadBetaGate } from "./auth/bootstrap.ts";
 import { ClerkAuthProvider } from "./auth/clerk-auth-provider.ts";
 import { LocalAuthProvider } from "./auth/local-auth-provider.ts";
+import { SessionCache } from "./auth/session-cache.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { AppConfig } from "./config.ts";
 import { type Database, openDatabase } from "./db/connect.ts";
@@ -58,7 +59,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       beta,
       limiter,
       errors: new ErrorRecorder(database.db, clock, limiter),
-      readCache: new ReadCache(clock, () => database.writes.count),
+      readCache: new ReadCache(clock, database.dataVersion),
       ...(options.staticRoot ? { staticRoot: options.staticRoot } : {}),
       ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
     };
@@ -72,5 +73,6 @@ function createAuthProvider(config: AppConfig, database: Database, clock: Clock,
   if (config.authProvider === "clerk") {
     return new ClerkAuthProvider({ secretKey: config.clerkSecretKey!, apiUrl: config.clerkApiUrl, clock, ...(fetchImpl ? { fetchImpl } : {}) });
   }
-  return new LocalAuthProvider(database.db, clock);
+  // Sessions are cached only where a cache can be exact: see auth/session-cache.ts.
+  return new LocalAuthProvider(database.db, clock, database.versionCoversOtherProcesses ? new SessionCache(database.dataVersion) : undefined);
 }

@@ -4,6 +4,7 @@ import type { Clock } from "../clock.ts";
 import type { DB } from "../db/schema.ts";
 import type { AuthProvider, AuthenticatedUser, SignInResult } from "./auth-provider.ts";
 import { dummyPasswordHash, verifyPassword } from "./password-hash.ts";
+import type { SessionCache } from "./session-cache.ts";
 import { findUserByEmail } from "./users.ts";
 
 /** Sessions last a working day; sign-out revokes them sooner. */
@@ -23,6 +24,8 @@ export class LocalAuthProvider implements AuthProvider {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
+    /** Only where the data version is exact across processes (SQLite); see session-cache.ts. */
+    private readonly sessions?: SessionCache,
   ) {}
 
   async signIn(email: string, password: string): Promise<SignInResult | null> {
@@ -42,14 +45,24 @@ export class LocalAuthProvider implements AuthProvider {
 
   async authenticate(token: string): Promise<AuthenticatedUser | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
+    const sessionId = sessionIdForToken(token);
+    const now = this.clock.now().toISOString();
+    // Read BEFORE the query: a write landing meanwhile leaves the new entry already stale.
+    const version = this.sessions?.dataVersion();
+    if (version !== undefined) {
+      const cached = this.sessions!.get(sessionId, version, now);
+      if (cached) return cached;
+    }
     const row = await this.db
       .selectFrom("sessions")
       .innerJoin("users", "users.id", "sessions.user_id")
       .select(["users.id", "users.email", "users.name", "users.role", "sessions.expires_at", "sessions.revoked_at"])
-      .where("sessions.id", "=", sessionIdForToken(token))
+      .where("sessions.id", "=", sessionId)
       .executeTakeFirst();
-    if (!row || row.revoked_at !== null || row.expires_at <= this.clock.now().toISOString()) return null;
-    return { id: row.id, email: row.email, name: row.name, role: row.role };
+    if (!row || row.revoked_at !== null || row.expires_at <= now) return null;
+    const user: AuthenticatedUser = { id: row.id, email: row.email, name: row.name, role: row.role };
+    if (version !== undefined) this.sessions!.set(sessionId, version, user, row.expires_at);
+    return user;
   }
 
   async signOut(token: string): Promise<void> {

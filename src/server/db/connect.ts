@@ -15,8 +15,16 @@ export interface Database {
   db: Kysely<DB>;
   /** The raw better-sqlite3 handle (SQLite only): for pragmas, checkpoints and query-plan tests. */
   sqlite?: SQLite.Database;
-  /** Row-changing statements this process ran through `db` (read-cache.ts drops answers on them). */
-  writes: WriteCounter;
+  /**
+   * A value that changes whenever data may have changed, for caches of derived answers (read-cache.ts,
+   * the session cache). SQLite: rows changed by this connection (`total_changes()`, raw statements
+   * included) plus commits by any other connection or process (`PRAGMA data_version`), so it is
+   * exact. PostgreSQL: row-changing statements of this process only (WriteCounter); other replicas'
+   * writes are not seen, see `versionCoversOtherProcesses`.
+   */
+  dataVersion(): string;
+  /** True when dataVersion also moves on other processes' commits (SQLite), so caches keyed on it are exact. */
+  versionCoversOtherProcesses: boolean;
   close(): Promise<void>;
 }
 
@@ -55,13 +63,16 @@ export function openDatabase(config: DatabaseConfig): Database {
     sqlite.pragma("foreign_keys = ON");
     // A lock held by another connection is waited out asynchronously (sqlite-driver.ts), not here.
     sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-    const writes = new WriteCounter();
-    const db = new Kysely<DB>({ dialect: new RetryingSqliteDialect(sqlite), plugins: [writes] });
+    const db = new Kysely<DB>({ dialect: new RetryingSqliteDialect(sqlite) });
+    // Read straight from the handle (~3 µs, no lock needed: it reads connection state). Inside another
+    // request's open transaction it may count uncommitted changes: that only invalidates early.
+    const version = sqlite.prepare("select total_changes() || ':' || data_version from pragma_data_version").pluck();
     return {
       kind: "sqlite",
       db,
       sqlite,
-      writes,
+      dataVersion: () => version.get() as string,
+      versionCoversOtherProcesses: true,
       close: async () => {
         await db.destroy();
       },
@@ -91,7 +102,8 @@ export function openDatabase(config: DatabaseConfig): Database {
   return {
     kind: "postgres",
     db,
-    writes,
+    dataVersion: () => String(writes.count),
+    versionCoversOtherProcesses: false,
     close: async () => {
       await db.destroy();
     },

@@ -5,7 +5,7 @@ import { READ_CACHE_MAX_AGE_MS, ReadCache } from "./read-cache.ts";
 function setup() {
   const clock = fixedClock("2026-11-22T10:00:00.000Z");
   let writes = 0;
-  const cache = new ReadCache(clock, () => writes);
+  const cache = new ReadCache(clock, () => String(writes));
   let computations = 0;
   const compute = async () => {
     computations += 1;

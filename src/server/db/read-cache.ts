@@ -6,51 +6,52 @@ const MAX_ENTRIES = 64;
 
 interface Entry {
   at: number;
-  writes: number;
+  version: string;
   value: Promise<unknown>;
 }
 
 /**
  * Keeps the answers of expensive, read-mostly aggregates (dashboard figures, analytics) for at most
  * READ_CACHE_MAX_AGE_MS, so a burst of identical requests costs one computation instead of one
- * each (docs/performance.md). An answer is dropped at once when this process writes anything
- * (`writes()` moved), so a change made here shows on the next read; a change made by another
- * process or replica shows within the max age. Concurrent misses share one computation; a failed
- * one is not kept. Time comes from the injected clock, so tests with a fixed clock stay exact.
+ * each (docs/performance.md). An answer is dropped at once when the database's data version moves
+ * (Database.dataVersion: any write on SQLite, this process's writes on PostgreSQL), so a change
+ * shows on the next read; a change by another PostgreSQL replica, or the clock reaching a row dated
+ * in the future, within the max age. Concurrent misses share one computation; a failed one is not
+ * kept. Time comes from the injected clock, so tests with a fixed clock stay exact.
  */
 export class ReadCache {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
     private readonly clock: Clock,
-    private readonly writes: () => number,
+    private readonly dataVersion: () => string,
     private readonly maxAgeMs = READ_CACHE_MAX_AGE_MS,
   ) {}
 
   read<T>(key: string, compute: () => Promise<T>): Promise<T> {
     const now = this.clock.now().getTime();
-    const writes = this.writes();
+    const version = this.dataVersion();
     const hit = this.entries.get(key);
-    if (hit && this.isFresh(hit, now, writes)) return hit.value as Promise<T>;
+    if (hit && this.isFresh(hit, now, version)) return hit.value as Promise<T>;
 
-    // The write count is taken BEFORE computing: a write landing mid-computation leaves an entry
-    // that is already stale for the next reader, never a stale answer marked fresh.
-    const entry: Entry = { at: now, writes, value: compute() };
+    // The version is taken BEFORE computing: a write landing mid-computation leaves an entry that
+    // is already stale for the next reader, never a stale answer marked fresh.
+    const entry: Entry = { at: now, version, value: compute() };
     entry.value.catch(() => {
       if (this.entries.get(key) === entry) this.entries.delete(key);
     });
-    if (this.entries.size >= MAX_ENTRIES) this.dropStale(now, writes);
+    if (this.entries.size >= MAX_ENTRIES) this.dropStale(now, version);
     this.entries.set(key, entry);
     return entry.value as Promise<T>;
   }
 
-  private isFresh(entry: Entry, now: number, writes: number): boolean {
+  private isFresh(entry: Entry, now: number, version: string): boolean {
     // A clock moved backwards (tests, NTP) also invalidates.
-    return entry.writes === writes && now >= entry.at && now - entry.at < this.maxAgeMs;
+    return entry.version === version && now >= entry.at && now - entry.at < this.maxAgeMs;
   }
 
-  private dropStale(now: number, writes: number): void {
-    for (const [key, entry] of this.entries) if (!this.isFresh(entry, now, writes)) this.entries.delete(key);
+  private dropStale(now: number, version: string): void {
+    for (const [key, entry] of this.entries) if (!this.isFresh(entry, now, version)) this.entries.delete(key);
     // Still full of fresh entries (many distinct keys at once): start over rather than grow.
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
   }

@@ -42,11 +42,13 @@ export interface TestContextOptions {
   now?: string;
   env?: Record<string, string>;
   fetchImpl?: typeof fetch;
+  /** SQLite only: a database file instead of memory, for tests that open a second connection to it. */
+  sqlitePath?: string;
 }
 
-async function openTestDatabase(kind: "sqlite" | "postgres"): Promise<{ database: Database; drop: () => Promise<void> }> {
+async function openTestDatabase(kind: "sqlite" | "postgres", sqlitePath = ":memory:"): Promise<{ database: Database; drop: () => Promise<void> }> {
   if (kind === "sqlite") {
-    const database = openDatabase({ kind: "sqlite", path: ":memory:" });
+    const database = openDatabase({ kind: "sqlite", path: sqlitePath });
     return { database, drop: async () => undefined };
   }
   const url = process.env.TEST_DATABASE_URL!;
@@ -88,7 +90,7 @@ export async function createTestContext(kind: "sqlite" | "postgres", options: Te
     STOREFRONT_URL: "http://store.test",
     ...options.env,
   });
-  const { database, drop } = await openTestDatabase(kind);
+  const { database, drop } = await openTestDatabase(kind, options.sqlitePath);
   // The first admin is made here with the once-hashed test password, so each context skips a
   // full-strength scrypt hash at start-up (the start-up path itself is tested in bootstrap tests).
   await migrateToLatest(database.db);
