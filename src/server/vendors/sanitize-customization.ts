@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import createDOMPurify from "dompurify";
+import { LRUCache } from "lru-cache";
 
 /**
  * Vendor custom HTML and CSS are untrusted: they are stored as written and sanitised on the way
@@ -25,15 +26,35 @@ function purify(): Purifier {
 // Links may only point at the web, mail or phone; anything else (javascript:, data:, vbscript:) goes.
 const SAFE_URL = /^(?:https?:|mailto:|tel:|#|\/(?!\/)|[^:/?#]+(?:[/?#]|$))/i;
 
-export function sanitizeCustomHtml(html: string): string {
-  return purify().sanitize(html, {
+/**
+ * Sanitising is a pure function of its input, and DOMPurify on jsdom costs 0.3–2 ms plus garbage
+ * per call (the tail of the vendor detail's latency, docs/performance.md): results are remembered
+ * by input, bounded by characters held (~8 MB at most). A changed customisation is a new input.
+ */
+function memoized(sanitize: (input: string) => string): (input: string) => string {
+  const results = new LRUCache<string, string>({
+    maxSize: 4_000_000,
+    maxEntrySize: 400_000,
+    sizeCalculation: (output, input) => input.length + output.length,
+  });
+  return (input) => {
+    const known = results.get(input);
+    if (known !== undefined) return known;
+    const output = sanitize(input);
+    results.set(input, output);
+    return output;
+  };
+}
+
+export const sanitizeCustomHtml = memoized((html) =>
+  purify().sanitize(html, {
     // No forms, frames, styles or SVG/MathML: a store blurb needs text, links and images.
     FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed", "link", "meta", "base"],
     FORBID_ATTR: ["style", "srcset", "formaction", "action"],
     USE_PROFILES: { html: true },
     ALLOWED_URI_REGEXP: SAFE_URL,
-  });
-}
+  }),
+);
 
 /** Schemes that must never be fetched or run from CSS. */
 const UNSAFE_URL_SCHEME = /^\s*['"]?\s*(?:javascript|vbscript|data|https?|ftp|file)?:|^\s*['"]?\s*\/\//i;
@@ -45,7 +66,7 @@ const UNSAFE_URL_SCHEME = /^\s*['"]?\s*(?:javascript|vbscript|data|https?|ftp|fi
  * Escapes (`\65 xpression`) and comments (`exp/**\/ression`) are undone first so they cannot
  * smuggle a keyword past the checks.
  */
-export function sanitizeCustomCss(css: string): string {
+export const sanitizeCustomCss = memoized((css) => {
   let out = css
     // Comments can split keywords; they carry no styling.
     .replace(/\/\*[\s\S]*?(?:\*\/|$)/g, "")
@@ -71,4 +92,4 @@ export function sanitizeCustomCss(css: string): string {
     if (out === before) break;
   }
   return out;
-}
+});

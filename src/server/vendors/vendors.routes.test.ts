@@ -98,6 +98,9 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
       expect(await find("r-pri")).toEqual({ slugs: ["harbor-prints"], total: 1 });
       expect(await find(".example")).toEqual({ slugs: ["hki-studio", "harbor-prints", "moonlit-ceramics"], total: 3 });
       expect(await find(".example", "&status=active&limit=1")).toEqual({ slugs: ["harbor-prints"], total: 2 });
+      // The total is the same on a short last page and on a page past the end.
+      expect(await find(".example", "&limit=2&page=2")).toEqual({ slugs: ["moonlit-ceramics"], total: 3 });
+      expect(await find(".example", "&limit=2&page=3")).toEqual({ slugs: [], total: 3 });
       // Short queries (no trigram) still match.
       expect(await find("hk")).toEqual({ slugs: ["hki-studio"], total: 1 });
       // LIKE and FTS syntax in the input is literal text.
