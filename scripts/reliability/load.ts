@@ -17,7 +17,7 @@ import { ensureBuild } from "../ensure-build.ts";
  *   2. 100 readers + 20 writers x LOAD_MIXED_SECONDS (60) while DELETE /api/admin/errors/cleanup-archived
  *      removes the 200k rows: 0 5xx, read p99 <= 80 ms; end state: all 200k gone, no expired archive
  *      left, error_log_counts = count(*), rollups/counters = recomputation
- *   3. soak, 50 connections x LOAD_SOAK_SECONDS (600): RSS growth < 10 % (RSS of the server process)
+ *   3. soak, 50 connections x LOAD_SOAK_SECONDS (600): RSS growth < 10 % (RSS of all the server's processes)
  * Each phase also reports the server's CPU use (share of one core) and the load generator's, which
  * shares the same machine. Prints one line per phase and exits non-zero when a target is missed.
  */
@@ -27,20 +27,38 @@ const READ_SECONDS = setting("LOAD_READ_SECONDS", 30);
 const MIXED_SECONDS = setting("LOAD_MIXED_SECONDS", 60);
 const SOAK_SECONDS = setting("LOAD_SOAK_SECONDS", 600);
 const CLEANUP_ROWS = setting("LOAD_CLEANUP_ROWS", 200_000);
+/**
+ * Server processes (WEB_CONCURRENCY) of the run: one per core of this 2-core machine, as the panel
+ * is meant to be deployed there (docs/decisions/0006). LOAD_WORKERS=1 measures a single process.
+ */
+const WORKERS = setting("LOAD_WORKERS", 2);
 
 const READS = ["/api/admin/dashboard/stats", "/api/admin/analytics?days=30", "/api/admin/vendors?limit=20", "/api/admin/errors?limit=20", "/api/admin/settings", "/api/auth/me"].map((path) => ({ method: "GET", path }));
 
-/** RSS of the server process (one process: `node --import tsx`, see server-process.ts). */
-function rssKb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+/** The server's processes: the one started, plus its workers when it supervises a cluster. */
+function serverPids(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // No such file on kernels without CONFIG_PROC_CHILDREN: the process alone.
+  }
+  return [pid, ...children];
 }
 
-/** CPU seconds (user + system) the process has used so far. */
+/** RSS of all the server's processes together, kB. */
+function rssKb(pid: number): number {
+  return serverPids(pid).reduce((sum, p) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0), 0);
+}
+
+/** CPU seconds (user + system) the server's processes have used so far. */
 function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // Fields 14 and 15 of /proc/<pid>/stat (utime, stime) are at 11 and 12 after the command name; clock ticks of 1/100 s.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return serverPids(pid).reduce((sum, p) => {
+    const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 14 and 15 of /proc/<pid>/stat (utime, stime) are at 11 and 12 after the command name; clock ticks of 1/100 s.
+    return sum + (Number(fields[11]) + Number(fields[12])) / 100;
+  }, 0);
 }
 
 /** Runs `phase` and reports the server's and this process's CPU use over it, as % of one core. */
@@ -54,7 +72,7 @@ async function measured<T>(server: ServerProcess, phase: () => Promise<T>): Prom
   const self = process.cpuUsage(selfBefore);
   const serverPct = ((cpuSeconds(pid) - serverBefore) / wall) * 100;
   const selfPct = ((self.user + self.system) / 1e6 / wall) * 100;
-  return { result, cpu: `server CPU ${serverPct.toFixed(0)} % of one core, load generator ${selfPct.toFixed(0)} %, load average ${loadavg()[0]!.toFixed(1)}` };
+  return { result, cpu: `server CPU ${serverPct.toFixed(0)} % of one core (${WORKERS} process${WORKERS > 1 ? "es" : ""}), load generator ${selfPct.toFixed(0)} %, load average ${loadavg()[0]!.toFixed(1)}` };
 }
 
 const fiveXx = (r: CannonResult) =>
@@ -77,7 +95,8 @@ async function main(): Promise<void> {
   const before = errorLogEndState(dbPath);
   console.log(`[load] wrote ${CLEANUP_ROWS} error_logs archived 40 days ago in ${Date.now() - insertStart} ms; error_logs ${before.total}, expired archives ${before.expiredLeft}`);
 
-  const server = await startServer(`sqlite:${dbPath}`, { env: { SEED_DEMO: "true" }, from: "build" });
+  const server = await startServer(`sqlite:${dbPath}`, { env: { SEED_DEMO: "true", WEB_CONCURRENCY: String(WORKERS) }, from: "build" });
+  console.log(`[load] server: ${WORKERS} process${WORKERS > 1 ? "es" : ""} (WEB_CONCURRENCY=${WORKERS}) on ${server.url}`);
   let cleanupDeleted = -1;
   let cleanupAt = Date.now();
   try {

@@ -29,6 +29,7 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_API_BASE: z.string().url().optional(),
   NODE_ENV: z.string().optional(),
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export type DatabaseConfig = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string; /** tests isolate themselves in a schema */ searchPath?: string };
@@ -36,6 +37,8 @@ export type DatabaseConfig = { kind: "sqlite"; path: string } | { kind: "postgre
 export interface AppConfig {
   port: number;
   host: string;
+  /** Server processes sharing the port (node:cluster); 1 = a single process. See cluster-primary.ts. */
+  workers: number;
   database: DatabaseConfig;
   /** Undefined means "generate one at start and print it once" (refused in production). */
   betaPassword: string | undefined;
@@ -84,6 +87,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         throw new ConfigError(`Invalid ${name}: must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters when NODE_ENV=production`);
     }
   }
+  if (e.WEB_CONCURRENCY > 1 && database.kind === "sqlite" && database.path === ":memory:") {
+    throw new ConfigError("Invalid WEB_CONCURRENCY: several processes cannot share an in-memory SQLite database");
+  }
   if (e.AUTH_PROVIDER === "clerk" && (!e.CLERK_SECRET_KEY || !e.CLERK_PUBLISHABLE_KEY)) {
     throw new ConfigError("Invalid AUTH_PROVIDER: clerk needs CLERK_SECRET_KEY and CLERK_PUBLISHABLE_KEY");
   }
@@ -91,6 +97,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
+    workers: e.WEB_CONCURRENCY,
     database,
     betaPassword: e.BETA_PASSWORD,
     adminEmail: (e.ADMIN_EMAIL ?? `admin@${e.ADMIN_EMAIL_DOMAIN}`).toLowerCase(),

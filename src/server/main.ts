@@ -1,6 +1,8 @@
+import cluster from "node:cluster";
 import { serve } from "@hono/node-server";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app.ts";
+import { runClusterPrimary } from "./cluster-primary.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { webAppIsBuilt } from "./http/static-files.ts";
 import { createRuntime } from "./runtime.ts";
@@ -17,6 +19,11 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     throw err;
+  }
+
+  if (config.workers > 1 && cluster.isPrimary) {
+    await runClusterPrimary(config.workers, config.port, config.host);
+    return;
   }
 
   const deps = await createRuntime(config, { staticRoot: WEB_ROOT });

@@ -23,7 +23,11 @@ import { sanitizeCustomCss, sanitizeCustomHtml } from "./sanitize-customization.
 const cents = (value: number | string) => Number(value) / 100;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-export function toVendorListItem(v: Vendor): VendorListItem {
+/** The columns a list row shows: never the customisation texts, which can be large. */
+const LIST_COLUMNS = ["id", "name", "owner_name", "email", "slug", "joined_at", "is_active", "is_internal"] as const;
+type VendorListRow = Pick<Vendor, (typeof LIST_COLUMNS)[number]>;
+
+export function toVendorListItem(v: VendorListRow): VendorListItem {
   return {
     id: v.id,
     name: v.name,
@@ -150,9 +154,9 @@ export async function listVendorsPage(database: Database, query: AdminVendorsQue
   return { vendors: vendors.map(toVendorListItem), total: query.status ? counts[query.status] : counts.total, totalCapped: false, counts };
 }
 
-async function fetchVendorsInOrder(database: Database, ids: string[]): Promise<Vendor[]> {
+async function fetchVendorsInOrder(database: Database, ids: string[]): Promise<VendorListRow[]> {
   if (ids.length === 0) return [];
-  const rows = await database.db.selectFrom("vendors").selectAll().where("id", "in", ids).execute();
+  const rows = await database.db.selectFrom("vendors").select(LIST_COLUMNS).where("id", "in", ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
