@@ -1,11 +1,14 @@
 import { build } from "esbuild";
+import { rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * The production server: src/server/main.ts bundled by esbuild into one ES module,
- * dist/server/main.js, run with plain `node` (docs/decisions/0005). Our own TypeScript is
- * bundled; npm packages stay external and load from node_modules as usual (native better-sqlite3,
- * jsdom loaded lazily on first use).
+ * The production server: src/server/main.ts bundled by esbuild into dist/server/main.js, run with
+ * plain `node` (docs/decisions/0005). Our own TypeScript is bundled; npm packages stay external and
+ * load from node_modules as usual (native better-sqlite3, jsdom loaded lazily on first use). Code
+ * splitting puts the server (serve.ts, imported dynamically) in a chunk of its own, so a cluster
+ * primary that only supervises never loads it.
  */
 export const SERVER_ENTRY = "src/server/main.ts";
 export const SERVER_BUNDLE = "dist/server/main.js";
@@ -22,10 +25,15 @@ export function serverCommand(from: "source" | "build"): [string, ...string[]] {
 }
 
 export async function buildServer(root = process.cwd()): Promise<void> {
+  // Chunk names carry content hashes: old ones would pile up.
+  rmSync(join(root, dirname(SERVER_BUNDLE)), { recursive: true, force: true });
   await build({
     absWorkingDir: root,
     entryPoints: [SERVER_ENTRY],
-    outfile: SERVER_BUNDLE,
+    outdir: dirname(SERVER_BUNDLE),
+    splitting: true,
+    // Chunks stay beside main.js: serve.ts finds the web app by a path relative to its own file.
+    chunkNames: "[name]-[hash]",
     bundle: true,
     platform: "node",
     format: "esm",

@@ -12,8 +12,9 @@ export const SQLITE_LOCK_BUDGET_MS = 5000;
  * and the real waiting happens here, between attempts, on a timer.
  */
 export const SQLITE_BUSY_TIMEOUT_MS = 10;
-const FIRST_PAUSE_MS = 10;
-const MAX_PAUSE_MS = 100;
+// Transactions are short (~1 ms): a first pause of a few ms catches most locks, not a 10 ms sleep.
+const FIRST_PAUSE_MS = 2;
+const MAX_PAUSE_MS = 50;
 
 export function isSqliteBusy(err: unknown): boolean {
   const code = String((err as { code?: unknown } | null)?.code ?? "");

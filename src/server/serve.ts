@@ -1,0 +1,33 @@
+import { serve } from "@hono/node-server";
+import { fileURLToPath } from "node:url";
+import { createApp } from "./app.ts";
+import type { AppConfig } from "./config.ts";
+import { webAppIsBuilt } from "./http/static-files.ts";
+import { createRuntime } from "./runtime.ts";
+
+const WEB_ROOT = fileURLToPath(new URL("../../dist/web", import.meta.url));
+
+/** One server process: open and prepare the database, serve the API and the web app, stop cleanly. */
+export async function runServer(config: AppConfig): Promise<void> {
+  const deps = await createRuntime(config, { staticRoot: WEB_ROOT });
+  if (!webAppIsBuilt(WEB_ROOT)) console.warn("The web app is not built (dist/web missing): only the API is served. Run `npm run build`.");
+  const app = createApp(deps);
+
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    console.log(`HKI Global Admin listening on http://${config.host}:${info.port} (database: ${deps.database.kind})`);
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received, shutting down`);
+    server.close(() => {
+      void deps.database.close().finally(() => process.exit(0));
+    });
+    // Keep-alive connections may hold close() open; do not hang forever.
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
