@@ -15,6 +15,15 @@ describe("sanitizeCustomHtml", () => {
     expect(sanitizeCustomHtml(HOSTILE_CUSTOMIZATIONS[1].html)).toBe("<a>Click for a discount</a><div>Sale</div>");
   });
 
+  it("answers the same safe output when asked again, and copes with an empty customisation", () => {
+    const hostile = '<p>Hi</p><img src=x onerror="alert(1)"><script>alert(2)</script>';
+    const first = sanitizeCustomHtml(hostile);
+    expect(first).not.toMatch(/onerror|script/i);
+    expect(sanitizeCustomHtml(hostile)).toBe(first);
+    expect(sanitizeCustomHtml("")).toBe("");
+    expect(sanitizeCustomCss("")).toBe("");
+  });
+
   it("keeps the seed's safe samples as they are", () => {
     for (const html of SAFE_HTML) expect(sanitizeCustomHtml(html)).toBe(html);
   });

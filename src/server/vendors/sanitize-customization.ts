@@ -35,7 +35,8 @@ function memoized(sanitize: (input: string) => string): (input: string) => strin
   const results = new LRUCache<string, string>({
     maxSize: 4_000_000,
     maxEntrySize: 400_000,
-    sizeCalculation: (output, input) => input.length + output.length,
+    // lru-cache needs a positive size: an empty customisation ("" in, "" out) still counts 1.
+    sizeCalculation: (output, input) => input.length + output.length + 1,
   });
   return (input) => {
     const known = results.get(input);
