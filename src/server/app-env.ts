@@ -28,6 +28,12 @@ export interface AppVariables {
   /** Set by the auth middleware when a valid bearer token came with the request. */
   user?: AuthenticatedUser & { isAdmin: boolean };
   clientIp: string;
+  /**
+   * Database.dataVersion, read at most once per GET/HEAD request, on first use (~3 µs on SQLite, a
+   * good share of a cached answer's cost): the session cache and the read cache share it. Other
+   * methods read it afresh each time, so a request sees its own writes.
+   */
+  dataVersion: () => string;
   /** The exception behind a 500, kept for the error log. */
   failure?: unknown;
 }

@@ -34,6 +34,11 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
   app.use("*", securityHeaders());
   app.use("*", async (c, next) => {
     c.set("clientIp", clientIp(c));
+    // Reads (GET, HEAD) share one version for the whole request, read on first use, before the
+    // reads it guards. A request that writes must see its own writes: it asks the database each time.
+    let version: string | undefined;
+    const readOnly = c.req.method === "GET" || c.req.method === "HEAD";
+    c.set("dataVersion", readOnly ? () => (version ??= deps.database.dataVersion()) : deps.database.dataVersion);
     await next();
   });
 

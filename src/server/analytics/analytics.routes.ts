@@ -10,7 +10,7 @@ export function analyticsRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get("/admin/analytics", async (c) => {
     const { days } = readQuery(c, analyticsQuerySchema);
     // Same answer for every admin: one computation serves a burst of requests (db/read-cache.ts).
-    const body: AnalyticsResponse = await deps.readCache.read(`analytics:${days}`, () => readAnalytics(deps.database.db, deps.clock.now(), days));
+    const body: AnalyticsResponse = await deps.readCache.read(`analytics:${days}`, () => readAnalytics(deps.database.db, deps.clock.now(), days), c.get("dataVersion"));
     return c.json(body);
   });
   return app;

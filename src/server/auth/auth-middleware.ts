@@ -15,7 +15,7 @@ export function identifyUser(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = bearerToken(c.req.header("authorization"));
     if (token) {
-      const user = await deps.auth.authenticate(token);
+      const user = await deps.auth.authenticate(token, c.get("dataVersion"));
       if (user) c.set("user", { ...user, isAdmin: isAdminUser(user, deps.config.adminEmailDomain) });
     }
     await next();

@@ -22,8 +22,11 @@ export interface SignInResult {
 export interface AuthProvider {
   /** Shown to admins, e.g. in 'Delete Vendor & {displayName} Account'. */
   readonly displayName: string;
-  /** The user behind a bearer token, or null when the token is unknown, expired or revoked. */
-  authenticate(token: string): Promise<AuthenticatedUser | null>;
+  /**
+   * The user behind a bearer token, or null when the token is unknown, expired or revoked.
+   * `dataVersion` is the request's once-read Database.dataVersion, for providers that cache.
+   */
+  authenticate(token: string, dataVersion?: () => string): Promise<AuthenticatedUser | null>;
   /** Null for wrong credentials (the caller answers the same way for unknown e-mails). */
   signIn?(email: string, password: string): Promise<SignInResult | null>;
   signOut(token: string): Promise<void>;

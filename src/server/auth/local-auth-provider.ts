@@ -43,12 +43,12 @@ export class LocalAuthProvider implements AuthProvider {
     return { token, expiresAt, user: { id: user.id, email: user.email, name: user.name, role: user.role } };
   }
 
-  async authenticate(token: string): Promise<AuthenticatedUser | null> {
+  async authenticate(token: string, dataVersion?: () => string): Promise<AuthenticatedUser | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
     const sessionId = sessionIdForToken(token);
     const now = this.clock.now().toISOString();
     // Read BEFORE the query: a write landing meanwhile leaves the new entry already stale.
-    const version = this.sessions?.dataVersion();
+    const version = this.sessions ? (dataVersion ?? this.sessions.dataVersion)() : undefined;
     if (version !== undefined) {
       const cached = this.sessions!.get(sessionId, version, now);
       if (cached) return cached;

@@ -8,7 +8,7 @@ export function dashboardRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get("/admin/dashboard/stats", async (c) => {
     // Same answer for every admin: one computation serves a burst of requests (db/read-cache.ts).
-    const body: DashboardStats = await deps.readCache.read("dashboard", () => readDashboardStats(deps.database.db, deps.clock.now()));
+    const body: DashboardStats = await deps.readCache.read("dashboard", () => readDashboardStats(deps.database.db, deps.clock.now()), c.get("dataVersion"));
     return c.json(body);
   });
   return app;

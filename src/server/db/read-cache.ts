@@ -28,9 +28,10 @@ export class ReadCache {
     private readonly maxAgeMs = READ_CACHE_MAX_AGE_MS,
   ) {}
 
-  read<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  /** `dataVersion`: the request's once-read version (app.ts), else the database is asked. */
+  read<T>(key: string, compute: () => Promise<T>, dataVersion: () => string = this.dataVersion): Promise<T> {
     const now = this.clock.now().getTime();
-    const version = this.dataVersion();
+    const version = dataVersion();
     const hit = this.entries.get(key);
     if (hit && this.isFresh(hit, now, version)) return hit.value as Promise<T>;
 
