@@ -4,6 +4,7 @@ import * as appSecrets from "./migrations/002-app-secrets.ts";
 import * as errorLogCounts from "./migrations/003-error-log-counts.ts";
 import * as vendorSearch from "./migrations/004-vendor-search.ts";
 import * as vendorSearchKeys from "./migrations/005-vendor-search-keys.ts";
+import * as vendorSearchGinFastupdateOff from "./migrations/006-vendor-search-gin-fastupdate-off.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   "003-error-log-counts": errorLogCounts,
   "004-vendor-search": vendorSearch,
   "005-vendor-search-keys": vendorSearchKeys,
+  "006-vendor-search-gin-fastupdate-off": vendorSearchGinFastupdateOff,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
