@@ -1,5 +1,5 @@
 import * as AlertDialogPrimitive from "@radix-ui/react-alert-dialog";
-import type { ComponentPropsWithoutRef, HTMLAttributes } from "react";
+import type { ComponentPropsWithoutRef, HTMLAttributes, ReactElement } from "react";
 import { cn } from "@web/lib/cn";
 import { buttonVariants, type ButtonVariant } from "./button";
 
@@ -55,4 +55,52 @@ export function AlertDialogAction({
 
 export function AlertDialogCancel({ className, ...props }: ComponentPropsWithoutRef<typeof AlertDialogPrimitive.Cancel>) {
   return <AlertDialogPrimitive.Cancel className={buttonVariants({ variant: "outline", className })} {...props} />;
+}
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  /** Called with false when the dialog closes by Cancel, Escape or the confirm action. */
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  /** Plain text, or one element (a block of several paragraphs) that becomes the description itself. */
+  description: string | ReactElement;
+  confirmLabel: string;
+  confirmVariant?: ButtonVariant;
+  onConfirm: () => void;
+  cancelLabel?: string;
+  onCancel?: () => void;
+}
+
+/** The one confirmation layout: title, description, Cancel and the confirm action. */
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  confirmVariant = "default",
+  onConfirm,
+  cancelLabel = "Cancel",
+  onCancel,
+}: ConfirmDialogProps) {
+  return (
+    <AlertDialog open={open} onOpenChange={onOpenChange}>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{title}</AlertDialogTitle>
+          {typeof description === "string" ? (
+            <AlertDialogDescription>{description}</AlertDialogDescription>
+          ) : (
+            <AlertDialogDescription asChild>{description}</AlertDialogDescription>
+          )}
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel onClick={onCancel}>{cancelLabel}</AlertDialogCancel>
+          <AlertDialogAction variant={confirmVariant} onClick={onConfirm}>
+            {confirmLabel}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
 }

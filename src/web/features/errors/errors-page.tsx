@@ -1,16 +1,7 @@
 import { useState } from "react";
 import { useSearchParams } from "react-router";
 import type { ErrorLevel, ErrorLevelCounts, ErrorLogEntry } from "@contract/error-logs";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@web/components/ui/alert-dialog";
+import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { Button } from "@web/components/ui/button";
 import { Card, CardContent } from "@web/components/ui/card";
 import { Spinner } from "@web/components/ui/spinner";
@@ -176,20 +167,15 @@ function ErrorLogsView({ archived, level, setFilter }: ViewProps) {
 
       <ErrorDetailDialog entry={selected} onClose={() => setSelected(null)} />
 
-      <AlertDialog open={confirmCleanup} onOpenChange={setConfirmCleanup}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Cleanup Old Archives</AlertDialogTitle>
-            <AlertDialogDescription>{CLEANUP_CONFIRM_TEXT}</AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction variant="destructive" onClick={onCleanup}>
-              Delete
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={confirmCleanup}
+        onOpenChange={setConfirmCleanup}
+        title="Cleanup Old Archives"
+        description={CLEANUP_CONFIRM_TEXT}
+        confirmLabel="Delete"
+        confirmVariant="destructive"
+        onConfirm={onCleanup}
+      />
     </section>
   );
 }

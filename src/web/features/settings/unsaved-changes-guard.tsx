@@ -1,15 +1,6 @@
 import { useEffect } from "react";
 import { useBlocker } from "react-router";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@web/components/ui/alert-dialog";
+import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 
 /**
  * Asks before leaving with unsaved changes: in-app navigation is held by the router's blocker and
@@ -30,24 +21,18 @@ export function UnsavedChangesGuard({ dirty }: { dirty: boolean }) {
   }, [dirty]);
 
   return (
-    <AlertDialog
+    <ConfirmDialog
       open={blocker.state === "blocked"}
       onOpenChange={(open) => {
         if (!open && blocker.state === "blocked") blocker.reset();
       }}
-    >
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Leave without saving?</AlertDialogTitle>
-          <AlertDialogDescription>You have unsaved changes. If you leave this page they will be lost.</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel onClick={() => blocker.reset?.()}>Stay on Page</AlertDialogCancel>
-          <AlertDialogAction variant="destructive" onClick={() => blocker.proceed?.()}>
-            Leave Page
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      title="Leave without saving?"
+      description="You have unsaved changes. If you leave this page they will be lost."
+      cancelLabel="Stay on Page"
+      onCancel={() => blocker.reset?.()}
+      confirmLabel="Leave Page"
+      confirmVariant="destructive"
+      onConfirm={() => blocker.proceed?.()}
+    />
   );
 }
