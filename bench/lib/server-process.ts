@@ -1,25 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { ensureBuild } from "../../scripts/ensure-build.ts";
 import { serverCommand } from "../../scripts/build-server.ts";
+import { freePort } from "../../src/server/free-port.ts";
 
 /** Fixed throwaway credentials of the benchmark server (never real secrets). */
 export const BENCH_ADMIN = { email: "bench-admin@hki.global", password: "bench-admin-password" } as const;
 const BENCH_BETA_PASSWORD = "bench-beta-password";
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** Peak resident set size (VmHWM) of a Linux process, in MB; null where /proc is unavailable. */
 export function peakRssMb(pid: number): number | null {

@@ -1,5 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
-import { createServer } from "node:net";
+import { freePort } from "./free-port.ts";
 
 /** A worker that dies is replaced after this pause, so a crash loop cannot burn the CPU. */
 const RESPAWN_DELAY_MS = 1000;
@@ -57,16 +57,4 @@ export async function runClusterPrimary(workers: number, port: number, host: str
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
-}
-
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, host, () => {
-      const address = probe.address();
-      const chosen = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(chosen));
-    });
-  });
 }

@@ -2,8 +2,8 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs,
 
 /**
  * Counts the statements of this process that changed rows (INSERT, UPDATE, DELETE, raw SQL alike:
- * whatever reports affected rows), on SQLite and PostgreSQL. Short-lived caches of derived
- * answers (read-cache.ts) compare the count to see this process's own writes at once. A
+ * whatever reports affected rows). It is PostgreSQL's Database.dataVersion (connect.ts; SQLite
+ * asks the engine instead), so the read cache sees this process's own writes at once. A
  * statement rolled back afterwards still counts: it only makes a cache recompute needlessly.
  */
 export class WriteCounter implements KyselyPlugin {
