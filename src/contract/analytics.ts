@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineEndpoint } from "./endpoint.ts";
 
 /** The periods the Analytics screen offers (spec §9), in days; 30 is the default. */
 export const ANALYTICS_PERIODS = [7, 30, 90] as const;
@@ -47,3 +48,14 @@ export const analyticsResponseSchema = z.object({
   platformFeePercentage: z.number(),
 });
 export type AnalyticsResponse = z.infer<typeof analyticsResponseSchema>;
+
+export const analyticsEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/analytics",
+  area: "analytics",
+  access: "admin",
+  summary: "Sales figures per UTC day over the last 7, 30 or 90 days, with totals",
+  query: analyticsQuerySchema,
+  success: { status: 200, description: "Every day of the period, including days without sales", schema: analyticsResponseSchema },
+  errors: [400],
+});

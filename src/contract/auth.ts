@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineEndpoint } from "./endpoint.ts";
 
 export const userRoleSchema = z.enum(["admin", "user"]);
 export type UserRole = z.infer<typeof userRoleSchema>;
@@ -42,3 +43,51 @@ export const betaVerifyRequestSchema = z.object({
   password: z.string().max(1024),
 });
 export type BetaVerifyRequest = z.infer<typeof betaVerifyRequestSchema>;
+
+export const betaVerifyResponseSchema = z.object({ ok: z.literal(true) });
+export type BetaVerifyResponse = z.infer<typeof betaVerifyResponseSchema>;
+
+export const signInEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/auth/sign-in",
+  area: "auth",
+  access: "public",
+  summary: "Sign in with e-mail and password (built-in provider); answers a bearer token",
+  description: "Repeated failures for one account, or many attempts from one address, answer 429 with Retry-After.",
+  body: signInRequestSchema,
+  bodyExample: { email: "admin@hki.global", password: "your password" },
+  success: { status: 200, description: "The session token, its expiry and the user", schema: signInResponseSchema },
+  errors: [400, 401, 415, 429],
+});
+
+export const signOutEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/auth/sign-out",
+  area: "auth",
+  access: "signed-in",
+  summary: "Revoke the session of the bearer token",
+  success: { status: 204, description: "Signed out" },
+  invalidates: ["auth"],
+});
+
+export const meEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/auth/me",
+  area: "auth",
+  access: "signed-in",
+  summary: "The signed-in user",
+  success: { status: 200, description: "The user of the bearer token", schema: meResponseSchema },
+});
+
+export const betaVerifyEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/beta/verify",
+  area: "beta",
+  access: "public",
+  summary: "Check the private-beta password",
+  description: "Wrong passwords from one address are limited: 429 with Retry-After.",
+  body: betaVerifyRequestSchema,
+  bodyExample: { password: "the beta password" },
+  success: { status: 200, description: "The password is right", schema: betaVerifyResponseSchema },
+  errors: [400, 401, 415, 429],
+});

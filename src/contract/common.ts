@@ -1,10 +1,14 @@
 import { z } from "zod";
 
-/** The one error shape every API failure answers with (DESIGN.md "API rules"). */
+/**
+ * The one error shape every API failure answers with. `fields` is there for invalid input only:
+ * each input at fault (a body key, a query parameter, a path parameter) with its message.
+ */
 export const apiErrorSchema = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
   }),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineEndpoint } from "./endpoint.ts";
 
 /**
  * GET /api/admin/dashboard/stats (spec §3 "Dashboard stats"). Money is in US dollars.
@@ -54,3 +55,12 @@ export type DashboardStats = z.infer<typeof dashboardStatsSchema>;
 
 /** Number of events in recentActivity. */
 export const RECENT_ACTIVITY_LIMIT = 10;
+
+export const dashboardStatsEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/dashboard/stats",
+  area: "dashboard",
+  access: "admin",
+  summary: "The dashboard's figures, trends and recent activity",
+  success: { status: 200, description: "The figures", schema: dashboardStatsSchema },
+});

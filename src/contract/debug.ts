@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineEndpoint } from "./endpoint.ts";
 
 /**
  * GET /api/debug/admin (spec §3 "Debug response") plus what the System Debug page shows beside it.
@@ -31,3 +32,22 @@ export const debugResponseSchema = z.object({
   checkedAt: z.string(),
 });
 export type DebugResponse = z.infer<typeof debugResponseSchema>;
+
+export const debugAdminEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/debug/admin",
+  area: "debug",
+  access: "admin",
+  summary: "The System Debug page's facts: the caller's session, configured providers (never their secrets), a live payment-provider check",
+  success: { status: 200, description: "The facts", schema: debugResponseSchema },
+});
+
+export const testErrorEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/debug/test-error",
+  area: "debug",
+  access: "admin",
+  summary: "Write one 'info' entry to the error log and answer with an error on purpose (status 418)",
+  errors: [418],
+  invalidates: ["errors", "dashboard"],
+});

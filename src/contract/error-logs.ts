@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineEndpoint } from "./endpoint.ts";
 import { pageQuerySchema, queryBoolean } from "./common.ts";
 
 /** Spec §3: error levels. Colours (web): error red, warning yellow, info blue. */
@@ -78,3 +79,49 @@ export type ArchiveOneResponse = z.infer<typeof archiveOneResponseSchema>;
 
 /** Spec §9: archived entries are kept this long; cleanup deletes the ones archived earlier. */
 export const ARCHIVE_RETENTION_DAYS = 30;
+
+export const listErrorLogsEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/errors",
+  area: "errors",
+  access: "admin",
+  summary: "One page of error-log entries (active or archived, optionally one level), newest first, with counts per level",
+  query: errorListQuerySchema,
+  success: { status: 200, description: "The page, the filter's total, counts per level and the next cursor", schema: errorListResponseSchema },
+  errors: [400],
+});
+
+export const archiveAllErrorLogsEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/admin/errors/archive-all",
+  area: "errors",
+  access: "admin",
+  summary: "Archive every active entry, or every active entry of one level",
+  body: archiveAllRequestSchema,
+  bodyExample: { level: "warning" },
+  success: { status: 200, description: "How many were archived, as a message to show", schema: errorMessageResponseSchema },
+  errors: [400, 415],
+  invalidates: ["errors", "dashboard"],
+});
+
+export const archiveErrorLogEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/admin/errors/{id}/archive",
+  area: "errors",
+  access: "admin",
+  summary: "Archive one entry (archiving an archived entry changes nothing)",
+  params: z.object({ id: z.string() }),
+  success: { status: 200, description: "The archived entry", schema: archiveOneResponseSchema },
+  errors: [404],
+  invalidates: ["errors", "dashboard"],
+});
+
+export const cleanupArchivedErrorLogsEndpoint = defineEndpoint({
+  method: "delete",
+  path: "/api/admin/errors/cleanup-archived",
+  area: "errors",
+  access: "admin",
+  summary: `Delete the entries archived more than ${ARCHIVE_RETENTION_DAYS} days ago`,
+  success: { status: 200, description: "How many were deleted, as a message to show", schema: errorMessageResponseSchema },
+  invalidates: ["errors", "dashboard"],
+});

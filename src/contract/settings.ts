@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineEndpoint } from "./endpoint.ts";
 
 /**
  * Platform settings (spec §3 "Platform setting"). The keys are the spec's eight; values travel as
@@ -67,3 +68,37 @@ export const settingHistoryResponseSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 export type SettingHistoryResponse = z.infer<typeof settingHistoryResponseSchema>;
+
+export const getSettingsEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/settings",
+  area: "settings",
+  access: "admin",
+  summary: "Every platform setting with its value, description and last change",
+  success: { status: 200, description: "The settings by key", schema: settingsResponseSchema },
+});
+
+export const updateSettingsEndpoint = defineEndpoint({
+  method: "put",
+  path: "/api/admin/settings",
+  area: "settings",
+  access: "admin",
+  summary: "Change some settings at once: every value is checked first, and one bad value changes nothing",
+  body: settingsUpdateRequestSchema,
+  bodyExample: { platform_fee_percentage: "10", announcement_message: "Welcome!" },
+  success: { status: 200, description: "Every setting after the change", schema: settingsResponseSchema },
+  errors: [400, 415],
+  invalidates: ["settings", "dashboard", "analytics"],
+});
+
+export const settingHistoryEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/settings/history",
+  area: "settings",
+  access: "admin",
+  summary: "One page of a setting's changes, newest first",
+  query: settingHistoryQuerySchema,
+  queryExample: { key: "platform_fee_percentage" },
+  success: { status: 200, description: "The changes and the next cursor", schema: settingHistoryResponseSchema },
+  errors: [400],
+});

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageQuerySchema, queryBoolean } from "./common.ts";
+import { defineEndpoint } from "./endpoint.ts";
 
 /** Vendor as the list shows it (spec §3 "Vendor (list)"). */
 export const vendorListItemSchema = z.object({
@@ -157,3 +158,92 @@ export const vendorSalesResponseSchema = z.object({
   limit: z.number(),
 });
 export type VendorSalesResponse = z.infer<typeof vendorSalesResponseSchema>;
+
+const vendorIdParams = z.object({ id: z.string() });
+
+export const listAdminVendorsEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/vendors",
+  area: "vendors",
+  access: "admin",
+  summary: "One page of vendors, searched and filtered by status, with the platform-wide counts",
+  query: adminVendorsQuerySchema,
+  success: { status: 200, description: "The page, the matching total and the counts", schema: adminVendorsResponseSchema },
+  errors: [400],
+});
+
+export const listVendorsArrayEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/vendors",
+  area: "vendors",
+  access: "admin",
+  summary: `The newest vendors as one array (at most ${MAX_VENDORS_ARRAY})`,
+  query: vendorsArrayQuerySchema,
+  success: { status: 200, description: "Vendors, newest first", schema: z.array(vendorListItemSchema) },
+  errors: [400],
+});
+
+export const getVendorDetailEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/vendors/{id}",
+  area: "vendors",
+  access: "admin",
+  summary: "A vendor with its figures and sanitised store customisation",
+  params: vendorIdParams,
+  success: { status: 200, description: "The vendor", schema: vendorDetailSchema },
+  errors: [404],
+});
+
+export const listVendorProductsEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/vendors/{id}/products",
+  area: "vendors",
+  access: "admin",
+  summary: "One page of a vendor's products, newest first",
+  params: vendorIdParams,
+  query: pageQuerySchema,
+  success: { status: 200, description: "The page and the vendor's product count", schema: vendorProductsResponseSchema },
+  errors: [400, 404],
+});
+
+export const listVendorSalesEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/vendors/{id}/sales",
+  area: "vendors",
+  access: "admin",
+  summary: "One page of a vendor's orders, newest first",
+  params: vendorIdParams,
+  query: pageQuerySchema,
+  success: { status: 200, description: "The page and the vendor's order count", schema: vendorSalesResponseSchema },
+  errors: [400, 404],
+});
+
+export const setVendorStatusEndpoint = defineEndpoint({
+  method: "patch",
+  path: "/api/vendors/{id}/status",
+  area: "vendors",
+  access: "admin",
+  summary: "Enable or disable a vendor's store",
+  params: vendorIdParams,
+  body: vendorStatusRequestSchema,
+  bodyExample: { isActive: false },
+  success: { status: 200, description: "The vendor as the list shows it", schema: vendorListItemSchema },
+  errors: [400, 404, 415],
+  invalidates: ["vendors", "dashboard", "analytics"],
+});
+
+export const deleteVendorEndpoint = defineEndpoint({
+  method: "delete",
+  path: "/api/vendors/{id}",
+  area: "vendors",
+  access: "admin",
+  summary: "Delete a vendor with its products, orders, subscriptions and visits (and its owner's account when asked)",
+  params: vendorIdParams,
+  query: vendorDeleteQuerySchema,
+  queryExample: { action: "delete" },
+  body: vendorDeleteRequestSchema,
+  bodyExample: { deleteFromClerk: false },
+  success: { status: 200, description: "What was deleted", schema: vendorDeleteResponseSchema },
+  errors: [400, 404, 409, 415],
+  invalidates: ["vendors", "dashboard", "analytics"],
+});

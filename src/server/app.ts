@@ -7,16 +7,21 @@ import { ADMIN_ONLY_PREFIXES, identifyUser, requireAdmin } from "./auth/auth-mid
 import { levelForStatus } from "./error-logging/error-recorder.ts";
 import { redactText } from "./error-logging/redact.ts";
 import { classifyDatabaseFailure } from "./http/database-errors.ts";
+import { EndpointRouter } from "./http/endpoint-router.ts";
 import { HttpError } from "./http/http-error.ts";
+import { LedgerError } from "./ledger/executor.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { serveWebApp } from "./http/static-files.ts";
 import { areaRoutes } from "./routes.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-function errorBody(code: string, message: string): ApiError {
-  return { error: { code, message } };
+function errorBody(code: string, message: string, fields?: Record<string, string>): ApiError {
+  return { error: fields ? { code, message, fields } : { code, message } };
 }
+
+/** Domain errors of the ledger, by code, as HTTP statuses. */
+const LEDGER_ERROR_STATUS = { not_found: 404, invalid_input: 400, invalid_state: 409 } as const;
 
 /** Methods that carry no body and change nothing. */
 const readsOnly = (method: string) => method === "GET" || method === "HEAD";
@@ -84,7 +89,8 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
     app.use(`${prefix}/*`, requireAdmin());
   }
 
-  for (const routes of areaRoutes) app.route("/api", routes(deps));
+  const router = new EndpointRouter(app);
+  for (const register of areaRoutes) register(router, deps);
   // Test-only routes (e.g. one that throws) mount behind the same middleware as the real ones.
   for (const routes of options.extraRoutes ?? []) app.route("/api", routes);
 
@@ -95,7 +101,10 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
 
   app.onError((err, c) => {
     if (err instanceof HttpError) {
-      return c.json(errorBody(err.code, err.message), err.status, err.headers);
+      return c.json(errorBody(err.code, err.message, err.fields), err.status, err.headers);
+    }
+    if (err instanceof LedgerError) {
+      return c.json(errorBody(err.code, err.message), LEDGER_ERROR_STATUS[err.code]);
     }
     const dbFailure = classifyDatabaseFailure(err);
     if (dbFailure) c.set("failure", err);

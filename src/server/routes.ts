@@ -1,18 +1,29 @@
-import type { Hono } from "hono";
-import type { AppDeps, AppEnv } from "./app-env.ts";
-import { authRoutes } from "./auth/auth.routes.ts";
-import { errorLogsRoutes } from "./error-logs/error-logs.routes.ts";
-import { publicRoutes } from "./public/public.routes.ts";
-import { vendorsRoutes } from "./vendors/vendors.routes.ts";
+import type { AppDeps } from "./app-env.ts";
 import { analyticsRoutes } from "./analytics/analytics.routes.ts";
+import { authRoutes } from "./auth/auth.routes.ts";
 import { dashboardRoutes } from "./dashboard/dashboard.routes.ts";
-import { testErrorRoutes } from "./debug/test-error.routes.ts";
-import { debugAdminRoutes } from "./debug/debug-admin.routes.ts";
+import { debugRoutes } from "./debug/debug.routes.ts";
+import { docsRoutes } from "./docs/docs.routes.ts";
+import { errorLogsRoutes } from "./error-logs/error-logs.routes.ts";
+import type { EndpointRouter } from "./http/endpoint-router.ts";
+import { publicRoutes } from "./public/public.routes.ts";
 import { settingsRoutes } from "./settings/settings.routes.ts";
+import { vendorsRoutes } from "./vendors/vendors.routes.ts";
 
 /**
- * Every area's routes, mounted under /api. An area adds one line here; the admin guard is applied
- * by path prefix in app.ts, so a new route under /api/admin, /api/debug or /api/vendors is guarded
- * without doing anything (and the auth sweep test proves it).
+ * Every area's routes. An area adds one line here; each of its handlers is registered from its
+ * definition in src/contract. The admin guard is applied by path prefix in app.ts, so a new route
+ * under /api/admin, /api/debug or /api/vendors is guarded without doing anything (the auth sweep
+ * proves it), and the OpenAPI test proves every served route is documented and vice versa.
  */
-export const areaRoutes: Array<(deps: AppDeps) => Hono<AppEnv>> = [publicRoutes, authRoutes, errorLogsRoutes, dashboardRoutes, analyticsRoutes, testErrorRoutes, settingsRoutes, debugAdminRoutes, vendorsRoutes];
+export const areaRoutes: Array<(router: EndpointRouter, deps: AppDeps) => void> = [
+  publicRoutes,
+  docsRoutes,
+  authRoutes,
+  errorLogsRoutes,
+  dashboardRoutes,
+  analyticsRoutes,
+  settingsRoutes,
+  debugRoutes,
+  vendorsRoutes,
+];

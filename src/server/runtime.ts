@@ -13,7 +13,7 @@ import { seedDemoData } from "./db/seed/demo.ts";
 import { createExternalUser } from "./auth/users.ts";
 import { ErrorRecorder } from "./error-logging/error-recorder.ts";
 import { RateLimiter } from "./http/rate-limiter.ts";
-import { ensureDefaultSettings } from "./settings/settings-catalog.ts";
+import { ensureDefaultSettings } from "./settings/settings.queries.ts";
 
 export interface RuntimeOptions {
   clock?: Clock;

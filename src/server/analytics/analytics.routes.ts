@@ -1,17 +1,9 @@
-import { Hono } from "hono";
-import { analyticsQuerySchema, type AnalyticsResponse } from "../../contract/analytics.ts";
-import type { AppDeps, AppEnv } from "../app-env.ts";
-import { readQuery } from "../http/validate.ts";
-import { readAnalytics } from "./analytics.queries.ts";
+import { analyticsEndpoint } from "../../contract/analytics.ts";
+import type { AppDeps } from "../app-env.ts";
+import type { EndpointRouter } from "../http/endpoint-router.ts";
+import { AnalyticsService } from "./analytics.service.ts";
 
-/** GET /api/admin/analytics?days=7|30|90 (admin-only by the /api/admin prefix guard in app.ts). */
-export function analyticsRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/admin/analytics", async (c) => {
-    const { days } = readQuery(c, analyticsQuerySchema);
-    // Same answer for every admin: one computation serves a burst of requests (db/read-cache.ts).
-    const body: AnalyticsResponse = await deps.readCache.read(`analytics:${days}`, () => readAnalytics(deps.database.db, deps.clock.now(), days), c.get("dataVersion"));
-    return c.json(body);
-  });
-  return app;
+export function analyticsRoutes(router: EndpointRouter, deps: AppDeps): void {
+  const analytics = new AnalyticsService(deps);
+  router.handle(analyticsEndpoint, ({ query }, { dataVersion }) => analytics.period(query.days, dataVersion));
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.ts";
-import { currentFeeRateBasisPoints } from "../settings/settings-catalog.ts";
+import { currentFeeRateBasisPoints } from "../settings/settings.queries.ts";
 
 /**
  * Reads of the per-day platform rollup (daily_platform_totals, kept by the ledger in the same

@@ -1,4 +1,4 @@
-import { badRequest } from "../http/http-error.ts";
+import { invalidField } from "../http/http-error.ts";
 
 /** Keyset position in the newest-first order (created_at desc, id desc): the last row a page showed. */
 export interface ErrorLogCursor {
@@ -32,5 +32,5 @@ export function decodeCursor(text: string): ErrorLogCursor {
   ) {
     return { createdAt: value[0], id: value[1] };
   }
-  throw badRequest("cursor: not a valid cursor (use nextCursor from a previous answer)", "invalid_input");
+  throw invalidField("cursor", "not a valid cursor (use nextCursor from a previous answer)");
 }

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import { HttpError, badRequest } from "./http-error.ts";
+import { HttpError, badRequest, invalidField } from "./http-error.ts";
 
 /** "field: message" for the first zod issue, so a 400 names the field at fault. */
 export function describeZodError(error: z.ZodError): string {
@@ -8,6 +8,16 @@ export function describeZodError(error: z.ZodError): string {
   if (!issue) return "Invalid input";
   const path = issue.path.map(String).join(".");
   return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+/** Every input at fault with its first message; an issue about the whole input is named "input". */
+export function zodErrorFields(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const name = issue.path.map(String).join(".") || "input";
+    fields[name] ??= issue.message;
+  }
+  return fields;
 }
 
 /**
@@ -27,9 +37,9 @@ function findNulCharacter(value: unknown, path: string[] = [], depth = 0): strin
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const nulAt = findNulCharacter(value);
-  if (nulAt) throw badRequest(`${nulAt.join(".") || "input"}: must not contain NUL characters`, "invalid_input");
+  if (nulAt) throw invalidField(nulAt.join(".") || "input", "must not contain NUL characters");
   const result = schema.safeParse(value);
-  if (!result.success) throw badRequest(describeZodError(result.error), "invalid_input");
+  if (!result.success) throw new HttpError(400, "invalid_input", describeZodError(result.error), {}, zodErrorFields(result.error));
   return result.data;
 }
 
@@ -59,7 +69,7 @@ export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S
   const all = c.req.queries();
   const single: Record<string, string> = {};
   for (const [key, values] of Object.entries(all)) {
-    if (values.length > 1) throw badRequest(`${key}: must be given once`, "invalid_input");
+    if (values.length > 1) throw invalidField(key, "must be given once");
     single[key] = values[0] ?? "";
   }
   return parseWith(schema, single);

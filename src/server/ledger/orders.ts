@@ -14,7 +14,7 @@ export interface PlaceOrderInput {
   unitPriceCents?: number;
   /** Total charged in cents; defaults to unit price × quantity. */
   grossCents?: number;
-  /** The platform fee rate in force now (settings-catalog currentFeeRateBasisPoints); 150 = 1.5 %. */
+  /** The platform fee rate in force now (settings.queries currentFeeRateBasisPoints); 150 = 1.5 %. */
   feeRateBasisPoints: number;
   /** Defaults to the clock's now. */
   createdAt?: Date | string;

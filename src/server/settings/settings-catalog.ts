@@ -1,6 +1,3 @@
-import type { Kysely, Transaction } from "kysely";
-import type { Clock } from "../clock.ts";
-import type { DB } from "../db/schema.ts";
 
 /**
  * The platform settings the product knows (spec §3), with the description the Settings screen
@@ -53,24 +50,6 @@ export function isSettingKey(key: string): key is SettingKey {
 /** Fee rate used when the setting is missing or unreadable: the spec's 1.5 %. */
 export const DEFAULT_FEE_RATE_BASIS_POINTS = 150;
 
-/** Inserts the known settings that are missing with their defaults; never overwrites a stored value. */
-export async function ensureDefaultSettings(db: Kysely<DB> | Transaction<DB>, clock: Clock): Promise<void> {
-  const now = clock.now().toISOString();
-  await db
-    .insertInto("platform_settings")
-    .values(
-      SETTING_KEYS.map((key) => ({
-        key,
-        value: SETTINGS_CATALOG[key].defaultValue,
-        description: SETTINGS_CATALOG[key].description,
-        updated_at: now,
-        updated_by: null,
-      })),
-    )
-    .onConflict((oc) => oc.column("key").doNothing())
-    .execute();
-}
-
 /** Converts a platform_fee_percentage value ("1.5") to basis points (150); null when it is not a valid percentage. */
 export function percentageToBasisPoints(value: string): number | null {
   const pct = Number(value.trim());
@@ -78,15 +57,3 @@ export function percentageToBasisPoints(value: string): number | null {
   return Math.round(pct * 100);
 }
 
-/** The platform fee rate new orders are charged at, in basis points (platform_fee_percentage × 100). */
-export async function currentFeeRateBasisPoints(db: Kysely<DB> | Transaction<DB>): Promise<number> {
-  const row = await db.selectFrom("platform_settings").select("value").where("key", "=", "platform_fee_percentage").executeTakeFirst();
-  return (row && percentageToBasisPoints(row.value)) ?? DEFAULT_FEE_RATE_BASIS_POINTS;
-}
-
-/** The monthly subscription fee new subscriptions start at, in cents. */
-export async function currentMonthlySubscriptionFeeCents(db: Kysely<DB> | Transaction<DB>): Promise<number> {
-  const row = await db.selectFrom("platform_settings").select("value").where("key", "=", "monthly_subscription_fee").executeTakeFirst();
-  const dollars = Number(row?.value ?? SETTINGS_CATALOG.monthly_subscription_fee.defaultValue);
-  return Number.isFinite(dollars) && dollars >= 0 ? Math.round(dollars * 100) : 2999;
-}

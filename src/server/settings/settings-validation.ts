@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SETTING_KEY_LIST, type SettingKeyName } from "../../contract/settings.ts";
-import { badRequest } from "../http/http-error.ts";
+import { HttpError } from "../http/http-error.ts";
 import { type SettingKey, isSettingKey } from "./settings-catalog.ts";
 
 // The catalog (server) and the contract (shared with the web) must name the same eight keys.
@@ -47,13 +47,18 @@ export function checkSettingValue(key: SettingKey, raw: string): { ok: true; val
  */
 export function validateSettingChanges(changes: Record<string, string>): Map<SettingKey, string> {
   const valid = new Map<SettingKey, string>();
+  const fields: Record<string, string> = {};
   for (const [key, raw] of Object.entries(changes)) {
     if (!isSettingKey(key)) {
-      throw badRequest(`${key}: unknown setting (known: ${SETTING_KEY_LIST.join(", ")})`, "invalid_setting");
+      fields[key] = `unknown setting (known: ${SETTING_KEY_LIST.join(", ")})`;
+      continue;
     }
     const checked = checkSettingValue(key, raw);
-    if (!checked.ok) throw badRequest(`${key}: ${checked.message}`, "invalid_setting");
-    valid.set(key, checked.value);
+    if (checked.ok) valid.set(key, checked.value);
+    else fields[key] = checked.message;
   }
+  // Every bad key is named in `fields` (the screen marks each); the message names the first.
+  const [first] = Object.entries(fields);
+  if (first) throw new HttpError(400, "invalid_setting", `${first[0]}: ${first[1]}`, {}, fields);
   return valid;
 }

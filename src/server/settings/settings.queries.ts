@@ -1,12 +1,12 @@
-import type { Kysely, Transaction } from "kysely";
 import type { PlatformSetting, SettingChange, SettingHistoryResponse, SettingKeyName } from "../../contract/settings.ts";
+import type { Transaction } from "kysely";
+import type { DB } from "../db/schema.ts";
 import type { DatabaseKind } from "../db/connect.ts";
 import { newId } from "../db/ids.ts";
-import type { DB } from "../db/schema.ts";
-import { badRequest } from "../http/http-error.ts";
-import { SETTINGS_CATALOG, SETTING_KEYS, type SettingKey } from "./settings-catalog.ts";
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import { invalidField } from "../http/http-error.ts";
+import type { Executor } from "../ledger/executor.ts";
+import type { Clock } from "../clock.ts";
+import { DEFAULT_FEE_RATE_BASIS_POINTS, SETTINGS_CATALOG, SETTING_KEYS, percentageToBasisPoints, type SettingKey } from "./settings-catalog.ts";
 
 /** Every known setting (eight rows by primary key), in catalog order. */
 export async function readSettings(db: Executor): Promise<Record<SettingKey, PlatformSetting>> {
@@ -24,41 +24,38 @@ export async function readSettings(db: Executor): Promise<Record<SettingKey, Pla
 }
 
 /**
- * Writes validated changes in one transaction with their history rows. Values equal to the stored
- * one are skipped, so saving an untouched form leaves no history noise. On PostgreSQL the rows are
- * locked first so two admins saving at once each record the true old value.
+ * Writes validated changes with their history rows, inside the caller's transaction. Values equal
+ * to the stored one are skipped, so saving an untouched form leaves no history noise. On
+ * PostgreSQL the rows are locked first so two admins saving at once each record the true old value.
  */
 export async function writeSettings(
-  db: Kysely<DB>,
+  trx: Transaction<DB>,
   kind: DatabaseKind,
   changes: ReadonlyMap<SettingKey, string>,
   actorEmail: string,
   now: string,
 ): Promise<number> {
-  if (changes.size === 0) return 0;
-  return db.transaction().execute(async (trx) => {
-    const keys = [...changes.keys()];
-    let select = trx.selectFrom("platform_settings").select(["key", "value"]).where("key", "in", keys);
-    // SQLite has no FOR UPDATE; its single writer already serialises this transaction.
-    if (kind === "postgres") select = select.forUpdate();
-    const current = new Map((await select.execute()).map((r) => [r.key, r.value]));
-    let written = 0;
-    for (const [key, value] of changes) {
-      const old = current.get(key);
-      if (old === value) continue;
-      await trx
-        .insertInto("platform_settings")
-        .values({ key, value, description: SETTINGS_CATALOG[key].description, updated_at: now, updated_by: actorEmail })
-        .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: now, updated_by: actorEmail }))
-        .execute();
-      await trx
-        .insertInto("platform_setting_changes")
-        .values({ id: newId(), key, old_value: old ?? null, new_value: value, changed_by: actorEmail, changed_at: now })
-        .execute();
-      written += 1;
-    }
-    return written;
-  });
+  const keys = [...changes.keys()];
+  let select = trx.selectFrom("platform_settings").select(["key", "value"]).where("key", "in", keys);
+  // SQLite has no FOR UPDATE; its single writer already serialises this transaction.
+  if (kind === "postgres") select = select.forUpdate();
+  const current = new Map((await select.execute()).map((r) => [r.key, r.value]));
+  let written = 0;
+  for (const [key, value] of changes) {
+    const old = current.get(key);
+    if (old === value) continue;
+    await trx
+      .insertInto("platform_settings")
+      .values({ key, value, description: SETTINGS_CATALOG[key].description, updated_at: now, updated_by: actorEmail })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: now, updated_by: actorEmail }))
+      .execute();
+    await trx
+      .insertInto("platform_setting_changes")
+      .values({ id: newId(), key, old_value: old ?? null, new_value: value, changed_by: actorEmail, changed_at: now })
+      .execute();
+    written += 1;
+  }
+  return written;
 }
 
 /** Keyset cursor over (changed_at, id), newest first: opaque to clients, O(limit) at any depth. */
@@ -75,7 +72,7 @@ function decodeCursor(cursor: string): [string, string] {
   } catch {
     // fall through to the 400 below
   }
-  throw badRequest("cursor: invalid cursor", "invalid_input");
+  throw invalidField("cursor", "invalid cursor");
 }
 
 /** One page of a setting's change history, newest first (index setting_changes_key_idx). */
@@ -109,4 +106,35 @@ export async function readSettingHistory(
     changedAt: r.changed_at,
   }));
   return { key, changes, nextCursor: rows.length > limit && last ? encodeCursor(last.changed_at, last.id) : null };
+}
+
+/** Inserts the known settings that are missing with their defaults; never overwrites a stored value. */
+export async function ensureDefaultSettings(db: Executor, clock: Clock): Promise<void> {
+  const now = clock.now().toISOString();
+  await db
+    .insertInto("platform_settings")
+    .values(
+      SETTING_KEYS.map((key) => ({
+        key,
+        value: SETTINGS_CATALOG[key].defaultValue,
+        description: SETTINGS_CATALOG[key].description,
+        updated_at: now,
+        updated_by: null,
+      })),
+    )
+    .onConflict((oc) => oc.column("key").doNothing())
+    .execute();
+}
+
+/** The platform fee rate new orders are charged at, in basis points (platform_fee_percentage × 100). */
+export async function currentFeeRateBasisPoints(db: Executor): Promise<number> {
+  const row = await db.selectFrom("platform_settings").select("value").where("key", "=", "platform_fee_percentage").executeTakeFirst();
+  return (row && percentageToBasisPoints(row.value)) ?? DEFAULT_FEE_RATE_BASIS_POINTS;
+}
+
+/** The monthly subscription fee new subscriptions start at, in cents. */
+export async function currentMonthlySubscriptionFeeCents(db: Executor): Promise<number> {
+  const row = await db.selectFrom("platform_settings").select("value").where("key", "=", "monthly_subscription_fee").executeTakeFirst();
+  const dollars = Number(row?.value ?? SETTINGS_CATALOG.monthly_subscription_fee.defaultValue);
+  return Number.isFinite(dollars) && dollars >= 0 ? Math.round(dollars * 100) : 2999;
 }

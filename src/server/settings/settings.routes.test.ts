@@ -4,7 +4,8 @@ import { placeOrder } from "../ledger/orders.ts";
 import { createProduct } from "../ledger/products.ts";
 import { createVendor } from "../ledger/vendors.ts";
 import { type TestContext, createTestContext, testDatabaseKinds } from "../test/test-app.ts";
-import { SETTINGS_CATALOG, SETTING_KEYS, currentFeeRateBasisPoints } from "./settings-catalog.ts";
+import { SETTINGS_CATALOG, SETTING_KEYS } from "./settings-catalog.ts";
+import { currentFeeRateBasisPoints } from "./settings.queries.ts";
 
 describe.each(testDatabaseKinds)("settings API on %s", (kind) => {
   let t: TestContext;

@@ -1,0 +1,52 @@
+import { analyticsEndpoint } from "./analytics.ts";
+import { betaVerifyEndpoint, meEndpoint, signInEndpoint, signOutEndpoint } from "./auth.ts";
+import { dashboardStatsEndpoint } from "./dashboard.ts";
+import { debugAdminEndpoint, testErrorEndpoint } from "./debug.ts";
+import { apiReferenceAssetEndpoint, apiReferencePageEndpoint, openApiDocumentEndpoint } from "./docs.ts";
+import type { EndpointDefinition } from "./endpoint.ts";
+import { archiveAllErrorLogsEndpoint, archiveErrorLogEndpoint, cleanupArchivedErrorLogsEndpoint, listErrorLogsEndpoint } from "./error-logs.ts";
+import { healthEndpoint, publicConfigEndpoint } from "./public.ts";
+import { getSettingsEndpoint, settingHistoryEndpoint, updateSettingsEndpoint } from "./settings.ts";
+import {
+  deleteVendorEndpoint,
+  getVendorDetailEndpoint,
+  listAdminVendorsEndpoint,
+  listVendorProductsEndpoint,
+  listVendorSalesEndpoint,
+  listVendorsArrayEndpoint,
+  setVendorStatusEndpoint,
+} from "./vendors.ts";
+
+/**
+ * Every endpoint of the API. The OpenAPI document is generated from this list, and a test holds it
+ * equal to the routes the app serves, both ways. Server only: the web imports single definitions.
+ */
+export const apiEndpoints: readonly EndpointDefinition[] = [
+  healthEndpoint,
+  publicConfigEndpoint,
+  openApiDocumentEndpoint,
+  apiReferencePageEndpoint,
+  apiReferenceAssetEndpoint,
+  signInEndpoint,
+  signOutEndpoint,
+  meEndpoint,
+  betaVerifyEndpoint,
+  listAdminVendorsEndpoint,
+  listVendorsArrayEndpoint,
+  getVendorDetailEndpoint,
+  listVendorProductsEndpoint,
+  listVendorSalesEndpoint,
+  setVendorStatusEndpoint,
+  deleteVendorEndpoint,
+  dashboardStatsEndpoint,
+  analyticsEndpoint,
+  listErrorLogsEndpoint,
+  archiveAllErrorLogsEndpoint,
+  archiveErrorLogEndpoint,
+  cleanupArchivedErrorLogsEndpoint,
+  getSettingsEndpoint,
+  updateSettingsEndpoint,
+  settingHistoryEndpoint,
+  debugAdminEndpoint,
+  testErrorEndpoint,
+];

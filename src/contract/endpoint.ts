@@ -1,0 +1,117 @@
+import type { z } from "zod";
+
+/**
+ * One definition per endpoint: method, path, inputs, answers, who may call it and what a success
+ * changes. The server registers its handler from it (src/server/http/endpoint-router.ts), the web
+ * derives its call from it (src/web/lib/api-client.ts) and /api/openapi.json is generated from it.
+ * This file depends on nothing but zod's types, so the web can import definitions freely.
+ */
+
+export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+
+/**
+ * The areas the web keeps answers under (the first element of every query key). A mutation names
+ * the areas it changes in `invalidates`, and the web refreshes exactly those after it succeeds.
+ */
+export type ApiArea = "public" | "auth" | "beta" | "vendors" | "dashboard" | "analytics" | "errors" | "settings" | "debug" | "docs";
+
+/**
+ * Who may call: anyone; anyone signed in; admins only. Admin-only endpoints live under the
+ * admin-only path prefixes (a unit test holds the two together), where one guard checks them.
+ */
+export type EndpointAccess = "public" | "signed-in" | "admin";
+
+export interface EndpointAnswer {
+  description: string;
+  /** The JSON body; omitted for an answer without a body (204). */
+  schema?: z.ZodType;
+}
+
+/** Statuses an endpoint may answer besides its success; each has the one error shape. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 418 | 422 | 429 | 500 | 502 | 503 | 507;
+
+export interface EndpointDefinition {
+  method: HttpMethod;
+  /** Full path with OpenAPI-style parameters, e.g. "/api/admin/vendors/{id}". */
+  path: `/api/${string}`;
+  area: ApiArea;
+  summary: string;
+  description?: string;
+  access: EndpointAccess;
+  params?: z.ZodObject<Record<string, z.ZodType<string, string>>>;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** A valid request body, shown in the API reference and used by the route sweeps. */
+  bodyExample?: unknown;
+  /** A valid query string for sweeps and the reference when the query has required keys. */
+  queryExample?: Record<string, string>;
+  /** The successful answer: status and body. Absent only where every answer is an error (the test-error call). */
+  success?: {
+    status: 200 | 201 | 204;
+    description: string;
+    schema?: z.ZodType;
+    /** For answers that are not JSON (the API reference page and its files): their media types. */
+    mediaTypes?: readonly ("text/html" | "text/css" | "text/javascript")[];
+  };
+  /** Failure statuses the endpoint itself gives (the guard's 401/403 are added from `access`). */
+  errors?: readonly ErrorStatus[];
+  /** Areas whose cached answers a success makes stale (mutations only). */
+  invalidates?: readonly ApiArea[];
+}
+
+/** Checks a definition's shape at compile time and keeps its literal types for callers. */
+export function defineEndpoint<const D extends EndpointDefinition>(definition: D): D {
+  return definition;
+}
+
+type SchemaOutput<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** The body of a successful answer (undefined for 204). */
+export type EndpointResult<D extends EndpointDefinition> = D["success"] extends { mediaTypes: readonly string[] }
+  ? Response
+  : D["success"] extends { schema: z.ZodType }
+  ? z.output<D["success"]["schema"]>
+  : D["success"] extends object
+    ? void
+    : never;
+
+/** What a caller gives: path parameters, query and body, each only when the endpoint has one. */
+export type EndpointInput<D extends EndpointDefinition> = (D["params"] extends z.ZodType ? { params: z.input<D["params"]> } : { params?: undefined }) &
+  (D["query"] extends z.ZodType ? { query?: Partial<Record<keyof z.input<D["query"]>, string | number | boolean | undefined>> } : { query?: undefined }) &
+  (D["body"] extends z.ZodType ? { body: z.input<D["body"]> } : { body?: undefined });
+
+/** What a server handler receives: the parsed (validated, defaulted, transformed) inputs. */
+export interface ParsedInput<D extends EndpointDefinition> {
+  params: SchemaOutput<D["params"]>;
+  query: SchemaOutput<D["query"]>;
+  body: SchemaOutput<D["body"]>;
+}
+
+const PATH_PARAMETER = /\{(\w+)\}/g;
+
+/** The names of a path's parameters, in order: "/a/{id}/b/{key}" -> ["id", "key"]. */
+export function pathParameterNames(path: string): string[] {
+  return [...path.matchAll(PATH_PARAMETER)].map((m) => m[1]!);
+}
+
+/** The path with each parameter filled in, URL-encoded. */
+export function fillPathParameters(path: string, params: Record<string, string> = {}): string {
+  return path.replace(PATH_PARAMETER, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path parameter "${name}" for ${path}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** The query string ("" or "?a=1&b=x") of the given values; undefined values are left out. */
+export function queryString(query: Record<string, string | number | boolean | undefined> = {}): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) search.set(key, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+/** The URL a call to `definition` with `input` goes to. */
+export function endpointUrl<D extends EndpointDefinition>(definition: D, input: { params?: Record<string, string>; query?: Record<string, string | number | boolean | undefined> }): string {
+  return fillPathParameters(definition.path, input.params) + queryString(input.query);
+}

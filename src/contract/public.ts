@@ -1,0 +1,22 @@
+import { publicConfigSchema } from "./auth.ts";
+import { healthResponseSchema } from "./common.ts";
+import { defineEndpoint } from "./endpoint.ts";
+
+export const healthEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/health",
+  area: "public",
+  access: "public",
+  summary: "Liveness: the process answers and its database answers a trivial query",
+  success: { status: 200, description: "Alive", schema: healthResponseSchema },
+  errors: [503],
+});
+
+export const publicConfigEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/config",
+  area: "public",
+  access: "public",
+  summary: "The non-secret facts the web app needs before sign-in",
+  success: { status: 200, description: "Storefront address and auth provider name", schema: publicConfigSchema },
+});

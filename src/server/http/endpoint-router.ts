@@ -1,0 +1,74 @@
+import type { Context, Hono } from "hono";
+import type { EndpointDefinition, EndpointResult, ParsedInput } from "../../contract/endpoint.ts";
+import type { AppEnv } from "../app-env.ts";
+import { bearerToken } from "../auth/auth-middleware.ts";
+import type { AuthenticatedUser } from "../auth/auth-provider.ts";
+import { unauthorized } from "./http-error.ts";
+import { parseWith, readJsonBody, readQuery } from "./validate.ts";
+
+/** The signed-in user as handlers see it; set by the auth middleware. */
+export type ActingUser = AuthenticatedUser & { isAdmin: boolean };
+
+/** What a handler gets besides its parsed input: the request's facts, read one way everywhere. */
+export interface RequestFacts<D extends EndpointDefinition = EndpointDefinition> {
+  /** The signed-in user: always there unless the endpoint is public (then null without a token). */
+  user: D["access"] extends "public" ? ActingUser | null : ActingUser;
+  clientIp: string;
+  userAgent: string | null;
+  /** The raw bearer token (sign-out needs it). */
+  bearerToken: string | null;
+  /** The request's data version (keys the read cache; see app-env.ts). */
+  dataVersion: () => string;
+  /** The URL the request came to (its origin is the API's public address). */
+  url: URL;
+}
+
+export type EndpointHandler<D extends EndpointDefinition> = (input: ParsedInput<D>, request: RequestFacts<D>) => Promise<EndpointResult<D>> | EndpointResult<D>;
+
+/** Hono's path syntax for an OpenAPI-style path: "/api/x/{id}" -> "/api/x/:id". */
+export function honoPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ":$1");
+}
+
+/**
+ * Registers handlers from their definitions, and only so: the input is read by the project's
+ * rules (http/validate.ts: 415 for a body that is not JSON, an empty body taken as {}, a repeated
+ * query key refused, NUL characters refused, a 400 naming each field at fault), the handler gets
+ * it parsed, and its typed result is answered with the definition's success status.
+ */
+export class EndpointRouter {
+  readonly served: EndpointDefinition[] = [];
+
+  constructor(private readonly app: Hono<AppEnv>) {}
+
+  handle<D extends EndpointDefinition>(definition: D, handler: EndpointHandler<D>): void {
+    this.served.push(definition);
+    this.app.on(definition.method.toUpperCase(), honoPath(definition.path), async (c) => {
+      const user = c.get("user") ?? null;
+      if (definition.access !== "public" && !user) throw unauthorized();
+      // Query before body: a malformed query is reported even when the body is malformed too.
+      const query = definition.query ? readQuery(c, definition.query) : undefined;
+      const params = definition.params ? parseWith(definition.params, c.req.param()) : undefined;
+      const body = definition.body ? await readJsonBody(c, definition.body) : undefined;
+      const input = { params, query, body } as ParsedInput<D>;
+      const result = await handler(input, requestFacts(c, user) as RequestFacts<D>);
+      const success = definition.success;
+      if (!success) throw new Error(`${definition.method} ${definition.path} has no success answer but its handler returned`);
+      if (success.mediaTypes) return result as Response;
+      if (definition.access !== "public") c.header("Cache-Control", "no-store");
+      if (success.status === 204 || success.schema === undefined) return c.body(null, success.status === 204 ? 204 : success.status);
+      return c.json(result as object, success.status);
+    });
+  }
+}
+
+function requestFacts(c: Context<AppEnv>, user: ActingUser | null): RequestFacts<EndpointDefinition> | RequestFacts<EndpointDefinition & { access: "public" }> {
+  return {
+    user,
+    clientIp: c.get("clientIp"),
+    userAgent: c.req.header("user-agent") ?? null,
+    bearerToken: bearerToken(c.req.header("authorization")),
+    dataVersion: c.get("dataVersion"),
+    url: new URL(c.req.url),
+  };
+}
