@@ -2,13 +2,14 @@ import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import { fileURLToPath } from "node:url";
+import { inertContractZod } from "./scripts/vite-inert-zod.ts";
 
 const apiPort = process.env.PORT ?? "3000";
 
 export default defineConfig({
   root: "src/web",
   publicDir: false,
-  plugins: [react(), tailwindcss()],
+  plugins: [inertContractZod(), react(), tailwindcss()],
   resolve: {
     alias: {
       "@contract": fileURLToPath(new URL("./src/contract", import.meta.url)),

@@ -55,7 +55,7 @@ export const signInEndpoint = defineEndpoint({
   summary: "Sign in with e-mail and password (built-in provider); answers a bearer token",
   description: "Repeated failures for one account, or many attempts from one address, answer 429 with Retry-After.",
   body: signInRequestSchema,
-  bodyExample: { email: "admin@hki.global", password: "your password" },
+  bodyExample: { email: "jane.doe@hki.global", password: "your password" },
   success: { status: 200, description: "The session token, its expiry and the user", schema: signInResponseSchema },
   errors: [400, 401, 415, 429],
 });

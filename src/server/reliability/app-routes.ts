@@ -1,6 +1,8 @@
 import type { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
+import { apiEndpoints } from "../../contract/api.ts";
 import { ADMIN_ONLY_PREFIXES } from "../auth/auth-middleware.ts";
+import { honoPath } from "../http/endpoint-router.ts";
 
 export interface AppRoute {
   method: string;
@@ -47,21 +49,16 @@ export function fillPath(path: string, value: string): string {
 /** An id of the right shape (UUIDv7) that no row has. */
 export const UNKNOWN_ID = "01890000-0000-7000-8000-000000000000";
 
-/**
- * A well-formed request for the routes that need a query or body to get past validation, so that
- * sweeps reach the code behind it (lookups by id, writes). Routes not listed take no input.
- */
-export const WELL_FORMED: Record<string, { query?: string; json?: unknown }> = {
-  "PATCH /api/vendors/:id/status": { json: { isActive: true } },
-  "DELETE /api/vendors/:id": { query: "?action=delete", json: { deleteFromClerk: false } },
-  "POST /api/admin/errors/archive-all": { json: {} },
-  "PUT /api/admin/settings": { json: { announcement_message: "hello" } },
-  "GET /api/admin/settings/history": { query: "?key=announcement_message" },
-  "POST /api/auth/sign-in": { json: { email: "nobody@example.com", password: "wrong password" } },
-  "POST /api/beta/verify": { json: { password: "wrong password" } },
-};
+/** Every endpoint definition by its route as the app lists it ("PATCH /api/vendors/:id/status"). */
+const DEFINITIONS_BY_ROUTE = new Map(apiEndpoints.map((d) => [`${d.method.toUpperCase()} ${honoPath(d.path)}`, d]));
 
+/**
+ * A well-formed request for a route, from its definition's examples (the ones the API reference
+ * shows), so that sweeps get past validation and reach the code behind it (lookups by id, writes).
+ */
 export function wellFormed(route: AppRoute): { query: string; json?: unknown } {
-  const known = WELL_FORMED[`${route.method} ${route.path}`];
-  return { query: known?.query ?? "", ...(known?.json !== undefined ? { json: known.json } : route.method === "GET" ? {} : { json: {} }) };
+  const definition = DEFINITIONS_BY_ROUTE.get(`${route.method} ${route.path}`);
+  const query = definition?.queryExample ? `?${new URLSearchParams(definition.queryExample).toString()}` : "";
+  if (definition?.bodyExample !== undefined) return { query, json: definition.bodyExample };
+  return { query, ...(route.method === "GET" ? {} : { json: {} }) };
 }

@@ -1,4 +1,5 @@
 import type { ZodType } from "zod";
+import { type ApiArea, type EndpointDefinition, type EndpointInput, type EndpointResult, endpointUrl } from "@contract/endpoint";
 import { getSessionToken } from "./session";
 
 /**
@@ -56,15 +57,37 @@ export async function apiRequest<T>(
   return options.schema ? options.schema.parse(data) : (data as T);
 }
 
-export const apiGet = <T>(path: string, options?: RequestOptions<T>) => apiRequest<T>("GET", path, undefined, options);
-export const apiPost = <T>(path: string, body?: unknown, options?: RequestOptions<T>) =>
-  apiRequest<T>("POST", path, body, options);
-export const apiPut = <T>(path: string, body?: unknown, options?: RequestOptions<T>) =>
-  apiRequest<T>("PUT", path, body, options);
-export const apiPatch = <T>(path: string, body?: unknown, options?: RequestOptions<T>) =>
-  apiRequest<T>("PATCH", path, body, options);
-export const apiDelete = <T>(path: string, body?: unknown, options?: RequestOptions<T>) =>
-  apiRequest<T>("DELETE", path, body, options);
+let checkingAnswers = false;
+
+/**
+ * Tests turn this on (src/web/test/setup.ts): every answer is then parsed with its definition's
+ * schema, so a screen built on a shape the server does not give fails its test. The production
+ * bundle never parses: its contract carries no zod (scripts/vite-inert-zod.ts).
+ */
+export function checkAnswersAgainstContract(on: boolean): void {
+  checkingAnswers = on;
+}
+
+/**
+ * The one way the web calls the API: the endpoint's definition gives the method and the path
+ * (parameters filled in), the input its query and body, and the answer its type.
+ */
+export async function callApi<D extends EndpointDefinition>(definition: D, input: EndpointInput<D>, options: { signal?: AbortSignal } = {}): Promise<EndpointResult<D>> {
+  const url = endpointUrl(definition, input as { params?: Record<string, string>; query?: Record<string, string | number | boolean | undefined> });
+  const method = definition.method.toUpperCase() as Method;
+  const schema = checkingAnswers ? definition.success?.schema : undefined;
+  return apiRequest<EndpointResult<D>>(method, url, input.body, { signal: options.signal, ...(schema ? { schema: schema as ZodType<EndpointResult<D>> } : {}) });
+}
+
+/** What a mutation of `definition` declares it changes; the query client refreshes exactly those areas. */
+export interface MutationMeta extends Record<string, unknown> {
+  invalidates: readonly ApiArea[];
+}
+
+/** Options every mutation hook spreads in: the areas its endpoint's definition says it changes. */
+export function mutationOf(definition: EndpointDefinition): { meta: MutationMeta } {
+  return { meta: { invalidates: definition.invalidates ?? [] } };
+}
 
 /** The HTTP status of a failed call, when the failure came from the API. */
 export function errorStatus(error: unknown): number | undefined {

@@ -1,5 +1,5 @@
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { errorStatus } from "./api-client";
+import { type MutationMeta, errorStatus } from "./api-client";
 import { clearSessionToken, getSessionToken } from "./session";
 
 /**
@@ -12,9 +12,17 @@ function onApiError(error: unknown): void {
 
 /** One QueryClient for the app; client errors (4xx) are not retried because retrying cannot fix them. */
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const queryClient: QueryClient = new QueryClient({
     queryCache: new QueryCache({ onError: onApiError }),
-    mutationCache: new MutationCache({ onError: onApiError }),
+    mutationCache: new MutationCache({
+      onError: onApiError,
+      // Each mutation names the areas its endpoint changes (mutationOf in api-client.ts); every
+      // query key starts with its area, so exactly those answers are refetched.
+      onSuccess: async (_data, _variables, _context, mutation) => {
+        const areas = (mutation.meta as Partial<MutationMeta> | undefined)?.invalidates ?? [];
+        await Promise.all(areas.map((area) => queryClient.invalidateQueries({ queryKey: [area] })));
+      },
+    }),
     defaultOptions: {
       queries: {
         staleTime: 30_000,
@@ -28,6 +36,7 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+  return queryClient;
 }
 
 export const queryClient = createQueryClient();

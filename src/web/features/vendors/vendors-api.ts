@@ -1,15 +1,15 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-// Types only: zod stays out of this screen's JS.
-import type {
-  AdminVendorsResponse,
-  VendorDeleteResponse,
-  VendorDetail,
-  VendorListItem,
-  VendorProductsResponse,
-  VendorSalesResponse,
-  VendorStatusFilter,
+import {
+  type AdminVendorsResponse,
+  type VendorStatusFilter,
+  deleteVendorEndpoint,
+  getVendorDetailEndpoint,
+  listAdminVendorsEndpoint,
+  listVendorProductsEndpoint,
+  listVendorSalesEndpoint,
+  setVendorStatusEndpoint,
 } from "@contract/vendors";
-import { apiDelete, apiGet, apiPatch } from "@web/lib/api-client";
+import { callApi, mutationOf } from "@web/lib/api-client";
 
 export interface VendorListParams {
   page: number;
@@ -18,7 +18,7 @@ export interface VendorListParams {
   status: VendorStatusFilter | "all";
 }
 
-/** Query keys of the vendors area, so each mutation invalidates exactly what it changes. */
+/** Query keys of the vendors area (each starts with the area, which mutations invalidate by name). */
 export const vendorKeys = {
   all: ["vendors"] as const,
   lists: () => [...vendorKeys.all, "list"] as const,
@@ -29,18 +29,22 @@ export const vendorKeys = {
   sales: (id: string, page: number) => [...vendorKeys.detail(id), "sales", page] as const,
 };
 
-export function vendorListPath(params: VendorListParams): string {
-  const q = new URLSearchParams({ page: String(params.page), limit: String(params.limit) });
-  if (params.search.trim() !== "") q.set("search", params.search.trim());
-  if (params.status !== "all") q.set("status", params.status);
-  return `/api/admin/vendors?${q.toString()}`;
+/** The list call's query: search and status only when they filter something. */
+export function vendorListQuery(params: VendorListParams) {
+  const search = params.search.trim();
+  return {
+    page: params.page,
+    limit: params.limit,
+    search: search === "" ? undefined : search,
+    status: params.status === "all" ? undefined : params.status,
+  };
 }
 
 export function useVendorList(params: VendorListParams, enabled = true) {
   return useQuery({
     queryKey: vendorKeys.list(params),
     enabled,
-    queryFn: ({ signal }) => apiGet<AdminVendorsResponse>(vendorListPath(params), { signal }),
+    queryFn: ({ signal }) => callApi(listAdminVendorsEndpoint, { query: vendorListQuery(params) }, { signal }),
     // Typing a search or turning a page keeps the previous rows on screen until the next arrive.
     placeholderData: keepPreviousData,
   });
@@ -50,7 +54,7 @@ export function useVendorDetail(id: string, enabled = true) {
   return useQuery({
     queryKey: vendorKeys.detail(id),
     enabled,
-    queryFn: ({ signal }) => apiGet<VendorDetail>(`/api/admin/vendors/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => callApi(getVendorDetailEndpoint, { params: { id } }, { signal }),
   });
 }
 
@@ -59,8 +63,7 @@ export const VENDOR_TAB_PAGE_SIZE = 10;
 export function useVendorProducts(id: string, page: number, enabled: boolean) {
   return useQuery({
     queryKey: vendorKeys.products(id, page),
-    queryFn: ({ signal }) =>
-      apiGet<VendorProductsResponse>(`/api/admin/vendors/${encodeURIComponent(id)}/products?page=${page}&limit=${VENDOR_TAB_PAGE_SIZE}`, { signal }),
+    queryFn: ({ signal }) => callApi(listVendorProductsEndpoint, { params: { id }, query: { page, limit: VENDOR_TAB_PAGE_SIZE } }, { signal }),
     enabled,
     placeholderData: keepPreviousData,
   });
@@ -69,8 +72,7 @@ export function useVendorProducts(id: string, page: number, enabled: boolean) {
 export function useVendorSales(id: string, page: number, enabled: boolean) {
   return useQuery({
     queryKey: vendorKeys.sales(id, page),
-    queryFn: ({ signal }) =>
-      apiGet<VendorSalesResponse>(`/api/admin/vendors/${encodeURIComponent(id)}/sales?page=${page}&limit=${VENDOR_TAB_PAGE_SIZE}`, { signal }),
+    queryFn: ({ signal }) => callApi(listVendorSalesEndpoint, { params: { id }, query: { page, limit: VENDOR_TAB_PAGE_SIZE } }, { signal }),
     enabled,
     placeholderData: keepPreviousData,
   });
@@ -84,21 +86,15 @@ function updateCachedLists(
   queryClient.setQueriesData<AdminVendorsResponse>({ queryKey: vendorKeys.lists() }, (data) => (data ? update(data) : data));
 }
 
+/** Enables or disables a store; the definition's areas (vendors, dashboard, analytics) are refreshed after. */
 export function useSetVendorStatus() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, isActive }: { id: string; isActive: boolean }) =>
-      apiPatch<VendorListItem>(`/api/vendors/${encodeURIComponent(id)}/status`, { isActive }),
-    onSuccess: async (vendor, { id }) => {
-      updateCachedLists(queryClient, (data) => ({
-        ...data,
-        vendors: data.vendors.map((v) => (v.id === vendor.id ? vendor : v)),
-      }));
-      // Counts and filtered pages come from the server: refresh them in the background.
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: vendorKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: vendorKeys.detail(id), exact: true }),
-      ]);
+    ...mutationOf(setVendorStatusEndpoint),
+    mutationFn: ({ id, isActive }: { id: string; isActive: boolean }) => callApi(setVendorStatusEndpoint, { params: { id }, body: { isActive } }),
+    onSuccess: (vendor) => {
+      // The row changes at once; counts and filtered pages follow from the refetch.
+      updateCachedLists(queryClient, (data) => ({ ...data, vendors: data.vendors.map((v) => (v.id === vendor.id ? vendor : v)) }));
     },
   });
 }
@@ -106,13 +102,12 @@ export function useSetVendorStatus() {
 export function useDeleteVendor() {
   const queryClient = useQueryClient();
   return useMutation({
-    // The UI always deletes the owner's account too (spec §7: deleteFromClerk true from the UI).
-    mutationFn: (id: string) =>
-      apiDelete<VendorDeleteResponse>(`/api/vendors/${encodeURIComponent(id)}?action=delete`, { deleteFromClerk: true }),
-    onSuccess: async (_result, id) => {
+    ...mutationOf(deleteVendorEndpoint),
+    // The UI always deletes the owner's account too (docs/product.md §4.3: deleteFromClerk true from the UI).
+    mutationFn: (id: string) => callApi(deleteVendorEndpoint, { params: { id }, query: { action: "delete" }, body: { deleteFromClerk: true } }),
+    onSuccess: (_result, id) => {
       updateCachedLists(queryClient, (data) => ({ ...data, vendors: data.vendors.filter((v) => v.id !== id), total: Math.max(0, data.total - 1) }));
       queryClient.removeQueries({ queryKey: vendorKeys.detail(id) });
-      await queryClient.invalidateQueries({ queryKey: vendorKeys.lists() });
     },
   });
 }
