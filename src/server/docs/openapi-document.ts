@@ -26,7 +26,8 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
 const errorSchemaComponent = apiErrorSchema.meta({ id: "ApiError" });
 
 function errorStatuses(definition: EndpointDefinition): ErrorStatus[] {
-  const statuses = new Set<ErrorStatus>(definition.errors ?? []);
+  // Any endpoint can fail unexpectedly; such failures are recorded in the error log.
+  const statuses = new Set<ErrorStatus>([...(definition.errors ?? []), 500]);
   if (definition.access !== "public") statuses.add(401);
   if (definition.access === "admin") statuses.add(403);
   if (definition.body) {
