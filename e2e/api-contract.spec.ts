@@ -1,0 +1,70 @@
+import { expect, test, type Response } from "@playwright/test";
+import { apiEndpoints } from "../src/contract/api.ts";
+import type { EndpointDefinition } from "../src/contract/endpoint.ts";
+import { mainNav, openAsAdmin } from "./helpers";
+
+/** The definition whose method and path template match a request, if any. */
+function definitionFor(method: string, pathname: string): EndpointDefinition | undefined {
+  return apiEndpoints.find((d) => d.method.toUpperCase() === method && new RegExp(`^${d.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(pathname));
+}
+
+test("every answer the screens receive has the shape its endpoint definition declares", async ({ page }) => {
+  const checked: string[] = [];
+  const problems: string[] = [];
+  const pending: Promise<void>[] = [];
+  page.on("response", (response: Response) => {
+    const url = new URL(response.url());
+    if (!url.pathname.startsWith("/api/")) return;
+    const method = response.request().method();
+    const definition = definitionFor(method, url.pathname);
+    if (!definition) {
+      problems.push(`no definition for ${method} ${url.pathname}`);
+      return;
+    }
+    const schema = definition.success?.schema;
+    if (!schema || response.status() !== definition.success?.status) return;
+    pending.push(
+      response.json().then((body: unknown) => {
+        const result = schema.safeParse(body);
+        checked.push(`${method} ${definition.path}`);
+        if (!result.success) problems.push(`${method} ${url.pathname}: ${result.error.message}`);
+      }),
+    );
+  });
+
+  await openAsAdmin(page, "/");
+  await expect(page.getByText("Total Vendors")).toBeVisible();
+  const nav = mainNav(page);
+  await nav.getByRole("link", { name: "Vendors" }).click();
+  await page.getByRole("link", { name: "View" }).first().click();
+  await expect(page.getByRole("tab", { name: "Products" })).toBeVisible();
+  await page.getByRole("tab", { name: "Products" }).click();
+  await page.getByRole("tab", { name: "Sales" }).click();
+  await nav.getByRole("link", { name: "Error Logs" }).click();
+  await expect(page.getByRole("heading", { name: "Error Logs", level: 1 })).toBeVisible();
+  await nav.getByRole("link", { name: "Analytics" }).click();
+  await expect(page.getByRole("heading", { name: "Analytics", level: 1 })).toBeVisible();
+  await nav.getByRole("link", { name: "Settings" }).click();
+  await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+  await nav.getByRole("link", { name: "System Debug" }).click();
+  await expect(page.getByTestId("overall-status")).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  await Promise.all(pending);
+
+  expect(problems).toEqual([]);
+  const distinct = [...new Set(checked)];
+  for (const expected of ["GET /api/auth/me", "GET /api/admin/dashboard/stats", "GET /api/admin/vendors", "GET /api/admin/vendors/{id}", "GET /api/admin/errors", "GET /api/admin/analytics", "GET /api/admin/settings", "GET /api/debug/admin"]) {
+    expect(distinct).toContain(expected);
+  }
+});
+
+test("the API reference renders in the browser under the panel's content security policy", async ({ page }) => {
+  const blocked: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy|Refused to/i.test(message.text())) blocked.push(message.text());
+  });
+  await page.goto("/api/docs");
+  await expect(page.getByText("HKI Global Admin API").first()).toBeVisible();
+  await expect(page.getByText("/api/admin/vendors/{id}").first()).toBeVisible();
+  expect(blocked).toEqual([]);
+});
