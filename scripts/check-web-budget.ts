@@ -3,7 +3,7 @@
  * screen loads must stay <= 120 kB and every other route chunk <= 50 kB (the lazy analytics chart
  * excepted). Prints the figures; exits 1 over budget, 2 when there is no build to measure.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { checkBudget, gzipBytes, htmlScriptFiles, type Manifest } from "./web-budget.ts";
 
@@ -24,6 +24,13 @@ console.log("Other chunks (loaded on demand):");
 for (const c of report.chunks) {
   const budget = c.budgetBytes === null ? `exempt: ${c.exempt}` : `budget ${kb(c.budgetBytes)}`;
   console.log(`  ${kb(c.gzipBytes).padStart(9)}  ${c.file}  ${c.src ?? "(shared)"}  [${budget}]`);
+}
+// The contract's zod is inert in the web build (decision 0007); real zod in a chunk means some
+// web code imports zod itself, which the budget above may not yet show but every screen would pay.
+const withZod = readdirSync(join(dist, "assets")).filter((f) => f.endsWith(".js") && /ZodError|\$ZodType/.test(readFileSync(join(dist, "assets", f), "utf8")));
+if (withZod.length > 0) {
+  console.error(`zod is in the web bundle (${withZod.join(", ")}): the web must use definitions for paths and types only`);
+  process.exit(1);
 }
 if (report.overBudget.length > 0) {
   console.error(`OVER BUDGET: ${report.overBudget.join(", ")}`);

@@ -2,10 +2,12 @@ import { z } from "zod";
 import { defineEndpoint } from "./endpoint.ts";
 import { pageQuerySchema, queryBoolean } from "./common.ts";
 
-/** Spec §3: error levels. Colours (web): error red, warning yellow, info blue. */
-export const errorLevelSchema = z.enum(["error", "warning", "info"]);
+/**
+ * Spec §3: error levels. Colours (web): error red, warning yellow, info blue. A plain list (not read from the schema): the web uses it at run time, where zod is inert (decision 0007).
+ */
+export const ERROR_LEVELS = ["error", "warning", "info"] as const;
+export const errorLevelSchema = z.enum(ERROR_LEVELS);
 export type ErrorLevel = z.infer<typeof errorLevelSchema>;
-export const ERROR_LEVELS: readonly ErrorLevel[] = errorLevelSchema.options;
 
 /** Spec §3 "Error log" entity, field names as the spec writes them. `context` is JSON text. */
 export const errorLogSchema = z.object({
