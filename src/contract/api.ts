@@ -4,6 +4,7 @@ import { dashboardStatsEndpoint } from "./dashboard.ts";
 import { debugAdminEndpoint, testErrorEndpoint } from "./debug.ts";
 import { apiReferenceAssetEndpoint, apiReferencePageEndpoint, openApiDocumentEndpoint } from "./docs.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
+import { createExportEndpoint, downloadExportEndpoint } from "./exports.ts";
 import { archiveAllErrorLogsEndpoint, archiveErrorLogEndpoint, cleanupArchivedErrorLogsEndpoint, listErrorLogsEndpoint } from "./error-logs.ts";
 import { healthEndpoint, publicConfigEndpoint } from "./public.ts";
 import { getSettingsEndpoint, settingHistoryEndpoint, updateSettingsEndpoint } from "./settings.ts";
@@ -49,4 +50,6 @@ export const apiEndpoints: readonly EndpointDefinition[] = [
   settingHistoryEndpoint,
   debugAdminEndpoint,
   testErrorEndpoint,
+  createExportEndpoint,
+  downloadExportEndpoint,
 ];

@@ -13,7 +13,7 @@ export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
  * The areas the web keeps answers under (the first element of every query key). A mutation names
  * the areas it changes in `invalidates`, and the web refreshes exactly those after it succeeds.
  */
-export type ApiArea = "public" | "auth" | "beta" | "vendors" | "dashboard" | "analytics" | "errors" | "settings" | "debug" | "docs";
+export type ApiArea = "public" | "auth" | "beta" | "vendors" | "dashboard" | "analytics" | "errors" | "settings" | "debug" | "docs" | "exports";
 
 /**
  * Who may call: anyone; anyone signed in; admins only. Admin-only endpoints live under the
@@ -28,7 +28,7 @@ export interface EndpointAnswer {
 }
 
 /** Statuses an endpoint may answer besides its success; each has the one error shape. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 418 | 422 | 429 | 500 | 502 | 503 | 507;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 418 | 422 | 429 | 500 | 502 | 503 | 507;
 
 export interface EndpointDefinition {
   method: HttpMethod;
@@ -51,7 +51,7 @@ export interface EndpointDefinition {
     description: string;
     schema?: z.ZodType;
     /** For answers that are not JSON (the API reference page and its files): their media types. */
-    mediaTypes?: readonly ("text/html" | "text/css" | "text/javascript")[];
+    mediaTypes?: readonly ("text/html" | "text/css" | "text/javascript" | "text/csv")[];
   };
   /** Failure statuses the endpoint itself gives (the guard's 401/403 are added from `access`). */
   errors?: readonly ErrorStatus[];

@@ -4,6 +4,7 @@ import type { Clock } from "./clock.ts";
 import type { AppConfig } from "./config.ts";
 import type { Database } from "./db/connect.ts";
 import type { ReadCache } from "./db/read-cache.ts";
+import type { JobQueue } from "./jobs/job-queue.ts";
 import type { ErrorRecorder } from "./error-logging/error-recorder.ts";
 import type { RateLimiter } from "./http/rate-limiter.ts";
 
@@ -16,6 +17,8 @@ export interface AppDeps {
   beta: BetaGate;
   limiter: RateLimiter;
   errors: ErrorRecorder;
+  /** Background work: services enqueue and follow jobs here (jobs/job-queue.ts). */
+  jobs: JobQueue;
   /** Short-lived answers of the aggregate reads (dashboard, analytics); see db/read-cache.ts. */
   readCache: ReadCache;
   /** Folder of the built web app; omitted in API-only tests. */

@@ -5,6 +5,7 @@ import { dashboardRoutes } from "./dashboard/dashboard.routes.ts";
 import { debugRoutes } from "./debug/debug.routes.ts";
 import { docsRoutes } from "./docs/docs.routes.ts";
 import { errorLogsRoutes } from "./error-logs/error-logs.routes.ts";
+import { exportsRoutes } from "./exports/exports.routes.ts";
 import type { EndpointRouter } from "./http/endpoint-router.ts";
 import { publicRoutes } from "./public/public.routes.ts";
 import { settingsRoutes } from "./settings/settings.routes.ts";
@@ -26,4 +27,5 @@ export const areaRoutes: Array<(router: EndpointRouter, deps: AppDeps) => void> 
   settingsRoutes,
   debugRoutes,
   vendorsRoutes,
+  exportsRoutes,
 ];

@@ -9,6 +9,7 @@ import type { AppConfig } from "./config.ts";
 import { type Database, openDatabase } from "./db/connect.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { ReadCache } from "./db/read-cache.ts";
+import { JobQueue } from "./jobs/job-queue.ts";
 import { seedDemoData } from "./db/seed/demo.ts";
 import { createExternalUser } from "./auth/users.ts";
 import { ErrorRecorder } from "./error-logging/error-recorder.ts";
@@ -60,6 +61,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       limiter,
       errors: new ErrorRecorder(database.db, clock, limiter),
       readCache: new ReadCache(clock, database.dataVersion),
+      jobs: new JobQueue(database, clock),
       ...(options.staticRoot ? { staticRoot: options.staticRoot } : {}),
       ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
     };

@@ -3,6 +3,8 @@ import { fileURLToPath } from "node:url";
 import { createApp } from "./app.ts";
 import type { AppConfig } from "./config.ts";
 import { webAppIsBuilt } from "./http/static-files.ts";
+import { jobRegistrations } from "./jobs/job-handlers.ts";
+import { JobWorker } from "./jobs/job-worker.ts";
 import { createRuntime } from "./runtime.ts";
 
 const WEB_ROOT = fileURLToPath(new URL("../../dist/web", import.meta.url));
@@ -12,9 +14,14 @@ export async function runServer(config: AppConfig): Promise<void> {
   const deps = await createRuntime(config, { staticRoot: WEB_ROOT });
   if (!webAppIsBuilt(WEB_ROOT)) console.warn("The web app is not built (dist/web missing): only the API is served. Run `npm run build`.");
   const app = createApp(deps);
+  // Background work (payout runs, retention sweeps, …) runs in every process; the lease in the
+  // jobs table makes sure each job is worked on by exactly one of them.
+  const worker = new JobWorker(deps.database, deps.clock);
+  for (const register of jobRegistrations) register(worker, deps);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     console.log(`HKI Global Admin listening on http://${config.host}:${info.port} (database: ${deps.database.kind})`);
+    worker.start();
   });
 
   let stopping = false;
@@ -23,7 +30,10 @@ export async function runServer(config: AppConfig): Promise<void> {
     stopping = true;
     console.log(`${signal} received, shutting down`);
     server.close(() => {
-      void deps.database.close().finally(() => process.exit(0));
+      void worker
+        .stop()
+        .then(() => deps.database.close())
+        .finally(() => process.exit(0));
     });
     // Keep-alive connections may hold close() open; do not hang forever.
     setTimeout(() => process.exit(0), 5000).unref();

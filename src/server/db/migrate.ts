@@ -5,6 +5,7 @@ import * as errorLogCounts from "./migrations/003-error-log-counts.ts";
 import * as vendorSearch from "./migrations/004-vendor-search.ts";
 import * as vendorSearchKeys from "./migrations/005-vendor-search-keys.ts";
 import * as vendorSearchGinFastupdateOff from "./migrations/006-vendor-search-gin-fastupdate-off.ts";
+import * as jobsAuditExports from "./migrations/007-jobs-audit-exports.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   "004-vendor-search": vendorSearch,
   "005-vendor-search-keys": vendorSearchKeys,
   "006-vendor-search-gin-fastupdate-off": vendorSearchGinFastupdateOff,
+  "007-jobs-audit-exports": jobsAuditExports,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -154,6 +154,58 @@ export interface AuditLogTable {
   /** JSON text: what changed. */
   details: string;
   created_at: string;
+  // Added by migration 007; null on rows written before it.
+  actor_id: string | null;
+  actor_role: string | null;
+  /** What the target is called (a vendor's name, a setting's key), kept as it was then. */
+  target_label: string | null;
+  /** JSON text of the values before and after an update; null when not an update. */
+  before_value: string | null;
+  after_value: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+}
+
+export type JobStatus = "queued" | "running" | "completed" | "failed" | "canceled";
+
+/** Background work (jobs/): claimed by one worker at a time under a lease. */
+export interface JobsTable {
+  id: string;
+  kind: string;
+  status: JobStatus;
+  /** JSON text: what to do. */
+  payload: string;
+  /** JSON text: how far it got (shown by the screens while it runs). */
+  progress: string | null;
+  /** JSON text: what it did. */
+  result: string | null;
+  error: string | null;
+  /** Makes an enqueue idempotent (a recurring job's slot, a run that must exist once). */
+  dedupe_key: string | null;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  cancel_requested: Generated<number>;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  run_after: string;
+  created_by: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+/** A short-lived, single-use link to a CSV export; `id` is the sha256 of the link's token. */
+export interface ExportLinksTable {
+  id: string;
+  kind: string;
+  /** JSON text: the filters the export applies. */
+  filters: string;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 /** Per-day platform totals of paid orders, plus new vendors/products that day. */
@@ -215,6 +267,8 @@ export interface DB {
   platform_settings: PlatformSettingsTable;
   platform_setting_changes: PlatformSettingChangesTable;
   audit_log: AuditLogTable;
+  jobs: JobsTable;
+  export_links: ExportLinksTable;
   daily_platform_totals: DailyPlatformTotalsTable;
   daily_vendor_totals: DailyVendorTotalsTable;
   vendor_totals: VendorTotalsTable;
@@ -229,4 +283,5 @@ export type VendorUpdate = Updateable<VendorsTable>;
 export type Product = Selectable<ProductsTable>;
 export type Order = Selectable<OrdersTable>;
 export type ErrorLog = Selectable<ErrorLogsTable>;
+export type Job = Selectable<JobsTable>;
 export type NewErrorLog = Insertable<ErrorLogsTable>;

@@ -10,6 +10,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   403: "Signed in, but not an administrator",
   404: "Nothing with that id",
   409: "Conflicts with the current state",
+  410: "Gone: used or expired",
   413: "Request body over 1 MB",
   415: "The body is not application/json",
   418: "The deliberate test error",

@@ -1,0 +1,79 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { ActingUser } from "../http/endpoint-router.ts";
+import { HttpError } from "../http/http-error.ts";
+import { type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
+import { defineExport } from "./export-kind.ts";
+import { ExportsService } from "./exports.service.ts";
+
+/** A kind over the vendors table, for the mechanism's own tests (areas define their real kinds). */
+const vendorsKind = defineExport({
+  kind: "test-vendors",
+  fileStem: "vendors",
+  filters: z.object({ active: z.enum(["true", "false"]).optional() }),
+  columns: [
+    { header: "Name", value: (row: { id: string; name: string; is_active: number }) => row.name },
+    { header: "Active", value: (row) => row.is_active === 1 },
+  ],
+  async readPage(db, filters, cursor: string | undefined, limit) {
+    let query = db.selectFrom("vendors").select(["id", "name", "is_active"]).orderBy("id").limit(limit);
+    if (filters.active) query = query.where("is_active", "=", filters.active === "true" ? 1 : 0);
+    if (cursor) query = query.where("id", ">", cursor);
+    const rows = await query.execute();
+    return { rows, next: rows.at(-1)?.id };
+  },
+});
+
+const admin: ActingUser = { id: "u1", email: "exporter@hki.global", name: null, role: "admin", isAdmin: true };
+
+describe.each(testDatabaseKinds)("CSV exports (%s)", (kind) => {
+  let ctx: TestContext;
+  let service: ExportsService;
+  beforeEach(async () => {
+    ctx = await createTestContext(kind, { seedDemo: true });
+    service = new ExportsService(ctx.deps, [vendorsKind as never], 7);
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  const tokenOf = (url: string) => url.split("/").pop()!;
+
+  it("streams every matching row page by page, with the header and the filters applied", async () => {
+    const link = await service.createLink(admin, "test-vendors", { active: "true" });
+    expect(link.url).toMatch(/^\/api\/exports\/[\w-]{40,}$/);
+    expect(link.filename).toBe("vendors-2026-11-22.csv");
+    const res = await service.download(tokenOf(link.url));
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="vendors-2026-11-22.csv"');
+    const lines = (await res.text()).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const active = await ctx.database.db.selectFrom("vendors").select("name").where("is_active", "=", 1).orderBy("id").execute();
+    expect(active.length).toBeGreaterThan(14); // more than two pages of 7
+    expect(lines[0]).toBe("Name,Active");
+    expect(lines.slice(1)).toEqual(active.map((v) => `${v.name.includes(",") ? `"${v.name}"` : v.name},true`));
+  });
+
+  it("works once, for a minute; unknown links are 404 and bad filters name the field", async () => {
+    const link = await service.createLink(admin, "test-vendors", {});
+    await (await service.download(tokenOf(link.url))).text();
+    await expect(service.download(tokenOf(link.url))).rejects.toMatchObject({ status: 410 });
+
+    const late = await service.createLink(admin, "test-vendors", {});
+    ctx.clock.advance(61_000);
+    await expect(service.download(tokenOf(late.url))).rejects.toMatchObject({ status: 410 });
+    await expect(service.download("not-a-link")).rejects.toMatchObject({ status: 404 });
+
+    const badKind = await service.createLink(admin, "payroll", {}).catch((e: unknown) => e);
+    expect(badKind).toBeInstanceOf(HttpError);
+    expect((badKind as HttpError).fields).toHaveProperty("kind");
+    const badFilter = await service.createLink(admin, "test-vendors", { active: "maybe" }).catch((e: unknown) => e);
+    expect((badFilter as HttpError).fields).toHaveProperty("active");
+  });
+
+  it("neutralises cells that would run as spreadsheet formulas", async () => {
+    await ctx.database.db.updateTable("vendors").set({ name: '=HYPERLINK("http://evil.example","x")' }).where("id", "=", (await ctx.database.db.selectFrom("vendors").select("id").orderBy("id").limit(1).executeTakeFirstOrThrow()).id).execute();
+    const link = await service.createLink(admin, "test-vendors", {});
+    const text = await (await service.download(tokenOf(link.url))).text();
+    expect(text).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(text).not.toMatch(/(^|\r\n)=HYPERLINK/);
+  });
+});
