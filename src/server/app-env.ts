@@ -31,6 +31,8 @@ export interface AppVariables {
   /** Set by the auth middleware when a valid bearer token came with the request. */
   user?: AuthenticatedUser & { isAdmin: boolean };
   clientIp: string;
+  /** This request's id: the client's X-Request-Id when it is sane, otherwise a new one; echoed back. */
+  requestId: string;
   /**
    * Database.dataVersion, read at most once per GET/HEAD request, on first use (~3 µs on SQLite, a
    * good share of a cached answer's cost): the session cache and the read cache share it. Other

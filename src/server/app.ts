@@ -10,6 +10,7 @@ import { classifyDatabaseFailure } from "./http/database-errors.ts";
 import { EndpointRouter } from "./http/endpoint-router.ts";
 import { HttpError } from "./http/http-error.ts";
 import { LedgerError } from "./ledger/executor.ts";
+import { newId } from "./db/ids.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { serveWebApp } from "./http/static-files.ts";
 import { areaRoutes } from "./routes.ts";
@@ -22,6 +23,9 @@ function errorBody(code: string, message: string, fields?: Record<string, string
 
 /** Domain errors of the ledger, by code, as HTTP statuses. */
 const LEDGER_ERROR_STATUS = { not_found: 404, invalid_input: 400, invalid_state: 409 } as const;
+
+/** A request id a client (or proxy) may choose: short and plain, so it is safe in logs. */
+const REQUEST_ID = /^[\w.:-]{1,64}$/;
 
 /** Methods that carry no body and change nothing. */
 const readsOnly = (method: string) => method === "GET" || method === "HEAD";
@@ -42,11 +46,15 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
   app.use("*", securityHeaders());
   app.use("*", async (c, next) => {
     c.set("clientIp", clientIp(c));
+    const incomingId = c.req.header("x-request-id");
+    c.set("requestId", incomingId && REQUEST_ID.test(incomingId) ? incomingId : newId());
+
     // Reads (GET, HEAD) share one version for the whole request, read on first use, before the
     // reads it guards. A request that writes must see its own writes: it asks the database each time.
     let version: string | undefined;
     c.set("dataVersion", readsOnly(c.req.method) ? () => (version ??= deps.database.dataVersion()) : deps.database.dataVersion);
     await next();
+    c.res.headers.set("X-Request-Id", c.get("requestId"));
   });
 
   // Writes 5xx, 403 and 429 answers to error_logs (levels: see error-recorder.ts).

@@ -7,7 +7,7 @@ import { ErrorLogsService } from "./error-logs.service.ts";
 export function errorLogsRoutes(router: EndpointRouter, deps: AppDeps): void {
   const errorLogs = new ErrorLogsService(deps);
   router.handle(listErrorLogsEndpoint, ({ query }) => errorLogs.list(query));
-  router.handle(archiveAllErrorLogsEndpoint, ({ body }, { user }) => errorLogs.archiveAll(user, body.level));
-  router.handle(archiveErrorLogEndpoint, ({ params }) => errorLogs.archiveOne(params.id));
-  router.handle(cleanupArchivedErrorLogsEndpoint, (_input, { user }) => errorLogs.cleanupArchived(user));
+  router.handle(archiveAllErrorLogsEndpoint, ({ body }, { actor }) => errorLogs.archiveAll(actor, body.level));
+  router.handle(archiveErrorLogEndpoint, ({ params }, { actor }) => errorLogs.archiveOne(actor, params.id));
+  router.handle(cleanupArchivedErrorLogsEndpoint, (_input, { actor }) => errorLogs.cleanupArchived(actor));
 }

@@ -1,7 +1,7 @@
 import { ARCHIVE_RETENTION_DAYS, type ArchiveOneResponse, type ErrorLevel, type ErrorListQuery, type ErrorListResponse, type ErrorMessageResponse } from "../../contract/error-logs.ts";
 import type { AppDeps } from "../app-env.ts";
 import { recordAudit } from "../audit/audit-log.ts";
-import type { ActingUser } from "../http/endpoint-router.ts";
+import type { Actor } from "../http/endpoint-router.ts";
 import { notFound } from "../http/http-error.ts";
 import { decodeCursor, encodeCursor } from "./error-log-cursor.ts";
 import { archiveAllErrorLogs, archiveErrorLog, cleanupArchivedErrorLogs, listErrorLogs, readLevelCounts } from "./error-logs.queries.ts";
@@ -29,22 +29,28 @@ export class ErrorLogsService {
     return { errors: page.rows, total: counts[query.level ?? "all"], counts, nextCursor: page.next ? encodeCursor(page.next) : null };
   }
 
-  async archiveAll(actor: ActingUser, level: ErrorLevel | null | undefined): Promise<ErrorMessageResponse> {
+  async archiveAll(actor: Actor, level: ErrorLevel | null | undefined): Promise<ErrorMessageResponse> {
     const count = await archiveAllErrorLogs(this.db, { level: level ?? undefined, now: this.deps.clock.now() });
     // The bulk work spans many short transactions; the audit row records the finished result.
-    await recordAudit(this.db, { actorEmail: actor.email, action: "error_logs.archive_all", targetType: "error_logs", targetId: level ?? "all", details: { level: level ?? null, archived: count } }, this.deps.clock);
+    await recordAudit(this.db, { actor, action: "error_logs.archive_all", target: { type: "error_logs", id: level ?? "all", label: level ? `${level} entries` : "all entries" }, details: { level: level ?? null, archived: count } }, this.deps.clock);
     return { message: `Archived ${plural(count, level ? `${level} error` : "error")}`, count };
   }
 
-  async archiveOne(id: string): Promise<ArchiveOneResponse> {
-    const entry = id.length <= MAX_ERROR_LOG_ID_LENGTH ? await archiveErrorLog(this.db, id, this.deps.clock.now()) : null;
+  async archiveOne(actor: Actor, id: string): Promise<ArchiveOneResponse> {
+    const entry = id.length <= MAX_ERROR_LOG_ID_LENGTH ? await this.db.transaction().execute(async (trx) => {
+      const archived = await archiveErrorLog(trx, id, this.deps.clock.now());
+      if (archived) {
+        await recordAudit(trx, { actor, action: "error_logs.archive", target: { type: "error_log", id, label: archived.message.slice(0, 120) } }, this.deps.clock);
+      }
+      return archived;
+    }) : null;
     if (!entry) throw notFound(`No error log with id ${id.slice(0, MAX_ERROR_LOG_ID_LENGTH)}`);
     return { message: "Error archived", error: entry };
   }
 
-  async cleanupArchived(actor: ActingUser): Promise<ErrorMessageResponse> {
+  async cleanupArchived(actor: Actor): Promise<ErrorMessageResponse> {
     const count = await cleanupArchivedErrorLogs(this.db, this.deps.clock.now());
-    await recordAudit(this.db, { actorEmail: actor.email, action: "error_logs.cleanup_archived", targetType: "error_logs", targetId: "archived", details: { deleted: count, retentionDays: ARCHIVE_RETENTION_DAYS } }, this.deps.clock);
+    await recordAudit(this.db, { actor, action: "error_logs.cleanup_archived", target: { type: "error_logs", id: "archived", label: "archived entries" }, details: { deleted: count, retentionDays: ARCHIVE_RETENTION_DAYS } }, this.deps.clock);
     return { message: `Deleted ${plural(count, "archived error")} older than ${ARCHIVE_RETENTION_DAYS} days`, count };
   }
 }

@@ -9,10 +9,22 @@ import { parseWith, readJsonBody, readQuery } from "./validate.ts";
 /** The signed-in user as handlers see it; set by the auth middleware. */
 export type ActingUser = AuthenticatedUser & { isAdmin: boolean };
 
+/** Who acts and from where: what services need for rules and audit rows. */
+export interface Actor {
+  user: ActingUser;
+  clientIp: string;
+  userAgent: string | null;
+  /** The request's id (X-Request-Id), also in logs: ties an audit row to its request. */
+  requestId: string;
+}
+
 /** What a handler gets besides its parsed input: the request's facts, read one way everywhere. */
 export interface RequestFacts<D extends EndpointDefinition = EndpointDefinition> {
   /** The signed-in user: always there unless the endpoint is public (then null without a token). */
   user: D["access"] extends "public" ? ActingUser | null : ActingUser;
+  /** The user with the request's origin, for services' rules and audit rows. */
+  actor: D["access"] extends "public" ? Actor | null : Actor;
+  requestId: string;
   clientIp: string;
   userAgent: string | null;
   /** The raw bearer token (sign-out needs it). */
@@ -63,10 +75,14 @@ export class EndpointRouter {
 }
 
 function requestFacts(c: Context<AppEnv>, user: ActingUser | null): RequestFacts<EndpointDefinition> | RequestFacts<EndpointDefinition & { access: "public" }> {
+  const requestId = c.get("requestId");
+  const userAgent = c.req.header("user-agent") ?? null;
   return {
     user,
+    actor: user ? { user, clientIp: c.get("clientIp"), userAgent, requestId } : null,
+    requestId,
     clientIp: c.get("clientIp"),
-    userAgent: c.req.header("user-agent") ?? null,
+    userAgent,
     bearerToken: bearerToken(c.req.header("authorization")),
     dataVersion: c.get("dataVersion"),
     url: new URL(c.req.url),

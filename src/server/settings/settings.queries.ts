@@ -27,6 +27,7 @@ export async function readSettings(db: Executor): Promise<Record<SettingKey, Pla
  * Writes validated changes with their history rows, inside the caller's transaction. Values equal
  * to the stored one are skipped, so saving an untouched form leaves no history noise. On
  * PostgreSQL the rows are locked first so two admins saving at once each record the true old value.
+ * Returns what changed: each key with its old and new value.
  */
 export async function writeSettings(
   trx: Transaction<DB>,
@@ -34,13 +35,13 @@ export async function writeSettings(
   changes: ReadonlyMap<SettingKey, string>,
   actorEmail: string,
   now: string,
-): Promise<number> {
+): Promise<Array<{ key: SettingKey; oldValue: string | null; newValue: string }>> {
   const keys = [...changes.keys()];
   let select = trx.selectFrom("platform_settings").select(["key", "value"]).where("key", "in", keys);
   // SQLite has no FOR UPDATE; its single writer already serialises this transaction.
   if (kind === "postgres") select = select.forUpdate();
   const current = new Map((await select.execute()).map((r) => [r.key, r.value]));
-  let written = 0;
+  const written: Array<{ key: SettingKey; oldValue: string | null; newValue: string }> = [];
   for (const [key, value] of changes) {
     const old = current.get(key);
     if (old === value) continue;
@@ -53,7 +54,7 @@ export async function writeSettings(
       .insertInto("platform_setting_changes")
       .values({ id: newId(), key, old_value: old ?? null, new_value: value, changed_by: actorEmail, changed_at: now })
       .execute();
-    written += 1;
+    written.push({ key, oldValue: old ?? null, newValue: value });
   }
   return written;
 }

@@ -7,6 +7,6 @@ import { SettingsService } from "./settings.service.ts";
 export function settingsRoutes(router: EndpointRouter, deps: AppDeps): void {
   const settings = new SettingsService(deps);
   router.handle(getSettingsEndpoint, () => settings.read());
-  router.handle(updateSettingsEndpoint, ({ body }, { user }) => settings.update(user, body));
+  router.handle(updateSettingsEndpoint, ({ body }, { actor }) => settings.update(actor, body));
   router.handle(settingHistoryEndpoint, ({ query }) => settings.history(query.key, query.limit, query.cursor));
 }

@@ -1,6 +1,7 @@
 import type { SettingHistoryResponse, SettingKeyName, SettingsResponse } from "../../contract/settings.ts";
 import type { AppDeps } from "../app-env.ts";
-import type { ActingUser } from "../http/endpoint-router.ts";
+import { recordAudit } from "../audit/audit-log.ts";
+import type { Actor } from "../http/endpoint-router.ts";
 import { validateSettingChanges } from "./settings-validation.ts";
 import { readSettingHistory, readSettings, writeSettings } from "./settings.queries.ts";
 
@@ -12,12 +13,27 @@ export class SettingsService {
     return readSettings(this.deps.database.db);
   }
 
-  async update(actor: ActingUser, changes: Record<string, string>): Promise<SettingsResponse> {
+  /** One save: every changed key with its history row, and one audit row with each key's old and new value. */
+  async update(actor: Actor, changes: Record<string, string>): Promise<SettingsResponse> {
     const { database, clock } = this.deps;
     // Every key is checked before the transaction opens: one bad value means nothing is written.
     const valid = validateSettingChanges(changes);
     if (valid.size > 0) {
-      await database.db.transaction().execute((trx) => writeSettings(trx, database.kind, valid, actor.email, clock.now().toISOString()));
+      await database.db.transaction().execute(async (trx) => {
+        const written = await writeSettings(trx, database.kind, valid, actor.user.email, clock.now().toISOString());
+        if (written.length === 0) return;
+        await recordAudit(
+          trx,
+          {
+            actor,
+            action: "settings.update",
+            target: { type: "settings", id: "platform", label: written.map((w) => w.key).join(", ") },
+            before: Object.fromEntries(written.map((w) => [w.key, w.oldValue])),
+            after: Object.fromEntries(written.map((w) => [w.key, w.newValue])),
+          },
+          clock,
+        );
+      });
     }
     return readSettings(database.db);
   }

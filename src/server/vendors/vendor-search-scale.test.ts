@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminVendorsResponse } from "../../contract/vendors.ts";
 import { createVendor } from "../ledger/vendors.ts";
-import { createTestContext, type TestContext, testDatabaseKinds } from "../test/test-app.ts";
+import { createTestContext, type TestContext, testDatabaseKinds } from "../testing/test-app.ts";
 import { SEARCH_COUNT_CAP } from "./vendors.queries.ts";
 
 const STORES = SEARCH_COUNT_CAP + 10;

@@ -4,8 +4,8 @@ import type { AdminVendorsResponse, VendorDeleteResponse, VendorDetail, VendorLi
 import { COUNTERS } from "../ledger/counters.ts";
 import { compareRollups } from "../ledger/recompute.ts";
 import { createVendor } from "../ledger/vendors.ts";
-import { createTestContext, type TestContext, testDatabaseKinds } from "../test/test-app.ts";
-import { countAllRows, createFullVendor, snapshotAllRows } from "./vendors-fixtures.ts";
+import { createTestContext, type TestContext, testDatabaseKinds } from "../testing/test-app.ts";
+import { countAllRows, createFullVendor, snapshotAllRows } from "../testing/vendors-fixtures.ts";
 
 const json = async <T>(res: Response) => (await res.json()) as T;
 

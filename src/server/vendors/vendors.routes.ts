@@ -20,6 +20,6 @@ export function vendorsRoutes(router: EndpointRouter, deps: AppDeps): void {
   router.handle(getVendorDetailEndpoint, ({ params }) => vendors.detail(params.id));
   router.handle(listVendorProductsEndpoint, ({ params, query }) => vendors.products(params.id, query.page, query.limit));
   router.handle(listVendorSalesEndpoint, ({ params, query }) => vendors.sales(params.id, query.page, query.limit));
-  router.handle(setVendorStatusEndpoint, ({ params, body }, { user }) => vendors.setStatus(user, params.id, body.isActive));
-  router.handle(deleteVendorEndpoint, ({ params, body }, { user }) => vendors.delete(user, params.id, body.deleteFromClerk));
+  router.handle(setVendorStatusEndpoint, ({ params, body }, { actor }) => vendors.setStatus(actor, params.id, body.isActive));
+  router.handle(deleteVendorEndpoint, ({ params, body }, { actor }) => vendors.delete(actor, params.id, body.deleteFromClerk));
 }

@@ -2,7 +2,7 @@ import type { AdminVendorsQuery, AdminVendorsResponse, VendorDeleteResponse, Ven
 import { MAX_VENDORS_ARRAY } from "../../contract/vendors.ts";
 import type { AppDeps } from "../app-env.ts";
 import { recordAudit } from "../audit/audit-log.ts";
-import type { ActingUser } from "../http/endpoint-router.ts";
+import type { Actor } from "../http/endpoint-router.ts";
 import { conflict, notFound } from "../http/http-error.ts";
 import { deleteVendorCascade, setVendorActive } from "../ledger/vendors.ts";
 import {
@@ -56,7 +56,7 @@ export class VendorsService {
     return { sales: rows, total, page, limit };
   }
 
-  async setStatus(actor: ActingUser, vendorId: string, isActive: boolean): Promise<VendorListItem> {
+  async setStatus(actor: Actor, vendorId: string, isActive: boolean): Promise<VendorListItem> {
     const { clock } = this.deps;
     const updated = await this.db.transaction().execute(async (trx) => {
       const before = await findVendor(trx, vendorId);
@@ -66,10 +66,11 @@ export class VendorsService {
       await recordAudit(
         trx,
         {
-          actorEmail: actor.email,
+          actor,
           action: isActive ? "vendor.enable" : "vendor.disable",
-          targetType: "vendor",
-          targetId: vendorId,
+          target: { type: "vendor", id: vendorId, label: before.name },
+          before: { isActive: before.is_active === 1 },
+          after: { isActive },
           details: { name: before.name, isActive: { from: before.is_active === 1, to: isActive } },
         },
         clock,
@@ -85,13 +86,13 @@ export class VendorsService {
    * transaction with the audit row. A hosted provider is called last, so its failure rolls the
    * local deletions back as well.
    */
-  async delete(actor: ActingUser, vendorId: string, deleteOwnerAccount: boolean): Promise<VendorDeleteResponse> {
+  async delete(actor: Actor, vendorId: string, deleteOwnerAccount: boolean): Promise<VendorDeleteResponse> {
     const { clock, auth } = this.deps;
     const result = await this.db.transaction().execute(async (trx) => {
       const vendor = await findVendor(trx, vendorId);
       if (!vendor) return null;
       const ownerUserId = deleteOwnerAccount ? vendor.owner_user_id : null;
-      if (ownerUserId && ownerUserId === actor.id) {
+      if (ownerUserId && ownerUserId === actor.user.id) {
         throw conflict("This vendor is owned by your own account; it cannot be deleted from here");
       }
       const deleted = await deleteVendorCascade(trx, vendorId);
@@ -99,10 +100,10 @@ export class VendorsService {
       await recordAudit(
         trx,
         {
-          actorEmail: actor.email,
+          actor,
           action: "vendor.delete",
-          targetType: "vendor",
-          targetId: vendorId,
+          target: { type: "vendor", id: vendorId, label: vendor.name },
+          before: { name: vendor.name, slug: vendor.slug, email: vendor.email, isActive: vendor.is_active === 1 },
           details: {
             name: vendor.name,
             slug: vendor.slug,

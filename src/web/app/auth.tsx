@@ -1,8 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useSyncExternalStore } from "react";
-// Types only: the zod schemas would put zod (~50 kB gzip) into the first screen's JS.
-import type { MeResponse, PublicUser, SignInRequest, SignInResponse } from "@contract/auth";
-import { apiGet, apiPost, errorStatus } from "@web/lib/api-client";
+import { type PublicUser, type SignInRequest, meEndpoint, signInEndpoint, signOutEndpoint } from "@contract/auth";
+import { callApi, errorStatus } from "@web/lib/api-client";
 import { clearSessionToken, getSessionToken, setSessionToken, subscribeSession } from "@web/lib/session";
 
 /** Query-key factory for the session (DESIGN.md: one per area). */
@@ -31,7 +30,7 @@ export function useAuth(): AuthState {
     enabled: token !== null,
     queryFn: async ({ signal }) => {
       try {
-        return await apiGet<MeResponse>("/api/auth/me", { signal });
+        return await callApi(meEndpoint, {}, { signal });
       } catch (error) {
         // An expired or revoked token: forget it so the sign-in form shows.
         if (errorStatus(error) === 401) clearSessionToken();
@@ -52,7 +51,7 @@ export function useSignIn(): (credentials: SignInRequest) => Promise<PublicUser>
   const queryClient = useQueryClient();
   return useCallback(
     async (credentials: SignInRequest) => {
-      const answer = await apiPost<SignInResponse>("/api/auth/sign-in", credentials);
+      const answer = await callApi(signInEndpoint, { body: credentials });
       queryClient.setQueryData(authKeys.me(answer.token), { user: answer.user });
       setSessionToken(answer.token);
       return answer.user;
@@ -66,7 +65,7 @@ export function useSignOut(): () => Promise<void> {
   const queryClient = useQueryClient();
   return useCallback(async () => {
     try {
-      await apiPost<unknown>("/api/auth/sign-out");
+      await callApi(signOutEndpoint, {});
     } catch {
       // The token is dropped locally anyway; an unreachable server must not keep the user signed in.
     }

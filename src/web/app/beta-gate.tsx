@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { apiPost, errorStatus } from "@web/lib/api-client";
+import { betaVerifyEndpoint } from "@contract/auth";
+import { callApi, errorStatus } from "@web/lib/api-client";
 import { hasValidBetaMarker, storeBetaMarker } from "@web/lib/beta-marker";
 import { Button } from "@web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@web/components/ui/card";
@@ -46,7 +47,7 @@ function BetaPasswordForm({ onUnlock }: { onUnlock: () => void }) {
     setSubmitting(true);
     setError(null);
     try {
-      await apiPost<unknown>("/api/beta/verify", { password });
+      await callApi(betaVerifyEndpoint, { body: { password } });
       storeBetaMarker(Date.now());
       onUnlock();
       return;

@@ -1,15 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
-// Type only, to keep zod out of the first screen's JS.
-import type { PublicConfig } from "@contract/auth";
-import { apiGet } from "./api-client";
+import { publicConfigEndpoint } from "@contract/public";
+import { callApi } from "./api-client";
 
-export const publicConfigQueryKey = ["public-config"] as const;
+/** The key of the public config (the "public" area, like every key of a public endpoint). */
+export const publicConfigQueryKey = ["public", "config"] as const;
 
 /** Storefront URL and auth-provider name: public, needed before sign-in, and stable for the page's life. */
 export function usePublicConfig() {
-  return useQuery<PublicConfig>({
+  return useQuery({
     queryKey: publicConfigQueryKey,
-    queryFn: ({ signal }) => apiGet<PublicConfig>("/api/config", { signal }),
+    queryFn: ({ signal }) => callApi(publicConfigEndpoint, {}, { signal }),
     staleTime: Infinity,
   });
 }

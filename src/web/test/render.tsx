@@ -1,11 +1,16 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, type RenderResult } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { vi } from "vitest";
+import { createQueryClient } from "@web/lib/query-client";
 
-/** Renders with a fresh QueryClient (no retries, so failures show at once). */
+/**
+ * Renders with a fresh QueryClient made as the app makes it (so a mutation refreshes the areas its
+ * definition names), but with no retries and no stale time, so failures and refetches show at once.
+ */
 export function renderWithQuery(ui: ReactElement): RenderResult & { queryClient: QueryClient } {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const queryClient = createQueryClient();
+  queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });
   const result = render(<QueryClientProvider client={queryClient}>{ui}</QueryClientProvider>);
   return { ...result, queryClient };
 }

@@ -1,7 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-// Types only: zod stays out of this screen's JS.
-import type { AnalyticsPeriod, AnalyticsResponse } from "@contract/analytics";
-import { apiGet } from "@web/lib/api-client";
+import { type AnalyticsPeriod, analyticsEndpoint } from "@contract/analytics";
+import { callApi } from "@web/lib/api-client";
 
 /** Query keys of the analytics area: one entry per period. */
 export const analyticsKeys = {
@@ -15,7 +14,7 @@ export function useAnalytics(days: AnalyticsPeriod, enabled: boolean) {
     queryKey: analyticsKeys.period(days),
     queryFn: async ({ signal }) => {
       try {
-        return await apiGet<AnalyticsResponse>(`/api/admin/analytics?days=${days}`, { signal });
+        return await callApi(analyticsEndpoint, { query: { days } }, { signal });
       } catch (error) {
         if (!signal.aborted) console.error("Failed to load analytics:", error);
         throw error;

@@ -1,7 +1,12 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-// Types only: zod stays out of this screen's JS.
-import type { ArchiveOneResponse, ErrorLevel, ErrorListResponse, ErrorMessageResponse } from "@contract/error-logs";
-import { apiDelete, apiGet, apiPost } from "@web/lib/api-client";
+import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import {
+  type ErrorLevel,
+  archiveAllErrorLogsEndpoint,
+  archiveErrorLogEndpoint,
+  cleanupArchivedErrorLogsEndpoint,
+  listErrorLogsEndpoint,
+} from "@contract/error-logs";
+import { callApi, mutationOf } from "@web/lib/api-client";
 
 export const ERROR_PAGE_SIZE = 20;
 
@@ -12,55 +17,53 @@ export interface ErrorListParams {
   cursor: string | null;
 }
 
-/** Query keys of the errors area, so each mutation invalidates exactly what it changes. */
+/** Query keys of the errors area (each starts with the area, which mutations invalidate by name). */
 export const errorKeys = {
   all: ["errors"] as const,
   lists: () => [...errorKeys.all, "list"] as const,
   list: (params: ErrorListParams) => [...errorKeys.lists(), params] as const,
 };
 
-export function errorListPath(params: ErrorListParams): string {
-  const q = new URLSearchParams({ page: "1", limit: String(ERROR_PAGE_SIZE), archived: String(params.archived) });
-  if (params.level) q.set("level", params.level);
-  if (params.cursor) q.set("cursor", params.cursor);
-  return `/api/admin/errors?${q.toString()}`;
+/** The list call's query: always the first page number (the cursor moves on), level and cursor only when set. */
+export function errorListQuery(params: ErrorListParams) {
+  return {
+    page: 1,
+    limit: ERROR_PAGE_SIZE,
+    archived: params.archived,
+    level: params.level ?? undefined,
+    cursor: params.cursor ?? undefined,
+  };
 }
 
 export function useErrorList(params: ErrorListParams, enabled = true) {
   return useQuery({
     queryKey: errorKeys.list(params),
     enabled,
-    queryFn: ({ signal }) => apiGet<ErrorListResponse>(errorListPath(params), { signal }),
+    queryFn: ({ signal }) => callApi(listErrorLogsEndpoint, { query: errorListQuery(params) }, { signal }),
     placeholderData: keepPreviousData,
   });
 }
 
-/** Every mutation here moves entries between the views or removes them: all lists and counts change. */
-function useInvalidateLists() {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: errorKeys.lists() });
-}
+// Each mutation below moves entries between the views or removes them; its definition names the
+// areas that changes (errors, dashboard), which the query client refreshes after success.
 
 export function useArchiveError() {
-  const invalidate = useInvalidateLists();
   return useMutation({
-    mutationFn: (id: string) => apiPost<ArchiveOneResponse>(`/api/admin/errors/${encodeURIComponent(id)}/archive`),
-    onSuccess: invalidate,
+    ...mutationOf(archiveErrorLogEndpoint),
+    mutationFn: (id: string) => callApi(archiveErrorLogEndpoint, { params: { id } }),
   });
 }
 
 export function useArchiveAll() {
-  const invalidate = useInvalidateLists();
   return useMutation({
-    mutationFn: (level: ErrorLevel | null) => apiPost<ErrorMessageResponse>("/api/admin/errors/archive-all", level ? { level } : {}),
-    onSuccess: invalidate,
+    ...mutationOf(archiveAllErrorLogsEndpoint),
+    mutationFn: (level: ErrorLevel | null) => callApi(archiveAllErrorLogsEndpoint, { body: level ? { level } : {} }),
   });
 }
 
 export function useCleanupArchived() {
-  const invalidate = useInvalidateLists();
   return useMutation({
-    mutationFn: () => apiDelete<ErrorMessageResponse>("/api/admin/errors/cleanup-archived"),
-    onSuccess: invalidate,
+    ...mutationOf(cleanupArchivedErrorLogsEndpoint),
+    mutationFn: () => callApi(cleanupArchivedErrorLogsEndpoint, {}),
   });
 }

@@ -1,13 +1,10 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-// Types only: zod stays out of this screen's JS.
-import type { SettingHistoryResponse, SettingKeyName, SettingsResponse, SettingsUpdateRequest } from "@contract/settings";
-import { apiGet, apiPut } from "@web/lib/api-client";
-import { dashboardKeys } from "@web/features/dashboard/dashboard-api";
+import { useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
+import { type SettingKeyName, type SettingsUpdateRequest, getSettingsEndpoint, settingHistoryEndpoint, updateSettingsEndpoint } from "@contract/settings";
+import { callApi, mutationOf } from "@web/lib/api-client";
 
-export const SETTINGS_PATH = "/api/admin/settings";
 export const SETTINGS_HISTORY_PAGE = 10;
 
-/** Query keys of the settings area: saving invalidates `all` (the values and every history). */
+/** Query keys of the settings area (each starts with the area, which mutations invalidate by name). */
 export const settingsKeys = {
   all: ["settings"] as const,
   values: () => [...settingsKeys.all, "values"] as const,
@@ -17,25 +14,21 @@ export const settingsKeys = {
 export function useSettings(enabled: boolean) {
   return useQuery({
     queryKey: settingsKeys.values(),
-    queryFn: ({ signal }) => apiGet<SettingsResponse>(SETTINGS_PATH, { signal }),
+    queryFn: ({ signal }) => callApi(getSettingsEndpoint, {}, { signal }),
     enabled,
     // The form is seeded from this answer: a background refetch must not silently change it.
     staleTime: Infinity,
   });
 }
 
-/** Sends only the changed keys (spec §4); the screen then reloads the values. */
+/**
+ * Sends only the changed keys (spec §4). The definition's areas are refreshed after: the values and
+ * every history, and the dashboard and analytics, which show the fee percentage in force.
+ */
 export function useSaveSettings() {
-  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (changes: SettingsUpdateRequest) => apiPut<SettingsResponse>(SETTINGS_PATH, changes),
-    onSuccess: async () => {
-      // The dashboard shows the fee percentage in force, so it is refreshed too.
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: settingsKeys.all }),
-        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
-      ]);
-    },
+    ...mutationOf(updateSettingsEndpoint),
+    mutationFn: (changes: SettingsUpdateRequest) => callApi(updateSettingsEndpoint, { body: changes }),
   });
 }
 
@@ -43,11 +36,8 @@ export function useSaveSettings() {
 export function useSettingHistory(key: SettingKeyName, enabled: boolean) {
   return useInfiniteQuery({
     queryKey: settingsKeys.history(key),
-    queryFn: ({ signal, pageParam }) => {
-      const params = new URLSearchParams({ key, limit: String(SETTINGS_HISTORY_PAGE) });
-      if (pageParam) params.set("cursor", pageParam);
-      return apiGet<SettingHistoryResponse>(`${SETTINGS_PATH}/history?${params.toString()}`, { signal });
-    },
+    queryFn: ({ signal, pageParam }) =>
+      callApi(settingHistoryEndpoint, { query: { key, limit: SETTINGS_HISTORY_PAGE, cursor: pageParam || undefined } }, { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     enabled,

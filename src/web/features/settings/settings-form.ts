@@ -56,19 +56,34 @@ export function changedValues(loaded: SettingValues, draft: SettingValues): Part
   return out;
 }
 
+export interface FieldError {
+  key: SettingKeyName;
+  message: string;
+}
+
 /**
- * The field a failed save is about. The server answers a refused value with 400 and the message
- * "<key>: <reason>"; anything else is not tied to a field.
+ * Every field a failed save is about, in the server's order. The server answers refused values with
+ * 400 and the error's `fields` (each bad key with its problem); keys the form does not show, and
+ * failures without `fields`, are not tied to a field.
  */
-export function fieldErrorOf(error: unknown): { key: SettingKeyName; message: string } | null {
-  if (!(error instanceof ApiRequestError) || error.status !== 400) return null;
-  let message: string;
+export function fieldErrorsOf(error: unknown): FieldError[] {
+  if (!(error instanceof ApiRequestError) || error.status !== 400) return [];
+  let fields: unknown;
   try {
-    message = (JSON.parse(error.body) as { error?: { message?: string } }).error?.message ?? "";
+    fields = (JSON.parse(error.body) as { error?: { fields?: unknown } } | null)?.error?.fields;
   } catch {
-    return null;
+    return [];
   }
-  const match = /^([a-z_]+): (.*)$/s.exec(message);
-  const field = match && ALL_FIELDS.find((f) => f.key === match[1]);
-  return field && match ? { key: field.key, message: match[2]! } : null;
+  if (typeof fields !== "object" || fields === null) return [];
+  const out: FieldError[] = [];
+  for (const [key, message] of Object.entries(fields)) {
+    const field = ALL_FIELDS.find((f) => f.key === key);
+    if (field && typeof message === "string") out.push({ key: field.key, message });
+  }
+  return out;
+}
+
+/** The first field a failed save is about (see fieldErrorsOf), or null. */
+export function fieldErrorOf(error: unknown): FieldError | null {
+  return fieldErrorsOf(error)[0] ?? null;
 }

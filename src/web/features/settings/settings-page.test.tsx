@@ -44,8 +44,10 @@ describe("settings form helpers", () => {
     expect(changedValues(loaded, { ...loaded, support_email: "a@b.co", maintenance_mode: "true" })).toEqual({ support_email: "a@b.co", maintenance_mode: "true" });
   });
 
-  it("fieldErrorOf maps a 400 '<key>: reason' to the field", () => {
-    const body = JSON.stringify({ error: { code: "invalid_setting", message: "support_email: must be a valid e-mail address" } });
+  it("fieldErrorOf maps a 400's fields to the field", () => {
+    const body = JSON.stringify({
+      error: { code: "invalid_setting", message: "support_email: must be a valid e-mail address", fields: { support_email: "must be a valid e-mail address" } },
+    });
     expect(fieldErrorOf(new ApiRequestError(400, "Bad Request", body))).toEqual({ key: "support_email", message: "must be a valid e-mail address" });
     expect(fieldErrorOf(new ApiRequestError(500, "Internal Server Error", body))).toBeNull();
     expect(fieldErrorOf(new ApiRequestError(400, "Bad Request", "not json"))).toBeNull();
@@ -110,7 +112,11 @@ describe("SettingsPage", () => {
   it("shows a server validation error next to its field and keeps the edit", async () => {
     mockFetch((_url, init) =>
       init?.method === "PUT"
-        ? json({ error: { code: "invalid_setting", message: "support_email: must be a valid e-mail address" } }, 400, "Bad Request")
+        ? json(
+            { error: { code: "invalid_setting", message: "support_email: must be a valid e-mail address", fields: { support_email: "must be a valid e-mail address" } } },
+            400,
+            "Bad Request",
+          )
         : json(makeSettings()),
     );
     const user = userEvent.setup();
@@ -123,6 +129,40 @@ describe("SettingsPage", () => {
     expect(email).toHaveAttribute("aria-describedby", expect.stringContaining(alert.id));
     expect(email).toHaveValue("nope");
     expect(screen.getByText("You have unsaved changes")).toBeInTheDocument();
+  }, 20_000);
+
+  it("shows each refused field's own message when several are refused", async () => {
+    mockFetch((_url, init) =>
+      init?.method === "PUT"
+        ? json(
+            {
+              error: {
+                code: "invalid_setting",
+                message: "support_email: must be a valid e-mail address",
+                fields: { support_email: "must be a valid e-mail address", invite_code_prefix: "must be 2 to 10 letters or digits" },
+              },
+            },
+            400,
+            "Bad Request",
+          )
+        : json(makeSettings()),
+    );
+    const user = userEvent.setup();
+    renderPage();
+    const email = await screen.findByLabelText("Support Email");
+    const prefix = screen.getByLabelText("Invite Code Prefix");
+    await user.clear(email);
+    await user.type(email, "nope");
+    await user.type(prefix, "!");
+    await user.click(screen.getByRole("button", { name: "Save Changes" }));
+    const emailAlert = await screen.findByText("must be a valid e-mail address", { selector: "p" });
+    const prefixAlert = screen.getByText("must be 2 to 10 letters or digits", { selector: "p" });
+    expect(email).toHaveAttribute("aria-describedby", expect.stringContaining(emailAlert.id));
+    expect(prefix).toHaveAttribute("aria-describedby", expect.stringContaining(prefixAlert.id));
+    // Editing one field clears its message only.
+    await user.type(prefix, "X");
+    expect(screen.queryByText("must be 2 to 10 letters or digits", { selector: "p" })).toBeNull();
+    expect(screen.getByText("must be a valid e-mail address", { selector: "p" })).toBeInTheDocument();
   }, 20_000);
 
   it("asks before leaving with unsaved changes", async () => {

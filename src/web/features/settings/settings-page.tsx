@@ -7,7 +7,7 @@ import { Spinner } from "@web/components/ui/spinner";
 import { toast } from "@web/components/ui/toast";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { settingsKeys, useSaveSettings, useSettings } from "./settings-api";
-import { SETTING_GROUPS, type SettingValues, changedValues, fieldErrorOf, valuesOf } from "./settings-form";
+import { SETTING_GROUPS, type SettingValues, changedValues, fieldErrorsOf, valuesOf } from "./settings-form";
 import { SettingField } from "./setting-field";
 import { UnsavedChangesGuard } from "./unsaved-changes-guard";
 import { UpdateHistory } from "./update-history";
@@ -75,9 +75,10 @@ function SettingsForm({ settings }: { settings: SettingsResponse }) {
         toast({ title: "Settings saved", variant: "success" });
       },
       onError: (error) => {
-        const field = fieldErrorOf(error);
-        if (field) setErrors({ [field.key]: field.message });
-        toast({ title: "Failed to save settings", description: field ? field.message : error.message, variant: "destructive" });
+        // Each refused field shows its own message; the toast names the first.
+        const fields = fieldErrorsOf(error);
+        if (fields.length > 0) setErrors(Object.fromEntries(fields.map((f) => [f.key, f.message])));
+        toast({ title: "Failed to save settings", description: fields[0]?.message ?? error.message, variant: "destructive" });
       },
     });
   };

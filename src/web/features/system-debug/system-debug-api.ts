@@ -1,20 +1,17 @@
 import { useQuery } from "@tanstack/react-query";
-// Types only: zod stays out of this screen's JS.
-import type { DebugResponse } from "@contract/debug";
-import { apiGet, errorStatus } from "@web/lib/api-client";
+import { debugAdminEndpoint } from "@contract/debug";
+import { callApi, errorStatus } from "@web/lib/api-client";
 
-export const DEBUG_ADMIN_PATH = "/api/debug/admin";
-
-/** Query keys of the System Debug area. */
+/** Query keys of the System Debug screen (the "debug" area of its endpoint). */
 export const systemDebugKeys = {
-  all: ["system-debug"] as const,
+  all: ["debug"] as const,
   admin: () => [...systemDebugKeys.all, "admin"] as const,
 };
 
 export function useDebugAdmin(enabled: boolean) {
   return useQuery({
     queryKey: systemDebugKeys.admin(),
-    queryFn: ({ signal }) => apiGet<DebugResponse>(DEBUG_ADMIN_PATH, { signal }),
+    queryFn: ({ signal }) => callApi(debugAdminEndpoint, {}, { signal }),
     enabled,
     // A health page shows what is true now: no reuse of an older answer when reopened.
     staleTime: 0,

@@ -1,6 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { DashboardStats } from "@contract/dashboard";
 import { json, mockFetch, renderWithQuery } from "@web/test/render";
 import TestErrorPage from "./test-error-page";
 
@@ -21,7 +22,19 @@ describe("TestErrorPage", () => {
   });
 
   it("'Create Invalid Product' only fetches the dashboard stats and shows them", async () => {
-    const fetch = mockFetch(() => json({ totalVendors: 4 }));
+    const stats: DashboardStats = {
+      totalVendors: 4,
+      activeVendors: 3,
+      monthlyRecurring: 89.97,
+      totalProducts: 12,
+      platformFees: 4.5,
+      todaySales: 0,
+      weekSales: 120,
+      recentActivity: [],
+      platformFeePercentage: 1.5,
+      trends: { platformFees: null, todaySales: null, weekSales: 10 },
+    };
+    const fetch = mockFetch(() => json(stats));
     renderWithQuery(<TestErrorPage />);
     await userEvent.click(screen.getByRole("button", { name: "Create Invalid Product" }));
     const result = screen.getByRole("region", { name: "Create Invalid Product result" });

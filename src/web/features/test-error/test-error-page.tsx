@@ -1,7 +1,9 @@
 import { useMutation } from "@tanstack/react-query";
 import { Button } from "@web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@web/components/ui/card";
-import { apiGet, apiPost } from "@web/lib/api-client";
+import { dashboardStatsEndpoint } from "@contract/dashboard";
+import { testErrorEndpoint } from "@contract/debug";
+import { callApi, mutationOf } from "@web/lib/api-client";
 
 /** What one click brought back: the answer's JSON on success, the API client's error text otherwise. */
 interface Outcome {
@@ -23,8 +25,10 @@ async function outcomeOf(call: () => Promise<unknown>): Promise<Outcome> {
  * Product' only fetches the dashboard stats, as the spec says.
  */
 export default function TestErrorPage() {
-  const testError = useMutation({ mutationFn: () => outcomeOf(() => apiPost("/api/debug/test-error")) });
-  const invalidProduct = useMutation({ mutationFn: () => outcomeOf(() => apiGet("/api/admin/dashboard/stats")) });
+  // The test-error call writes a log entry even though it answers 418, so its areas (errors,
+  // dashboard) are refreshed after every click: the mutation itself always resolves to an outcome.
+  const testError = useMutation({ ...mutationOf(testErrorEndpoint), mutationFn: () => outcomeOf(() => callApi(testErrorEndpoint, {})) });
+  const invalidProduct = useMutation({ ...mutationOf(dashboardStatsEndpoint), mutationFn: () => outcomeOf(() => callApi(dashboardStatsEndpoint, {})) });
 
   return (
     <section aria-labelledby="page-title" className="grid gap-6">

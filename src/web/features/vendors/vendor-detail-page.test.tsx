@@ -39,7 +39,8 @@ describe("VendorDetailPage", () => {
     const fetchMock = mockFetch((_url, init) => {
       if (init?.method === "PATCH") {
         status = (JSON.parse(String(init.body)) as { isActive: boolean }).isActive ? "active" : "suspended";
-        return json({ id: "v1", name: "Moonlit Ceramics", isActive: status === "active" });
+        const d = detail(status);
+        return json({ id: d.id, name: d.name, owner: d.owner, email: d.email, slug: d.slug, joinedDate: d.joinedDate, isActive: status === "active", isInternal: d.isInternal });
       }
       return json(detail(status));
     });
