@@ -3,6 +3,32 @@ import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
+/** Test files and the `testing/` folders (harness, fixtures, fakes): never in the server bundle (scripts/build-server.ts). */
+const SERVER_TEST_CODE = ["src/server/**/*.test.ts", "src/server/**/testing/**"];
+/** Where Kysely may be used: queries files, the ledger, and db (connect, drivers, migrations, seed, schema). */
+const SERVER_DATA_LAYER = ["src/server/**/*.queries.ts", "src/server/ledger/**/*.ts", "src/server/db/**/*.ts"];
+
+const NO_SCRIPTS = { group: ["**/scripts/**"], message: "src/ must not import scripts/ (scripts may import src, not the reverse)" };
+const NO_SERVER_FROM_WEB = { group: ["**/server/**"], message: "web code must not import server code" };
+const CONTRACT_ZOD_ONLY = { group: ["**/server/**", "**/web/**"], message: "contract depends on zod only" };
+const NO_TESTING = { group: ["**/testing/**"], message: "production server code must not import test-only code (testing/ folders)" };
+const NO_KYSELY = {
+  group: ["kysely", "kysely/**"],
+  message: "SQL lives in *.queries.ts (or ledger/, db/): call a query function, and type handles as Executor (ledger/executor.ts) or Database (db/connect.ts)",
+};
+const NO_OTHER_FEATURE_ALIAS = {
+  group: ["@web/features/**"],
+  message: "a feature must not import another feature's files: import your own with ./, move shared code to @web/lib or @web/components",
+};
+/** `../other/...` from a file `depth` folders below src/web/features/<feature>/. */
+const NO_OTHER_FEATURE_RELATIVE = (depth) => ({
+  regex: `^${"\\.\\./".repeat(depth)}(?!\\.\\./)`,
+  message: "a feature must not import another feature's files: import your own with ./, move shared code to @web/lib or @web/components",
+});
+
+const restrictImports = (...patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
+
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "playwright-report/**", "test-results/**", "bench/.cache/**", "data/**"] },
   js.configs.recommended,
@@ -17,17 +43,18 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  // Import boundaries (DESIGN.md: imports flow one way). In flat config a later block's
+  // no-restricted-imports REPLACES an earlier one for the files both match, so each block below
+  // lists every pattern that applies to its files, most specific block last.
+  { files: ["src/**/*.{ts,tsx}"], rules: restrictImports(NO_SCRIPTS) },
+  { files: ["src/web/**/*.{ts,tsx}"], rules: restrictImports(NO_SCRIPTS, NO_SERVER_FROM_WEB) },
+  { files: ["src/web/features/**/*.{ts,tsx}"], rules: restrictImports(NO_SCRIPTS, NO_SERVER_FROM_WEB, NO_OTHER_FEATURE_ALIAS, NO_OTHER_FEATURE_RELATIVE(1)) },
   {
-    // The web bundle must never reach into server code (DESIGN.md: imports flow one way).
-    files: ["src/web/**/*.{ts,tsx}"],
-    rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["**/server/**"], message: "web code must not import server code" }] }],
-    },
+    files: ["src/web/features/*/*/**/*.{ts,tsx}"],
+    rules: restrictImports(NO_SCRIPTS, NO_SERVER_FROM_WEB, NO_OTHER_FEATURE_ALIAS, NO_OTHER_FEATURE_RELATIVE(2)),
   },
-  {
-    files: ["src/contract/**/*.ts"],
-    rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["**/server/**", "**/web/**"], message: "contract depends on zod only" }] }],
-    },
-  },
+  { files: ["src/contract/**/*.ts"], rules: restrictImports(NO_SCRIPTS, CONTRACT_ZOD_ONLY) },
+  // Server production code: no test harness, and SQL (Kysely) only in the data layer.
+  { files: ["src/server/**/*.ts"], ignores: SERVER_TEST_CODE, rules: restrictImports(NO_SCRIPTS, NO_TESTING, NO_KYSELY) },
+  { files: SERVER_DATA_LAYER, ignores: SERVER_TEST_CODE, rules: restrictImports(NO_SCRIPTS, NO_TESTING) },
 );

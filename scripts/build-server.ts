@@ -1,7 +1,8 @@
-import { build } from "esbuild";
+import { build, type BuildOptions, type Metafile } from "esbuild";
 import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SERVER_BUNDLE, SERVER_ENTRY } from "../src/server/testing/server-command.ts";
 
 /**
  * The production server: src/server/main.ts bundled by esbuild into dist/server/main.js, run with
@@ -10,24 +11,19 @@ import { fileURLToPath } from "node:url";
  * splitting puts the server (serve.ts, imported dynamically) in a chunk of its own, so a cluster
  * primary that only supervises never loads it.
  */
-export const SERVER_ENTRY = "src/server/main.ts";
-export const SERVER_BUNDLE = "dist/server/main.js";
+export { SERVER_BUNDLE, SERVER_ENTRY };
 
 /**
- * How to run the server as ONE process, so its pid is the server's: from source
- * (`node --import tsx`, for tests that run before any build) or the production bundle
- * (`node dist/server/main.js`, what `npm start` runs; for load, fault and benchmark runs). Never
- * through the tsx CLI: it is a launcher that spawns node as a child, so a kill -9 aimed at it
- * would leave the real server running as an orphan and the crash would never happen.
+ * Test-only code (test files, and the `testing/` folders: harness, fixtures, fakes) never ships:
+ * the bundle's inputs that are such files, which must be none.
  */
-export function serverCommand(from: "source" | "build"): [string, ...string[]] {
-  return from === "build" ? [process.execPath, SERVER_BUNDLE] : [process.execPath, "--import", "tsx", "src/server/main.ts"];
+export function testOnlyInputs(metafile: Metafile): string[] {
+  return Object.keys(metafile.inputs).filter((path) => /(^|\/)testing\//.test(path) || /\.test\.[cm]?[jt]sx?$/.test(path));
 }
 
-export async function buildServer(root = process.cwd()): Promise<void> {
-  // Chunk names carry content hashes: old ones would pile up.
-  rmSync(join(root, dirname(SERVER_BUNDLE)), { recursive: true, force: true });
-  await build({
+/** The esbuild options of the server bundle (metafile on: the bundle's inputs are checked). */
+export function serverBuildOptions(root: string) {
+  return {
     absWorkingDir: root,
     entryPoints: [SERVER_ENTRY],
     outdir: dirname(SERVER_BUNDLE),
@@ -42,8 +38,22 @@ export async function buildServer(root = process.cwd()): Promise<void> {
     // Unminified: stack traces in the error log stay readable without source maps.
     minify: false,
     sourcemap: "linked",
+    metafile: true,
     logLevel: "warning",
-  });
+  } satisfies BuildOptions;
+}
+
+export async function buildServer(root = process.cwd()): Promise<void> {
+  const outdir = join(root, dirname(SERVER_BUNDLE));
+  // Chunk names carry content hashes: old ones would pile up.
+  rmSync(outdir, { recursive: true, force: true });
+  const result = await build(serverBuildOptions(root));
+  const testOnly = testOnlyInputs(result.metafile);
+  if (testOnly.length > 0) {
+    // No bundle at all rather than one carrying test code (npm start would rebuild and fail again).
+    rmSync(outdir, { recursive: true, force: true });
+    throw new Error(`The server bundle must not contain test-only code; production code imports:\n  ${testOnly.join("\n  ")}`);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
-import { runCrashRounds } from "../../src/server/reliability/crash-rounds.ts";
-import { runServerToExit, signInAdmin, startServer } from "../../src/server/reliability/server-process.ts";
+import { runCrashRounds } from "../../src/server/testing/crash-rounds.ts";
+import { runServerToExit, signInAdmin, startServer } from "../../src/server/testing/server-process.ts";
 import { pgRestart } from "./pg-restart.ts";
 import { ensureBuild } from "../ensure-build.ts";
 

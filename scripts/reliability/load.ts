@@ -3,7 +3,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/server/db/connect.ts";
 import { compareRollups } from "../../src/server/ledger/recompute.ts";
-import { type ServerProcess, signInAdmin, startServer } from "../../src/server/reliability/server-process.ts";
+import { type ServerProcess, signInAdmin, startServer } from "../../src/server/testing/server-process.ts";
 import { errorLogEndState, insertOldArchivedLogs } from "./archived-logs.ts";
 import { type CannonResult, cannon, summary } from "./autocannon-run.ts";
 import { ensureBuild } from "../ensure-build.ts";

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import pg from "pg";
-import { signInAdmin, startServer } from "../../src/server/reliability/server-process.ts";
+import { signInAdmin, startServer } from "../../src/server/testing/server-process.ts";
 
 /**
  * PostgreSQL stopped for ~5 s and started again under a read/write stream against the real server

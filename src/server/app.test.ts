@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "./app.ts";
 import type { AppEnv } from "./app-env.ts";
-import { type TestContext, createTestContext, testDatabaseKinds } from "./test/test-app.ts";
+import { type TestContext, createTestContext, testDatabaseKinds } from "./testing/test-app.ts";
 
 describe.each(testDatabaseKinds)("HTTP basics (%s)", (kind) => {
   let ctx: TestContext;

@@ -1,16 +1,15 @@
-import type { Kysely } from "kysely";
 import type { AnalyticsPeriod, AnalyticsResponse } from "../../contract/analytics.ts";
 import { utcDay } from "../clock.ts";
-import type { DB } from "../db/schema.ts";
 import { COUNTERS, readCounters } from "../ledger/counters.ts";
-import { addDays, centsToDollars, currentFeePercentage, daysBetween, monthStart, readPlatformDays, sumDays } from "./platform-days.ts";
+import type { Executor } from "../ledger/executor.ts";
+import { addDays, centsToDollars, currentFeePercentage, daysBetween, monthStart, readPlatformDays, sumDays } from "./platform-days.queries.ts";
 
 /**
  * Analytics over the last `days` UTC days including today, from counters and the daily platform
  * rollup only: O(days) primary-key reads, whatever the number of orders. Meanings: see
  * contract/analytics.ts.
  */
-export async function readAnalytics(db: Kysely<DB>, now: Date, days: AnalyticsPeriod): Promise<AnalyticsResponse> {
+export async function readAnalytics(db: Executor, now: Date, days: AnalyticsPeriod): Promise<AnalyticsResponse> {
   const today = utcDay(now);
   const periodFrom = addDays(today, -(days - 1));
   const monthFrom = monthStart(today);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { analyticsResponseSchema } from "../../contract/analytics.ts";
-import { createTestContext, type TestContext, testDatabaseKinds } from "../test/test-app.ts";
-import { buildPlatformFixture, FIXTURE_NOW } from "./platform-figures-fixture.ts";
+import { createTestContext, type TestContext, testDatabaseKinds } from "../testing/test-app.ts";
+import { buildPlatformFixture, FIXTURE_NOW } from "../testing/platform-figures-fixture.ts";
 
 describe.each(testDatabaseKinds)("GET /api/admin/analytics (%s)", (kind) => {
   let ctx: TestContext;

@@ -7,11 +7,11 @@ import { fixedClock } from "../clock.ts";
 import type { DB } from "../db/schema.ts";
 import { cancelOrder, placeOrder, refundOrder } from "../ledger/orders.ts";
 import { createProduct, setProductStatus } from "../ledger/products.ts";
-import { testBackends } from "../ledger/test-databases.ts";
+import { testBackends } from "../testing/test-databases.ts";
 import { createVendor, deleteVendorCascade, setVendorActive } from "../ledger/vendors.ts";
 import { readDashboardStats } from "../dashboard/dashboard.queries.ts";
 import { readAnalytics } from "./analytics.queries.ts";
-import { addDays } from "./platform-days.ts";
+import { addDays } from "./platform-days.queries.ts";
 
 /**
  * The endpoint level of the rollup property (the ledger's own test proves rollups equal a

@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import type { DB } from "../db/schema.ts";
+import type { Executor } from "../ledger/executor.ts";
 
 /** A user as the auth provider knows them; `role` mirrors the hosted provider's public-metadata role. */
 export interface AuthenticatedUser {
@@ -35,5 +34,5 @@ export interface AuthProvider {
    * local delete rolls back with it; a hosted provider is called last inside that transaction, so
    * its failure rolls the local changes back too.
    */
-  deleteUser(userId: string, executor: Kysely<DB>): Promise<void>;
+  deleteUser(userId: string, executor: Executor): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppRoute, UNKNOWN_ID, appRoutes, fillPath, isAdminOnly, wellFormed } from "../reliability/app-routes.ts";
-import { type TestContext, createTestContext } from "../test/test-app.ts";
+import { type AppRoute, UNKNOWN_ID, appRoutes, fillPath, isAdminOnly, wellFormed } from "../testing/app-routes.ts";
+import { type TestContext, createTestContext } from "../testing/test-app.ts";
 import { sessionIdForToken } from "./local-auth-provider.ts";
 
 /**

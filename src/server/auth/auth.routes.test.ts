@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TEST_BETA_PASSWORD, TEST_PASSWORD, type TestContext, createTestContext, testDatabaseKinds } from "../test/test-app.ts";
+import { TEST_BETA_PASSWORD, TEST_PASSWORD, type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
 
 describe.each(testDatabaseKinds)("auth and beta API (%s)", (kind) => {
   let ctx: TestContext;

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, sign } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type TestContext, createTestContext } from "../test/test-app.ts";
+import { type TestContext, createTestContext } from "../testing/test-app.ts";
 
 /** A fake Clerk Backend API: JWKS, users, session revocation and user deletion, all in memory. */
 function fakeClerk() {

@@ -1,7 +1,6 @@
 import { type JsonWebKey, type KeyObject, createPublicKey, verify } from "node:crypto";
-import type { Kysely } from "kysely";
 import type { Clock } from "../clock.ts";
-import type { DB } from "../db/schema.ts";
+import type { Executor } from "../ledger/executor.ts";
 import type { AuthProvider, AuthenticatedUser } from "./auth-provider.ts";
 
 /**
@@ -63,7 +62,7 @@ export class ClerkAuthProvider implements AuthProvider {
     this.users.delete(claims.sub);
   }
 
-  async deleteUser(userId: string, _executor: Kysely<DB>): Promise<void> {
+  async deleteUser(userId: string, _executor: Executor): Promise<void> {
     const res = await this.call("DELETE", `/v1/users/${encodeURIComponent(userId)}`, [404]);
     // Already gone at Clerk is what we wanted; anything else threw above and rolls the caller back.
     void res;

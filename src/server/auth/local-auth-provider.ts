@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Kysely } from "kysely";
 import type { Clock } from "../clock.ts";
-import type { DB } from "../db/schema.ts";
+import type { Executor } from "../ledger/executor.ts";
 import type { AuthProvider, AuthenticatedUser, SignInResult } from "./auth-provider.ts";
 import { dummyPasswordHash, verifyPassword } from "./password-hash.ts";
 import type { SessionCache } from "./session-cache.ts";
+import { deleteUserSessions, insertSession, revokeSession, selectSessionUser } from "./sessions.queries.ts";
 import { findUserByEmail } from "./users.ts";
+import { deleteUserRow } from "./users.queries.ts";
 
 /** Sessions last a working day; sign-out revokes them sooner. */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -22,7 +23,7 @@ export class LocalAuthProvider implements AuthProvider {
   readonly displayName = "HKI Global";
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Executor,
     private readonly clock: Clock,
     /** Only where the data version is exact across processes (SQLite); see session-cache.ts. */
     private readonly sessions?: SessionCache,
@@ -36,10 +37,7 @@ export class LocalAuthProvider implements AuthProvider {
     const token = randomBytes(32).toString("base64url");
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS).toISOString();
-    await this.db
-      .insertInto("sessions")
-      .values({ id: sessionIdForToken(token), user_id: user.id, created_at: now.toISOString(), expires_at: expiresAt, revoked_at: null })
-      .execute();
+    await insertSession(this.db, { id: sessionIdForToken(token), user_id: user.id, created_at: now.toISOString(), expires_at: expiresAt, revoked_at: null });
     return { token, expiresAt, user: { id: user.id, email: user.email, name: user.name, role: user.role } };
   }
 
@@ -53,12 +51,7 @@ export class LocalAuthProvider implements AuthProvider {
       const cached = this.sessions!.get(sessionId, version, now);
       if (cached) return cached;
     }
-    const row = await this.db
-      .selectFrom("sessions")
-      .innerJoin("users", "users.id", "sessions.user_id")
-      .select(["users.id", "users.email", "users.name", "users.role", "sessions.expires_at", "sessions.revoked_at"])
-      .where("sessions.id", "=", sessionId)
-      .executeTakeFirst();
+    const row = await selectSessionUser(this.db, sessionId);
     if (!row || row.revoked_at !== null || row.expires_at <= now) return null;
     const user: AuthenticatedUser = { id: row.id, email: row.email, name: row.name, role: row.role };
     if (version !== undefined) this.sessions!.set(sessionId, version, user, row.expires_at);
@@ -66,16 +59,11 @@ export class LocalAuthProvider implements AuthProvider {
   }
 
   async signOut(token: string): Promise<void> {
-    await this.db
-      .updateTable("sessions")
-      .set({ revoked_at: this.clock.now().toISOString() })
-      .where("id", "=", sessionIdForToken(token))
-      .where("revoked_at", "is", null)
-      .execute();
+    await revokeSession(this.db, sessionIdForToken(token), this.clock.now().toISOString());
   }
 
-  async deleteUser(userId: string, executor: Kysely<DB>): Promise<void> {
-    await executor.deleteFrom("sessions").where("user_id", "=", userId).execute();
-    await executor.deleteFrom("users").where("id", "=", userId).execute();
+  async deleteUser(userId: string, executor: Executor): Promise<void> {
+    await deleteUserSessions(executor, userId);
+    await deleteUserRow(executor, userId);
   }
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestContext, type TestContext } from "../test/test-app.ts";
+import { createTestContext, type TestContext } from "../testing/test-app.ts";
 import type { AuthenticatedUser } from "./auth-provider.ts";
 import { SessionCache } from "./session-cache.ts";
 

@@ -1,16 +1,15 @@
-import type { Kysely } from "kysely";
 import { type DashboardStats, RECENT_ACTIVITY_LIMIT, type RecentActivity } from "../../contract/dashboard.ts";
 import { utcDay } from "../clock.ts";
-import type { DB } from "../db/schema.ts";
 import { COUNTERS, readCounters } from "../ledger/counters.ts";
-import { addDays, centsToDollars, currentFeePercentage, monthStart, sumPlatformDayRanges } from "../analytics/platform-days.ts";
+import type { Executor } from "../ledger/executor.ts";
+import { addDays, centsToDollars, currentFeePercentage, monthStart, sumPlatformDayRanges } from "../analytics/platform-days.queries.ts";
 
 /**
  * The dashboard's figures, read from counters and the daily platform rollup only (never a scan of
  * vendors, products or orders): a few primary-key reads plus three index-ordered LIMIT 10 reads
  * for the recent activity. Meanings of each figure: see contract/dashboard.ts.
  */
-export async function readDashboardStats(db: Kysely<DB>, now: Date): Promise<DashboardStats> {
+export async function readDashboardStats(db: Executor, now: Date): Promise<DashboardStats> {
   const today = utcDay(now);
   const yesterday = addDays(today, -1);
   const weekFrom = addDays(today, -6);
@@ -72,7 +71,7 @@ export function percentChange(current: number, previous: number): number | null 
  * refunded/cancelled orders among the newest ones: bounded in practice, never a table scan.
  * Ties at the same instant list sales first, then products, then vendors.
  */
-export async function readRecentActivity(db: Kysely<DB>, now: Date): Promise<RecentActivity[]> {
+export async function readRecentActivity(db: Executor, now: Date): Promise<RecentActivity[]> {
   const until = now.toISOString();
   const [sales, products, vendors] = await Promise.all([
     db

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dashboardStatsSchema } from "../../contract/dashboard.ts";
-import { buildPlatformFixture, FIXTURE_NOW } from "../analytics/platform-figures-fixture.ts";
-import { createTestContext, type TestContext, testDatabaseKinds } from "../test/test-app.ts";
+import { buildPlatformFixture, FIXTURE_NOW } from "../testing/platform-figures-fixture.ts";
+import { createTestContext, type TestContext, testDatabaseKinds } from "../testing/test-app.ts";
 import { createVendor } from "../ledger/vendors.ts";
 import { percentChange } from "./dashboard.queries.ts";
 

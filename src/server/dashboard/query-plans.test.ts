@@ -2,9 +2,9 @@ import { Kysely, SqliteDialect } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANALYTICS_PERIODS } from "../../contract/analytics.ts";
 import { readAnalytics } from "../analytics/analytics.queries.ts";
-import { buildPlatformFixture, FIXTURE_NOW } from "../analytics/platform-figures-fixture.ts";
+import { buildPlatformFixture, FIXTURE_NOW } from "../testing/platform-figures-fixture.ts";
 import type { DB } from "../db/schema.ts";
-import { createTestContext, type TestContext } from "../test/test-app.ts";
+import { createTestContext, type TestContext } from "../testing/test-app.ts";
 import { readDashboardStats } from "./dashboard.queries.ts";
 
 /**

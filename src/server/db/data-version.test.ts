@@ -4,7 +4,7 @@ import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestContext, type TestContext, testDatabaseKinds } from "../test/test-app.ts";
+import { createTestContext, type TestContext, testDatabaseKinds } from "../testing/test-app.ts";
 import { openDatabase } from "./connect.ts";
 import { migrateToLatest } from "./migrate.ts";
 

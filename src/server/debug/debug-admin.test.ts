@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { debugResponseSchema } from "../../contract/debug.ts";
-import { type FakeStripeServer, startFakeStripe } from "../payments/fake-stripe-server.ts";
-import { type TestContext, createTestContext, testDatabaseKinds } from "../test/test-app.ts";
+import { type FakeStripeServer, startFakeStripe } from "../testing/fake-stripe-server.ts";
+import { type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
 
 const STRIPE_KEY = "sk_test_51DebugRouteKey0123456789";
 

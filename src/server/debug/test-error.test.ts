@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestContext, type TestContext, testDatabaseKinds } from "../test/test-app.ts";
+import { createTestContext, type TestContext, testDatabaseKinds } from "../testing/test-app.ts";
 import { TEST_ERROR_STATUS } from "./debug.service.ts";
 
 describe.each(testDatabaseKinds)("POST /api/debug/test-error (%s)", (kind) => {

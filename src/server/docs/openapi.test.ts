@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiEndpoints } from "../../contract/api.ts";
 import { ADMIN_ONLY_PREFIXES } from "../auth/auth-middleware.ts";
 import { honoPath } from "../http/endpoint-router.ts";
-import { appRoutes } from "../reliability/app-routes.ts";
-import { type TestContext, createTestContext } from "../test/test-app.ts";
+import { appRoutes } from "../testing/app-routes.ts";
+import { type TestContext, createTestContext } from "../testing/test-app.ts";
 
 describe("the OpenAPI document at /api/openapi.json", () => {
   let ctx: TestContext;

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import type { Kysely } from "kysely";
 import type { Clock } from "../clock.ts";
 import { newId } from "../db/ids.ts";
-import type { DB } from "../db/schema.ts";
 import type { RateLimiter } from "../http/rate-limiter.ts";
+import type { Executor } from "../ledger/executor.ts";
+import { insertErrorLog } from "./error-logs-insert.queries.ts";
 import { redactText, redactUrlPath, redactValue } from "./redact.ts";
 
 /**
@@ -45,7 +45,7 @@ export class ErrorRecorder {
   private dropped = 0;
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Executor,
     private readonly clock: Clock,
     private readonly limiter: RateLimiter,
   ) {}
@@ -67,26 +67,23 @@ export class ErrorRecorder {
         if (this.dropped % 100 === 1) console.warn(`[error-log] rate cap reached; ${this.dropped} entries dropped so far`);
         return false;
       }
-      await this.db
-        .insertInto("error_logs")
-        .values({
-          id: newId(),
-          level: report.level,
-          message,
-          endpoint,
-          method: report.method ?? null,
-          status_code: report.statusCode ?? null,
-          user_email: report.userEmail ?? null,
-          ip_address: report.ipAddress ?? null,
-          user_agent: report.userAgent ? report.userAgent.slice(0, 500) : null,
-          stack_trace: report.stackTrace ? redactText(report.stackTrace).slice(0, 8000) : null,
-          context: report.context ? JSON.stringify(redactValue(report.context)) : null,
-          fingerprint,
-          created_at: this.clock.now().toISOString(),
-          archived_at: null,
-          archived: 0,
-        })
-        .execute();
+      await insertErrorLog(this.db, {
+        id: newId(),
+        level: report.level,
+        message,
+        endpoint,
+        method: report.method ?? null,
+        status_code: report.statusCode ?? null,
+        user_email: report.userEmail ?? null,
+        ip_address: report.ipAddress ?? null,
+        user_agent: report.userAgent ? report.userAgent.slice(0, 500) : null,
+        stack_trace: report.stackTrace ? redactText(report.stackTrace).slice(0, 8000) : null,
+        context: report.context ? JSON.stringify(redactValue(report.context)) : null,
+        fingerprint,
+        created_at: this.clock.now().toISOString(),
+        archived_at: null,
+        archived: 0,
+      });
       return true;
     } catch (err) {
       console.error(`[error-log] could not record an error: ${err instanceof Error ? err.message : String(err)}`);

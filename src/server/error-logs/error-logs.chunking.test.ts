@@ -3,7 +3,7 @@ import { Worker } from "node:worker_threads";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ErrorLevel, ErrorListResponse, ErrorMessageResponse } from "../../contract/error-logs.ts";
 import { newId } from "../db/ids.ts";
-import { type TestContext, createTestContext } from "../test/test-app.ts";
+import { type TestContext, createTestContext } from "../testing/test-app.ts";
 import { listErrorLogsQuery } from "./error-logs.queries.ts";
 
 /**

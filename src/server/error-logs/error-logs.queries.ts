@@ -1,7 +1,5 @@
-import type { Kysely } from "kysely";
 import { ARCHIVE_RETENTION_DAYS, ERROR_LEVELS, type ErrorLevel, type ErrorLevelCounts, type ErrorLogEntry } from "../../contract/error-logs.ts";
-import type { DB } from "../db/schema.ts";
-import { CHUNK_ROWS } from "../ledger/executor.ts";
+import { CHUNK_ROWS, type Executor } from "../ledger/executor.ts";
 import type { ErrorLogCursor } from "./error-log-cursor.ts";
 
 /**
@@ -45,7 +43,7 @@ export interface ListErrorLogsInput {
 }
 
 /** The list statement (exported so a test can check its query plan). Fetches one extra row: it tells whether a next page exists without counting. */
-export function listErrorLogsQuery(db: Kysely<DB>, input: ListErrorLogsInput) {
+export function listErrorLogsQuery(db: Executor, input: ListErrorLogsInput) {
   const { after, level } = input;
   let query = db
     .selectFrom("error_logs")
@@ -65,7 +63,7 @@ export function listErrorLogsQuery(db: Kysely<DB>, input: ListErrorLogsInput) {
 
 /** One page newest first, plus the position of its last row when more rows follow. */
 export async function listErrorLogs(
-  db: Kysely<DB>,
+  db: Executor,
   input: ListErrorLogsInput,
 ): Promise<{ rows: ErrorLogEntry[]; next: ErrorLogCursor | null }> {
   const found = await listErrorLogsQuery(db, input).execute();
@@ -76,7 +74,7 @@ export async function listErrorLogs(
 }
 
 /** Entries per level in one view, from the trigger-kept counts (six primary-key rows). */
-export async function readLevelCounts(db: Kysely<DB>, archived: boolean): Promise<ErrorLevelCounts> {
+export async function readLevelCounts(db: Executor, archived: boolean): Promise<ErrorLevelCounts> {
   const rows = await db.selectFrom("error_log_counts").select(["level", "entries"]).where("archived", "=", archived ? 1 : 0).execute();
   const counts: ErrorLevelCounts = { all: 0, error: 0, warning: 0, info: 0 };
   for (const row of rows) {
@@ -92,7 +90,7 @@ export async function readLevelCounts(db: Kysely<DB>, archived: boolean): Promis
  * Archives one entry. Idempotent: an entry archived earlier keeps its first archived_at.
  * Returns null when no entry has this id.
  */
-export async function archiveErrorLog(db: Kysely<DB>, id: string, now: Date): Promise<ErrorLogEntry | null> {
+export async function archiveErrorLog(db: Executor, id: string, now: Date): Promise<ErrorLogEntry | null> {
   await db
     .updateTable("error_logs")
     .set({ archived: 1, archived_at: now.toISOString() })
@@ -139,7 +137,7 @@ async function inChunks(chunk: (size: number) => Promise<number>): Promise<numbe
 }
 
 /** Archives every active entry (of one level when given), chunk by chunk. Returns how many. */
-export async function archiveAllErrorLogs(db: Kysely<DB>, options: { level?: ErrorLevel | undefined; now: Date }): Promise<number> {
+export async function archiveAllErrorLogs(db: Executor, options: { level?: ErrorLevel | undefined; now: Date }): Promise<number> {
   const archivedAt = options.now.toISOString();
   const { level } = options;
   return inChunks(async (size) => {
@@ -173,7 +171,7 @@ export function cleanupCutoff(now: Date): string {
  * Permanently deletes entries archived more than 30 days before `now` (archived exactly 30 days
  * ago is kept), chunk by chunk. Returns how many.
  */
-export async function cleanupArchivedErrorLogs(db: Kysely<DB>, now: Date): Promise<number> {
+export async function cleanupArchivedErrorLogs(db: Executor, now: Date): Promise<number> {
   const cutoff = cleanupCutoff(now);
   return inChunks(async (size) => {
     const batch = db

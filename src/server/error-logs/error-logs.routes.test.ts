@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ErrorLevel, ErrorListResponse, ErrorMessageResponse } from "../../contract/error-logs.ts";
 import { newId } from "../db/ids.ts";
 import type { NewErrorLog } from "../db/schema.ts";
-import { type TestContext, createTestContext, testDatabaseKinds } from "../test/test-app.ts";
+import { type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
 
 const NOW = "2026-11-22T12:00:00.000Z";
 const MINUTE = 60_000;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
 import type { AppEnv } from "../app-env.ts";
 import { LedgerError } from "../ledger/executor.ts";
-import { type TestContext, createTestContext, testDatabaseKinds } from "../test/test-app.ts";
+import { type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
 
 type ErrorAnswer = { error: { code: string; message: string; fields?: Record<string, string> } };
 

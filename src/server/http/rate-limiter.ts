@@ -1,6 +1,6 @@
-import { sql, type Kysely } from "kysely";
 import type { Clock } from "../clock.ts";
-import type { DB } from "../db/schema.ts";
+import type { Executor } from "../ledger/executor.ts";
+import { deleteRateLimit, readRateLimit, upsertRateLimitHit } from "./rate-limits.queries.ts";
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -19,7 +19,7 @@ export interface RateLimitRule {
  */
 export class RateLimiter {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Executor,
     private readonly clock: Clock,
   ) {}
 
@@ -27,26 +27,20 @@ export class RateLimiter {
   async hit(bucket: string, rule: RateLimitRule): Promise<RateLimitDecision> {
     const now = this.clock.now().getTime();
     const windowStart = now - rule.windowMs;
-    const row = await sql<{ count: number; window_started_at: number }>`
-      insert into rate_limits (bucket, window_started_at, count) values (${bucket}, ${now}, 1)
-      on conflict (bucket) do update set
-        count = case when rate_limits.window_started_at <= ${windowStart} then 1 else rate_limits.count + 1 end,
-        window_started_at = case when rate_limits.window_started_at <= ${windowStart} then ${now} else rate_limits.window_started_at end
-      returning count, window_started_at`.execute(this.db);
-    const result = row.rows[0]!;
+    const result = await upsertRateLimitHit(this.db, bucket, now, windowStart);
     return this.decide(Number(result.count), Number(result.window_started_at), now, rule);
   }
 
   /** Reads the bucket without counting (e.g. "is this account locked?" before checking a password). */
   async peek(bucket: string, rule: RateLimitRule): Promise<RateLimitDecision> {
     const now = this.clock.now().getTime();
-    const row = await this.db.selectFrom("rate_limits").select(["count", "window_started_at"]).where("bucket", "=", bucket).executeTakeFirst();
+    const row = await readRateLimit(this.db, bucket);
     if (!row || Number(row.window_started_at) <= now - rule.windowMs) return { allowed: true, count: 0, retryAfterSeconds: 0 };
     return this.decide(Number(row.count), Number(row.window_started_at), now, { ...rule, limit: rule.limit - 1 });
   }
 
   async reset(bucket: string): Promise<void> {
-    await this.db.deleteFrom("rate_limits").where("bucket", "=", bucket).execute();
+    await deleteRateLimit(this.db, bucket);
   }
 
   private decide(count: number, windowStartedAt: number, now: number, rule: RateLimitRule): RateLimitDecision {

@@ -6,7 +6,7 @@ import { cancelOrder, placeOrder, refundOrder } from "./orders.ts";
 import { createProduct, setProductStatus } from "./products.ts";
 import { compareRollups } from "./recompute.ts";
 import { cancelSubscription, startSubscription } from "./subscriptions.ts";
-import { testBackends } from "./test-databases.ts";
+import { testBackends } from "../testing/test-databases.ts";
 import { createVendor, deleteVendorCascade, setVendorActive } from "./vendors.ts";
 import { recordVisits } from "./visits.ts";
 

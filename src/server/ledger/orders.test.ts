@@ -5,7 +5,7 @@ import { LedgerError } from "./executor.ts";
 import { cancelOrder, feeCents, placeOrder, refundOrder } from "./orders.ts";
 import { createProduct } from "./products.ts";
 import { compareRollups } from "./recompute.ts";
-import { type TestDatabase, testBackends } from "./test-databases.ts";
+import { type TestDatabase, testBackends } from "../testing/test-databases.ts";
 import { createVendor } from "./vendors.ts";
 
 const clock = fixedClock("2026-03-10T12:00:00.000Z");

@@ -4,7 +4,7 @@ import { incrementCounter, readCounters } from "./counters.ts";
 import { createProduct, setProductStatus } from "./products.ts";
 import { compareRollups, recomputeRollups } from "./recompute.ts";
 import { cancelSubscription, startSubscription } from "./subscriptions.ts";
-import { type TestDatabase, testBackends } from "./test-databases.ts";
+import { type TestDatabase, testBackends } from "../testing/test-databases.ts";
 import { createVendor } from "./vendors.ts";
 import { recordVisits, recordVisitsMany } from "./visits.ts";
 

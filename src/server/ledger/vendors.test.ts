@@ -5,7 +5,7 @@ import { placeOrder } from "./orders.ts";
 import { createProduct } from "./products.ts";
 import { compareRollups } from "./recompute.ts";
 import { startSubscription } from "./subscriptions.ts";
-import { type TestDatabase, testBackends } from "./test-databases.ts";
+import { type TestDatabase, testBackends } from "../testing/test-databases.ts";
 import { createVendor, deleteVendorCascade, setVendorActive } from "./vendors.ts";
 import { recordVisits } from "./visits.ts";
 

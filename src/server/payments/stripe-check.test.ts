@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { fixedClock } from "../clock.ts";
-import { type FakeStripeServer, startFakeStripe } from "./fake-stripe-server.ts";
+import { type FakeStripeServer, startFakeStripe } from "../testing/fake-stripe-server.ts";
 import { STRIPE_KEY_MISSING, StripeHealthCheck, secretPrefix, stripeHostOptions } from "./stripe-check.ts";
 
 const KEY = "sk_test_51Abcdefghijklmnopqrstuvwxyz";

@@ -3,7 +3,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServerProcess, signInAdmin, startServer } from "./server-process.ts";
+import { type ServerProcess, signInAdmin, startServer } from "../testing/server-process.ts";
 
 /** One request on a connection of its own, so the cluster's round robin spreads them over the workers. */
 function getOnNewConnection(url: string, token: string): Promise<number> {

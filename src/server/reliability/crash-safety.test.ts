@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCrashRounds } from "./crash-rounds.ts";
+import { runCrashRounds } from "../testing/crash-rounds.ts";
 
 /** kill -9 of the real server process mid-stream of acknowledged writes, 5 rounds on one file. */
 describe("crash safety (SQLite, real server process)", () => {

@@ -2,9 +2,9 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SETTING_KEY_LIST } from "../../contract/settings.ts";
 import { MAX_BODY_BYTES } from "../app.ts";
-import { type TestContext, createTestContext } from "../test/test-app.ts";
-import { appRoutes, fillPath } from "./app-routes.ts";
-import { databaseChecksum } from "./db-checksum.ts";
+import { type TestContext, createTestContext } from "../testing/test-app.ts";
+import { appRoutes, fillPath } from "../testing/app-routes.ts";
+import { databaseChecksum } from "../testing/db-checksum.ts";
 
 /**
  * Property-based fuzz of every route of the app (listed from Hono itself): hostile path, query and

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestContext, createTestContext } from "../test/test-app.ts";
+import { type TestContext, createTestContext } from "../testing/test-app.ts";
 
 /**
  * PostgreSQL backends killed under the app (pg_terminate_backend, as a failover or an admin would):

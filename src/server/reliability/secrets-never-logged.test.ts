@@ -3,9 +3,9 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../app.ts";
 import type { AppEnv } from "../app-env.ts";
-import { type TestContext, createTestContext } from "../test/test-app.ts";
-import { appRoutes, fillPath } from "./app-routes.ts";
-import { databaseChecksum } from "./db-checksum.ts";
+import { type TestContext, createTestContext } from "../testing/test-app.ts";
+import { appRoutes, fillPath } from "../testing/app-routes.ts";
+import { databaseChecksum } from "../testing/db-checksum.ts";
 
 /**
  * Canary secrets (passwords, bearer tokens, query-string tokens) sent through every route, the

@@ -1,6 +1,6 @@
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FileApp, openFileApp } from "./file-app.ts";
+import { type FileApp, openFileApp } from "../testing/file-app.ts";
 
 /**
  * Another connection (a CLI, a backup, a second process) holding SQLite's write lock: short holds

@@ -3,7 +3,7 @@ import { settingHistoryResponseSchema, settingsResponseSchema } from "../../cont
 import { placeOrder } from "../ledger/orders.ts";
 import { createProduct } from "../ledger/products.ts";
 import { createVendor } from "../ledger/vendors.ts";
-import { type TestContext, createTestContext, testDatabaseKinds } from "../test/test-app.ts";
+import { type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
 import { SETTINGS_CATALOG, SETTING_KEYS } from "./settings-catalog.ts";
 import { currentFeeRateBasisPoints } from "./settings.queries.ts";
 

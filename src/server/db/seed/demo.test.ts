@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fixedClock } from "../../clock.ts";
 import { readCounters } from "../../ledger/counters.ts";
 import { compareRollups } from "../../ledger/recompute.ts";
-import { testBackends } from "../../ledger/test-databases.ts";
+import { testBackends } from "../../testing/test-databases.ts";
 import { SETTING_KEYS } from "../../settings/settings-catalog.ts";
 import { seedDemoData } from "./demo.ts";
 

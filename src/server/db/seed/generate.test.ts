@@ -50,7 +50,7 @@ describe("generateLargeDataset", () => {
   });
 
   it.runIf(process.env.TEST_DATABASE_URL)("works on PostgreSQL through multi-row inserts", async () => {
-    const { testBackends } = await import("../../ledger/test-databases.ts");
+    const { testBackends } = await import("../../testing/test-databases.ts");
     const backend = testBackends().find((b) => b.kind === "postgres");
     if (!backend) return;
     const t = await backend.open();

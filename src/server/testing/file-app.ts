@@ -7,7 +7,7 @@ import type { AppDeps, AppEnv } from "../app-env.ts";
 import { systemClock } from "../clock.ts";
 import { loadConfig } from "../config.ts";
 import { createRuntime } from "../runtime.ts";
-import { TEST_BETA_PASSWORD, TEST_PASSWORD } from "../test/test-app.ts";
+import { TEST_BETA_PASSWORD, TEST_PASSWORD } from "./test-app.ts";
 
 export const RELIABILITY_ADMIN_EMAIL = "reliability-admin@hki.global";
 

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { serverCommand } from "../../../scripts/build-server.ts";
-import { TEST_PASSWORD } from "../test/test-app.ts";
+import { serverCommand } from "./server-command.ts";
+import { TEST_PASSWORD } from "./test-app.ts";
 import { RELIABILITY_ADMIN_EMAIL, reliabilityEnv } from "./file-app.ts";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));

@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import type { DB } from "../db/schema.ts";
+import type { Executor } from "../ledger/executor.ts";
 import { currentFeeRateBasisPoints } from "../settings/settings.queries.ts";
 
 /**
@@ -37,7 +36,7 @@ export function daysBetween(from: string, to: string): string[] {
 }
 
 /** Rollup rows of the days in [from, to], keyed by day; days without a row are absent (= zeros). */
-export async function readPlatformDays(db: Kysely<DB>, from: string, to: string): Promise<Map<string, PlatformDay>> {
+export async function readPlatformDays(db: Executor, from: string, to: string): Promise<Map<string, PlatformDay>> {
   const rows = await db
     .selectFrom("daily_platform_totals")
     .select(["day", "gross_cents", "orders", "fees_cents", "new_vendors", "new_products"])
@@ -82,7 +81,7 @@ export interface DayRangeSum {
  * (CASE per range over one index range) instead of handing each row to JavaScript. For the
  * dashboard's ~60 days that is ~0.02 ms instead of ~0.18 ms (docs/performance.md).
  */
-export async function sumPlatformDayRanges<Name extends string>(db: Kysely<DB>, ranges: Record<Name, DayRangeSum>): Promise<Record<Name, number>> {
+export async function sumPlatformDayRanges<Name extends string>(db: Executor, ranges: Record<Name, DayRangeSum>): Promise<Record<Name, number>> {
   const entries = Object.entries(ranges) as [Name, DayRangeSum][];
   const from = entries.reduce((min, [, r]) => (r.from < min ? r.from : min), entries[0]![1].from);
   const to = entries.reduce((max, [, r]) => (r.to > max ? r.to : max), entries[0]![1].to);
@@ -124,6 +123,6 @@ export function centsToDollars(cents: number): number {
 }
 
 /** The platform_fee_percentage now in force as a number (1.5 = 1.5 %), for the screens' fee texts. */
-export async function currentFeePercentage(db: Kysely<DB>): Promise<number> {
+export async function currentFeePercentage(db: Executor): Promise<number> {
   return (await currentFeeRateBasisPoints(db)) / 100;
 }
