@@ -43,7 +43,7 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
-  // Import boundaries (DESIGN.md: imports flow one way). In flat config a later block's
+  // Import boundaries (ARCHITECTURE.md: imports flow one way). In flat config a later block's
   // no-restricted-imports REPLACES an earlier one for the files both match, so each block below
   // lists every pattern that applies to its files, most specific block last.
   { files: ["src/**/*.{ts,tsx}"], rules: restrictImports(NO_SCRIPTS) },

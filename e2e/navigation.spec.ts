@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { E2E, mainNav, openAsAdmin } from "./helpers";
 
-/** Spec §2: the 11 entries in order, with the heading each screen shows. */
+/** docs/product.md §2.2: the 11 entries in order, with the heading each screen shows. */
 const ENTRIES = [
   { label: "Dashboard", path: "/", heading: "Dashboard" },
   { label: "Vendors", path: "/vendors", heading: "Vendors" },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "./endpoint.ts";
 
-/** The periods the Analytics screen offers (spec §9), in days; 30 is the default. */
+/** The periods the Analytics screen offers (docs/product.md §6), in days; 30 is the default. */
 export const ANALYTICS_PERIODS = [7, 30, 90] as const;
 export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
 export const DEFAULT_ANALYTICS_PERIOD: AnalyticsPeriod = 30;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineEndpoint } from "./endpoint.ts";
 
 /**
- * GET /api/admin/dashboard/stats (spec §3 "Dashboard stats"). Money is in US dollars.
+ * GET /api/admin/dashboard/stats (docs/product.md §11.4). Money is in US dollars.
  * - totalVendors: every vendor; activeVendors: those with isActive.
  * - monthlyRecurring: sum of the monthly fees of active subscriptions.
  * - totalProducts: listed products.

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineEndpoint } from "./endpoint.ts";
 
 /**
- * GET /api/debug/admin (spec §3 "Debug response") plus what the System Debug page shows beside it.
+ * GET /api/debug/admin (docs/product.md §11.9) plus what the System Debug page shows beside it.
  * Secrets are never sent: only whether they are configured and their first few characters.
  */
 export const debugResponseSchema = z.object({

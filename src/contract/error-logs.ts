@@ -3,13 +3,13 @@ import { defineEndpoint } from "./endpoint.ts";
 import { pageQuerySchema, queryBoolean } from "./common.ts";
 
 /**
- * Spec §3: error levels. Colours (web): error red, warning yellow, info blue. A plain list (not read from the schema): the web uses it at run time, where zod is inert (decision 0007).
+ * Error levels (docs/product.md §11.6). Colours (web): error red, warning yellow, info blue. A plain list (not read from the schema): the web uses it at run time, where zod is inert (decision 0007).
  */
 export const ERROR_LEVELS = ["error", "warning", "info"] as const;
 export const errorLevelSchema = z.enum(ERROR_LEVELS);
 export type ErrorLevel = z.infer<typeof errorLevelSchema>;
 
-/** Spec §3 "Error log" entity, field names as the spec writes them. `context` is JSON text. */
+/** The error-log entry (docs/product.md §11.6), field names as docs/product.md §11.6 writes them. `context` is JSON text. */
 export const errorLogSchema = z.object({
   id: z.string(),
   level: errorLevelSchema,
@@ -34,7 +34,7 @@ export type ErrorLogEntry = z.infer<typeof errorLogSchema>;
 export const MAX_OFFSET_ROWS = 10_000;
 
 /**
- * GET /api/admin/errors query: the spec's page/limit/level/archived plus an opaque `cursor`
+ * GET /api/admin/errors query: the page/limit/level/archived of docs/product.md §10.6 plus an opaque `cursor`
  * (from the previous answer's nextCursor). With a cursor, `page` is informative only.
  */
 export const errorListQuerySchema = pageQuerySchema
@@ -79,7 +79,7 @@ export type ErrorMessageResponse = z.infer<typeof errorMessageResponseSchema>;
 export const archiveOneResponseSchema = z.object({ message: z.string(), error: errorLogSchema });
 export type ArchiveOneResponse = z.infer<typeof archiveOneResponseSchema>;
 
-/** Spec §9: archived entries are kept this long; cleanup deletes the ones archived earlier. */
+/** docs/product.md §5.2: archived entries are kept this long; cleanup deletes the ones archived earlier. */
 export const ARCHIVE_RETENTION_DAYS = 30;
 
 export const listErrorLogsEndpoint = defineEndpoint({

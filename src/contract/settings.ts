@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineEndpoint } from "./endpoint.ts";
 
 /**
- * Platform settings (spec §3 "Platform setting"). The keys are the spec's eight; values travel as
+ * Platform settings (docs/product.md §11.7). The keys are the eight of docs/product.md §7.2; values travel as
  * strings exactly as they are stored ("1.5", "true", ""), so the screen edits what the server keeps.
  */
 export const SETTING_KEY_LIST = [

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { pageQuerySchema, queryBoolean } from "./common.ts";
 import { defineEndpoint } from "./endpoint.ts";
 
-/** Vendor as the list shows it (spec §3 "Vendor (list)"). */
+/** Vendor as the list shows it (docs/product.md §11.3). */
 export const vendorListItemSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -49,11 +49,11 @@ export const adminVendorsResponseSchema = z.object({
 });
 export type AdminVendorsResponse = z.infer<typeof adminVendorsResponseSchema>;
 
-/** GET /api/vendors?include_internal=true (the spec's call; the screens use the paginated one). */
+/** GET /api/vendors?include_internal=true (the array call of docs/product.md §10.4; the screens use the paginated one). */
 export const vendorsArrayQuerySchema = z.object({
   include_internal: queryBoolean.optional(),
 });
-/** The spec's array call is bounded: it returns the newest vendors up to this many. */
+/** The array call of docs/product.md §10.4 is bounded: it returns the newest vendors up to this many. */
 export const MAX_VENDORS_ARRAY = 1000;
 
 export const vendorStatsSchema = z.object({
@@ -80,7 +80,7 @@ export const vendorCustomizationSchema = z.object({
 });
 export type VendorCustomization = z.infer<typeof vendorCustomizationSchema>;
 
-/** GET /api/admin/vendors/{id} (spec §3 "Vendor (detail)"). */
+/** GET /api/admin/vendors/{id} (docs/product.md §11.3). */
 export const vendorDetailSchema = z.object({
   id: z.string(),
   name: z.string(),

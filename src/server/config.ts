@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Runtime configuration from the environment (DESIGN.md table). Parsing is strict:
+ * Runtime configuration from the environment (docs/product.md §13 Configuration). Parsing is strict:
  * a bad value stops the start with one line naming the variable.
  */
 const booleanString = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");

@@ -43,7 +43,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       const summary = await seedDemoData(database.db, {
         clock,
         // Vendor owners get accounts without a password: they exist so that deleting a vendor
-        // can delete its owner's account, as the spec's delete dialog promises.
+        // can delete its owner's account, as the delete dialog promises (docs/product.md §4.3).
         createOwnerUser: (trx, owner) => createExternalUser(trx, clock, owner),
       });
       if (summary.seeded)

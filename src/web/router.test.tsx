@@ -26,7 +26,7 @@ function renderAt(path: string) {
 
 // Cold lazy imports of real feature screens can take seconds under jsdom on a busy machine.
 describe("router", { timeout: 20_000 }, () => {
-  it("renders the layout with the 11 navigation entries in the spec's order", async () => {
+  it("renders the layout with the 11 navigation entries in the product's order", async () => {
     renderAt("/");
     await screen.findByRole("navigation", { name: "Main" }, { timeout: 10_000 });
     expect(screen.getByText("HKI Global Admin")).toBeInTheDocument();

@@ -4,7 +4,7 @@ import { RouteErrorScreen } from "./app/route-error";
 import { RoutePending } from "./app/route-pending";
 
 /**
- * The one URL -> screen map (spec §2). Every screen is a lazy route so the first screen's JS stays
+ * The one URL -> screen map (docs/product.md §2.3). Every screen is a lazy route so the first screen's JS stays
  * near the framework floor; each feature's chunk (and its charts) loads only when visited.
  */
 const page = (load: () => Promise<{ default: ComponentType }>): RouteObject["lazy"] =>
@@ -38,7 +38,7 @@ export const routes: RouteObject[] = [
           { path: "errors", lazy: page(() => import("./features/errors/errors-page")) },
           { path: "settings", lazy: page(() => import("./features/settings/settings-page")) },
           { path: "system-debug", lazy: page(() => import("./features/system-debug/system-debug-page")) },
-          // Hidden: not in the navigation (spec §2).
+          // Hidden: not in the navigation (docs/product.md §2.3).
           { path: "test-error", lazy: page(() => import("./features/test-error/test-error-page")) },
           {
             path: "*",

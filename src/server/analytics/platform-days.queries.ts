@@ -117,7 +117,7 @@ export function sumDays(days: Map<string, PlatformDay>, from: string, to: string
   return total;
 }
 
-/** Integer cents to US dollars, as the API speaks dollars where the spec shows dollars. */
+/** Integer cents to US dollars, as the API speaks dollars where the screens show dollars. */
 export function centsToDollars(cents: number): number {
   return cents / 100;
 }

@@ -1,5 +1,5 @@
 /**
- * The spec's admin rule (section 6), in the one place the server decides it: role "admin" in the
+ * The admin rule (docs/product.md §1.3), in the one place the server decides it: role "admin" in the
  * user's public metadata, or a primary e-mail at exactly the company's domain. The domain is
  * compared whole and case-insensitively, so "x@evilhki.global" and "x@hki.global.evil.com" are not admins.
  */

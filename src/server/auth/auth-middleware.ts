@@ -39,5 +39,5 @@ export function requireAdmin(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Path prefixes every route under which is admin-only (DESIGN.md "API rules"). */
+/** Path prefixes every route under which is admin-only (docs/product.md §10.2). */
 export const ADMIN_ONLY_PREFIXES = ["/api/admin", "/api/debug", "/api/vendors"] as const;

@@ -8,12 +8,12 @@ import { createTestContext, type TestContext } from "../testing/test-app.ts";
 import { readDashboardStats } from "./dashboard.queries.ts";
 
 /**
- * The dashboard and analytics must never scan orders, products or vendors (DESIGN.md "Rules that
+ * The dashboard and analytics must never scan orders, products or vendors (docs/product.md §12.3 "Performance
  * keep it fast"). Every statement the endpoints run is captured through a Kysely log hook on the
  * same SQLite handle and its EXPLAIN QUERY PLAN is checked: searches and index walks bounded by a
  * range are fine, "SCAN <table>" (a walk of the whole table or a whole index) is not.
  */
-/** Sizes of the benchmark platform (DESIGN.md): the planner must choose well at this scale. */
+/** Sizes of the benchmark platform (docs/product.md §12.3): the planner must choose well at this scale. */
 // Two years of daily rollup rows: a month's sums must read a range of them, not all.
 const LARGE_ROWS: Record<string, number> = { orders: 5_000_000, products: 1_000_000, vendors: 50_000, daily_platform_totals: 730 };
 

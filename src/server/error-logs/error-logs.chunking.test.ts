@@ -7,7 +7,7 @@ import { type TestContext, createTestContext } from "../testing/test-app.ts";
 import { listErrorLogsQuery } from "./error-logs.queries.ts";
 
 /**
- * DESIGN.md: bulk writes run in short chunks so the synchronous SQLite driver keeps serving other
+ * docs/product.md §12.3: bulk writes run in short chunks so the synchronous SQLite driver keeps serving other
  * requests. 200k rows are inserted through the raw better-sqlite3 handle (one transaction, a second
  * or so), then a cheap request is timed again and again while archive-all and cleanup run. The app
  * listens on a real socket: requests then arrive as I/O events between chunks, as in production

@@ -3,7 +3,7 @@ import { CHUNK_ROWS, type Executor } from "../ledger/executor.ts";
 import type { ErrorLogCursor } from "./error-log-cursor.ts";
 
 /**
- * The only place SQL for the Error Logs area lives. Performance notes (DESIGN.md "Rules that keep
+ * The only place SQL for the Error Logs area lives. Performance notes (docs/product.md §12.3 "Performance
  * it fast", measured at 1M entries):
  * - counts come from error_log_counts (6 rows kept by triggers, migration 003), never count(*);
  * - lists walk error_logs_view_idx (archived, created_at, id) or error_logs_view_level_idx
@@ -162,7 +162,7 @@ export async function archiveAllErrorLogs(db: Executor, options: { level?: Error
   });
 }
 
-/** Archived entries older than this instant may be deleted (spec §9: retained 30 days). */
+/** Archived entries older than this instant may be deleted (docs/product.md §5.2: retained 30 days). */
 export function cleanupCutoff(now: Date): string {
   return new Date(now.getTime() - ARCHIVE_RETENTION_DAYS * DAY_MS).toISOString();
 }

@@ -114,7 +114,7 @@ describe.each(testDatabaseKinds)("error logs API on %s", (kind) => {
     }
   });
 
-  it("answers the spec's entity fields", async () => {
+  it("answers the product's entity fields", async () => {
     await insert([
       entry({ created_at: minutesBefore(5), user_email: "a@b.c", user_agent: "UA", stack_trace: "at x", context: '{"a":1}' }),
     ]);

@@ -14,7 +14,7 @@ export interface RateLimitRule {
 }
 
 /**
- * Fixed-window counters in the database, so every replica sees the same counts (DESIGN.md:
+ * Fixed-window counters in the database, so every replica sees the same counts (docs/product.md §12.3:
  * nothing shared lives only in process memory). One upsert per hit, on both SQLite and PostgreSQL.
  */
 export class RateLimiter {

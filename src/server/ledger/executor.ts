@@ -39,5 +39,5 @@ export class LedgerError extends Error {
   }
 }
 
-/** Largest number of rows a single bulk statement touches (DESIGN.md: short write locks). */
+/** Largest number of rows a single bulk statement touches (docs/product.md §12.3: short write locks). */
 export const CHUNK_ROWS = 2000;

@@ -1,6 +1,6 @@
 
 /**
- * The platform settings the product knows (spec §3), with the description the Settings screen
+ * The platform settings the product knows (docs/product.md §7.2), with the description the Settings screen
  * shows under each and the value a new platform starts with. Values are strings as stored;
  * money settings are in dollars because that is what the screen edits.
  */
@@ -47,7 +47,7 @@ export function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(SETTINGS_CATALOG, key);
 }
 
-/** Fee rate used when the setting is missing or unreadable: the spec's 1.5 %. */
+/** Fee rate used when the setting is missing or unreadable: the product's 1.5 % (docs/product.md §7.2). */
 export const DEFAULT_FEE_RATE_BASIS_POINTS = 150;
 
 /** Converts a platform_fee_percentage value ("1.5") to basis points (150); null when it is not a valid percentage. */

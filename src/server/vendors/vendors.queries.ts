@@ -189,7 +189,7 @@ async function fetchVendorsInOrder(database: Database, ids: string[]): Promise<V
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** The spec's array call: newest first, internal vendors only on request, at most `max` rows. */
+/** The array call of docs/product.md §10.4: newest first, internal vendors only on request, at most `max` rows. */
 export async function listVendorsArray(database: Database, includeInternal: boolean, max: number): Promise<VendorListItem[]> {
   let q = database.db.selectFrom("vendors").select("id");
   if (!includeInternal) q = q.where("is_internal", "=", 0);
@@ -201,7 +201,7 @@ export async function findVendor(db: Executor, vendorId: string): Promise<Vendor
   return db.selectFrom("vendors").selectAll().where("id", "=", vendorId).executeTakeFirst();
 }
 
-/** The detail of section 3: O(1) reads of the vendor row and its vendor_totals row. */
+/** The vendor detail (docs/product.md §11.3): O(1) reads of the vendor row and its vendor_totals row. */
 export async function getVendorDetail(db: Executor, vendorId: string): Promise<VendorDetail | null> {
   // Both reads at once: on PostgreSQL that is one round trip of waiting instead of two.
   const [v, t] = await Promise.all([findVendor(db, vendorId), db.selectFrom("vendor_totals").selectAll().where("vendor_id", "=", vendorId).executeTakeFirst()]);

@@ -10,7 +10,7 @@ import { useAuth, useSignIn, useSignOut } from "./auth";
 import { CurrentUserContext } from "./current-user";
 
 /**
- * Auth wrapper (spec §2): spinner while the session loads, the sign-in form when signed out,
+ * Auth wrapper (docs/product.md §1.2): spinner while the session loads, the sign-in form when signed out,
  * 'Access Denied' for a signed-in user without admin rights, otherwise the app. `isAdmin` comes
  * from the server's one admin rule; the server enforces it again on every admin call.
  */

@@ -4,7 +4,7 @@ import { type PublicUser, type SignInRequest, meEndpoint, signInEndpoint, signOu
 import { callApi, errorStatus } from "@web/lib/api-client";
 import { clearSessionToken, getSessionToken, setSessionToken, subscribeSession } from "@web/lib/session";
 
-/** Query-key factory for the session (DESIGN.md: one per area). */
+/** Query-key factory for the session (one per area: docs/product.md §2.5). */
 export const authKeys = {
   all: ["auth"] as const,
   me: (token: string | null) => [...authKeys.all, "me", token] as const,
@@ -21,7 +21,7 @@ export type AuthState =
 
 /**
  * Who is signed in. While the token is being checked the state is "loading"; the gate treats it
- * as signed out (spec §4) by showing only a spinner. A rejected token is dropped.
+ * as signed out (docs/product.md §1.2) by showing only a spinner. A rejected token is dropped.
  */
 export function useAuth(): AuthState {
   const token = useSessionToken();

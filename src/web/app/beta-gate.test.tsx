@@ -12,7 +12,7 @@ afterEach(() => {
 const renderGate = () => renderWithQuery(<BetaGate>{<p>The app</p>}</BetaGate>);
 
 describe("BetaGate", () => {
-  it("shows the spec's texts when no marker exists", async () => {
+  it("shows the product's texts when no marker exists", async () => {
     renderGate();
     expect(await screen.findByRole("heading", { name: "Private Beta Access" })).toBeInTheDocument();
     expect(screen.getByLabelText("Beta Access Password")).toHaveAttribute("type", "password");

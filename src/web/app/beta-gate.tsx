@@ -11,7 +11,7 @@ import { Spinner } from "@web/components/ui/spinner";
 type GateState = "loading" | "locked" | "unlocked";
 
 /**
- * Private-beta gate around the whole app (spec §1, §4, §9). It starts locked and loading, then a
+ * Private-beta gate around the whole app (docs/product.md §1.1). It starts locked and loading, then a
  * marker younger than 24 h unlocks it. The password is checked only by the server
  * (POST /api/beta/verify), so it never ships in the bundle.
  */
@@ -56,7 +56,7 @@ function BetaPasswordForm({ onUnlock }: { onUnlock: () => void }) {
       if (status === 401) setError("Invalid password");
       else if (status === 429) setError("Too many attempts. Please wait a few minutes and try again.");
       else setError("Could not check the password right now. Please try again.");
-      // Spec: a wrong password clears the field.
+      // docs/product.md: a wrong password clears the field.
       setPassword("");
       inputRef.current?.focus();
     } finally {

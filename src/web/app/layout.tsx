@@ -13,7 +13,7 @@ import { useSignOut } from "./auth";
 import { useCurrentUser } from "./current-user";
 import { NAV_ITEMS } from "./nav-items";
 
-/** Shared layout of spec §2: top bar, user menu, left navigation, and the routed screen. */
+/** Shared layout (docs/product.md §2.1): top bar, user menu, left navigation, and the routed screen. */
 export function Layout() {
   const navigation = useNavigation();
   return (
@@ -69,7 +69,7 @@ function UserMenu() {
   const navigate = useNavigate();
 
   async function onSignOut() {
-    // Go to '/' first so that signing in again starts on the dashboard (spec: sign-out returns to '/').
+    // Go to '/' first so that signing in again starts on the dashboard (docs/product.md: sign-out returns to '/').
     await navigate("/");
     await signOut();
   }

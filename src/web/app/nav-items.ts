@@ -1,4 +1,4 @@
-/** The left navigation of spec §2, in the spec's order. Also the list the e2e tests click through. */
+/** The left navigation of docs/product.md §2.2, in its order. Also the list the e2e tests click through. */
 export interface NavItem {
   label: string;
   path: string;

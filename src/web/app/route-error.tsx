@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, useRouteError } from "react-router";
 
 /**
- * The router's errorElement (spec §2/§8: 'Unexpected Application Error!'). React Router's own
+ * The router's errorElement (docs/product.md §2.4: 'Unexpected Application Error!'). React Router's own
  * screen for this only appears in development builds, so production needs this one.
  */
 export function RouteErrorScreen() {

@@ -3,7 +3,7 @@ import { type ApiArea, type EndpointDefinition, type EndpointInput, type Endpoin
 import { getSessionToken } from "./session";
 
 /**
- * The one API client (DESIGN.md "Web rules", spec §7): JSON content type, the bearer token when
+ * The one API client (docs/product.md §2.5): JSON content type, the bearer token when
  * there is one, and any non-success answer raised as `API Error: {statusText} - {body}`.
  */
 export class ApiRequestError extends Error {

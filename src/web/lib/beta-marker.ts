@@ -1,5 +1,5 @@
 /**
- * The private-beta marker (spec §3, §4, §9): localStorage key `beta-access` holding
+ * The private-beta marker (docs/product.md §1.1): localStorage key `beta-access` holding
  * `{"timestamp": <epoch ms>}`, valid for 24 hours. The password itself is only ever checked by the
  * server; the browser merely remembers that it passed.
  */

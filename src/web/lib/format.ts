@@ -1,4 +1,4 @@
-/** Formatting in one place (DESIGN.md "Web rules"): US dollars, dates, relative-time buckets, level colours. */
+/** Formatting in one place (docs/product.md §2.5): US dollars, dates, relative-time buckets, level colours. */
 
 const currencyFormatter = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 const dateFormatter = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric" });
@@ -19,7 +19,7 @@ function toDate(value: DateInput): Date {
   return value instanceof Date ? value : new Date(value);
 }
 
-/** Dollars (the API speaks dollars where the spec shows dollars), e.g. 1234.5 -> "$1,234.50". */
+/** Dollars (the API speaks dollars where the screens show dollars), e.g. 1234.5 -> "$1,234.50". */
 export function formatCurrency(amount: number): string {
   return currencyFormatter.format(Number.isFinite(amount) ? amount : 0);
 }
@@ -36,7 +36,7 @@ export function formatDateTime(value: DateInput): string {
 }
 
 /**
- * Spec §2/§9 buckets: under 1 hour 'Just now', under 24 hours 'Nh ago', under 7 days 'Nd ago',
+ * docs/product.md §2.5 buckets: under 1 hour 'Just now', under 24 hours 'Nh ago', under 7 days 'Nd ago',
  * otherwise the date. `now` is a parameter so the buckets can be tested without a real clock.
  */
 export function formatRelativeTime(value: DateInput, now: DateInput = new Date()): string {
@@ -51,7 +51,7 @@ export function formatRelativeTime(value: DateInput, now: DateInput = new Date()
 
 export type LogLevel = "error" | "warning" | "info";
 
-/** Error red, warning yellow, info blue (spec §2 Error Logs, §8). */
+/** Error red, warning yellow, info blue (docs/product.md §2.5). */
 export function levelColorClasses(level: LogLevel | string): string {
   switch (level) {
     case "error":

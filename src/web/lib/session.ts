@@ -1,6 +1,6 @@
 /**
  * The signed-in session's bearer token, kept in localStorage so a reload keeps the user signed in.
- * Auth is by bearer token only (DESIGN.md: never a cookie).
+ * Auth is by bearer token only (docs/product.md §1.4: never a cookie).
  */
 export const SESSION_STORAGE_KEY = "hki-admin-session";
 

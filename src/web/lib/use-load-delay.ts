@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-/** Spec §9: a screen's data loading starts 100 ms after it opens. */
+/** docs/product.md §2.5: a screen's data loading starts 100 ms after it opens. */
 export const LOAD_DELAY_MS = 100;
 
 /** False until `ms` after the first render, then true: pass it as a query's `enabled`. */

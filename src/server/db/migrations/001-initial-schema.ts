@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * The whole data model of DESIGN.md. Only portable column types are used (text, integer,
+ * The whole data model (docs/product.md §11.10). Only portable column types are used (text, integer,
  * bigint) so the same migration has the same effect on SQLite and PostgreSQL.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's table types

@@ -2,14 +2,14 @@ import { Button } from "./button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "./card";
 
 export interface LoadErrorCardProps {
-  /** The screen's own wording, e.g. the spec's 'Error Loading Vendors'. */
+  /** The screen's own wording, e.g. the product's 'Error Loading Vendors'. */
   title: string;
   message: string;
   onRetry: () => void;
   retrying?: boolean;
 }
 
-/** A screen whose data failed to load: what failed, why, and the spec's 'Try Again'. */
+/** A screen whose data failed to load: what failed, why, and the product's 'Try Again'. */
 export function LoadErrorCard({ title, message, onRetry, retrying = false }: LoadErrorCardProps) {
   return (
     <Card role="alert" className="border-red-200">

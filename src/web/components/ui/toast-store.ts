@@ -2,7 +2,7 @@ import { useSyncExternalStore } from "react";
 
 /**
  * A tiny global toast queue so any code (mutation callbacks, not only components) can call
- * `toast(...)`. The spec's alerts (e.g. 'Failed to archive error') are shown through it.
+ * `toast(...)`. The product's alerts (docs/product.md §2.5) (e.g. 'Failed to archive error') are shown through it.
  */
 export type ToastVariant = "default" | "success" | "destructive";
 

@@ -8,7 +8,7 @@ export const analyticsKeys = {
   period: (days: AnalyticsPeriod) => [...analyticsKeys.all, days] as const,
 };
 
-/** Analytics of one period; failures are logged to the console (spec §8) and shown as an error state. */
+/** Analytics of one period; failures are logged to the console (docs/product.md §6) and shown as an error state. */
 export function useAnalytics(days: AnalyticsPeriod, enabled: boolean) {
   return useQuery({
     queryKey: analyticsKeys.period(days),

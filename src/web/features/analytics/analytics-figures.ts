@@ -1,10 +1,10 @@
 import type { AnalyticsPeriod, AnalyticsResponse, DailyMetric } from "@contract/analytics";
 
-/** The period buttons (spec §9); typed against the contract so they cannot drift from the API. */
+/** The period buttons (docs/product.md §6); typed against the contract so they cannot drift from the API. */
 export const PERIODS: readonly AnalyticsPeriod[] = [7, 30, 90];
 export const DEFAULT_PERIOD: AnalyticsPeriod = 30;
 
-/** Days of the daily breakdown (spec §9): the first 10 of the period. */
+/** Days of the daily breakdown (docs/product.md §6): the first 10 of the period. */
 export const BREAKDOWN_ROWS = 10;
 
 /** The ?days= value of the URL; anything but 7, 30 or 90 falls back to the default. */
@@ -31,7 +31,7 @@ export function periodTotals(metrics: readonly DailyMetric[]): PeriodTotals {
   return { revenue: Math.round(revenue * 100) / 100, fees: Math.round(fees * 100) / 100, orders };
 }
 
-/** Spec §9: round(total products / active vendors); 0 when there are no active vendors. */
+/** docs/product.md §6: round(total products / active vendors); 0 when there are no active vendors. */
 export function averageProductsPerArtist(totalProducts: number, activeVendors: number): number {
   return activeVendors > 0 ? Math.round(totalProducts / activeVendors) : 0;
 }

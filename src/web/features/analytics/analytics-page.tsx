@@ -17,7 +17,7 @@ const RevenueChart = lazy(() => import("./revenue-chart"));
 
 const EMPTY_TEXT = "No data available for the selected period";
 
-/** Spec §2 Analytics: period buttons (in the URL as ?days=), cards, chart, statistics, daily breakdown. */
+/** Analytics (docs/product.md §6): period buttons (in the URL as ?days=), cards, chart, statistics, daily breakdown. */
 export default function AnalyticsPage() {
   const [params, setParams] = useSearchParams();
   const days = periodFromParam(params.get("days"));

@@ -8,7 +8,7 @@ export const dashboardKeys = {
   stats: () => [...dashboardKeys.all, "stats"] as const,
 };
 
-/** The dashboard's figures; `enabled` is false during the spec's 100 ms start delay. */
+/** The dashboard's figures; `enabled` is false during the product's 100 ms start delay. */
 export function useDashboardStats(enabled: boolean) {
   return useQuery({ queryKey: dashboardKeys.stats(), queryFn: ({ signal }) => callApi(dashboardStatsEndpoint, {}, { signal }), enabled });
 }

@@ -30,7 +30,7 @@ const stats: DashboardStats = {
 const card = (title: string) => screen.getByRole("group", { name: title });
 
 describe("DashboardPage", () => {
-  it("waits 100 ms before loading, then shows every card with the spec's texts", async () => {
+  it("waits 100 ms before loading, then shows every card with the product's texts", async () => {
     const fetch = mockFetch(() => json(stats));
     const started = Date.now();
     renderWithQuery(<DashboardPage />);
@@ -46,7 +46,7 @@ describe("DashboardPage", () => {
     expect(within(card("Monthly Recurring")).getByText("Subscription revenue")).toBeInTheDocument();
     expect(within(card("Total Products")).getByText("Listed items")).toBeInTheDocument();
     expect(within(card("Platform Fees (MTD)")).getByText("$5.90")).toBeInTheDocument();
-    // The setting in force, not the spec's hard-coded 1.5.
+    // The setting in force, not a hard-coded 1.5.
     expect(within(card("Platform Fees (MTD)")).getByText("2.5% transaction fees")).toBeInTheDocument();
     expect(within(card("Platform Fees (MTD)")).getByText("+490% vs same days last month")).toBeInTheDocument();
     expect(within(card("Today's Sales")).getByText("$260.00")).toBeInTheDocument();
@@ -89,7 +89,7 @@ describe("DashboardPage", () => {
 });
 
 describe("dashboard texts", () => {
-  it("labels activity types as the spec does", () => {
+  it("labels activity types as docs/product.md §3 does", () => {
     expect(activityLabel("vendor_joined")).toBe("New artist joined:");
     expect(activityLabel("product_added")).toBe("Product added:");
     expect(activityLabel("sale")).toBe("Sale completed:");

@@ -9,7 +9,7 @@ import { activityLabel, formatTrend } from "./dashboard-text";
 import { StatCard, type StatCardProps } from "@web/components/ui/stat-card";
 import { LoadErrorCard } from "@web/components/ui/load-error-card";
 
-/** Spec §2 Dashboard: six stat cards, quick actions, recent activity; loads 100 ms after opening. */
+/** Dashboard (docs/product.md §3): six stat cards, quick actions, recent activity; loads 100 ms after opening. */
 export default function DashboardPage() {
   const ready = useLoadDelay();
   const stats = useDashboardStats(ready);
@@ -93,7 +93,7 @@ function QuickActions() {
       <CardHeader>
         <CardTitle>Quick Actions</CardTitle>
       </CardHeader>
-      {/* Present as the spec lists them; what each does is a later issue. */}
+      {/* Present as docs/product.md §9.3 lists them; what each does is a later issue. */}
       <CardContent className="grid grid-cols-2 gap-3">
         <Button variant="outline">Create Invite Code</Button>
         <Button variant="outline">Send Announcement</Button>

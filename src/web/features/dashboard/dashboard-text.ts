@@ -1,6 +1,6 @@
 import type { RecentActivity } from "@contract/dashboard";
 
-/** Spec: vendor_joined 'New artist joined:', product_added 'Product added:', anything else 'Sale completed:'. */
+/** docs/product.md: vendor_joined 'New artist joined:', product_added 'Product added:', anything else 'Sale completed:'. */
 export function activityLabel(type: RecentActivity["type"] | string): string {
   if (type === "vendor_joined") return "New artist joined:";
   if (type === "product_added") return "Product added:";

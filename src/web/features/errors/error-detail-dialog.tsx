@@ -25,7 +25,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 const preClasses = "max-h-64 overflow-auto rounded-md border border-gray-200 bg-gray-50 p-3 font-mono text-xs whitespace-pre";
 
-/** Spec §2: level, status code, endpoint, method, user (or 'Anonymous'), IP, message, stack trace, user agent, context. */
+/** docs/product.md §5.1: level, status code, endpoint, method, user (or 'Anonymous'), IP, message, stack trace, user agent, context. */
 export function ErrorDetailDialog({ entry, onClose }: { entry: ErrorLogEntry | null; onClose: () => void }) {
   const context = entry ? formatContext(entry.context) : null;
   return (

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatDate, formatRelativeTime } from "@web/lib/format";
 import { formatContext } from "./error-detail-dialog";
 
-// Spec §2 buckets at their edges, with an injected "now" (no real clock).
+// The relative-time buckets of docs/product.md §2.5 at their edges, with an injected "now" (no real clock).
 const now = new Date("2026-11-22T12:00:00.000Z");
 const MIN = 60_000;
 const H = 60 * MIN;

@@ -76,7 +76,7 @@ describe("ErrorsPage", () => {
     await waitFor(() => expect(String(fetchMock.mock.calls.at(-1)?.[0])).toContain("level=warning"));
   });
 
-  it("shows the server's message after archive all and the spec's failure texts", async () => {
+  it("shows the server's message after archive all and the product's failure texts", async () => {
     let fail = false;
     mockFetch((url, init) => {
       if (init?.method === "POST" && url.endsWith("/archive-all")) {

@@ -22,7 +22,7 @@ function readLevel(value: string | null): ErrorLevel | null {
   return LEVELS.find((l) => l === value) ?? null;
 }
 
-/** Error Logs (spec §2): active/archived views, level cards, archive, archive all, cleanup, details. */
+/** Error Logs (docs/product.md §5.1): active/archived views, level cards, archive, archive all, cleanup, details. */
 export default function ErrorsPage() {
   // View and level live in the URL (?archived=true&level=warning), so reload and back keep them.
   const [searchParams, setSearchParams] = useSearchParams();

@@ -2,7 +2,7 @@ import { storefrontLink, usePublicConfig } from "@web/lib/use-public-config";
 import { buttonVariants } from "@web/components/ui/button";
 import { Spinner } from "@web/components/ui/spinner";
 
-/** Spec §2: only a link to the storefront admin's invite-code manager, opening in a new tab. */
+/** docs/product.md §9.2: only a link to the storefront admin's invite-code manager, opening in a new tab. */
 export default function InviteCodesPage() {
   const config = usePublicConfig();
   return (

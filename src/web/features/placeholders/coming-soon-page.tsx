@@ -1,6 +1,6 @@
 import { Card, CardDescription, CardHeader } from "@web/components/ui/card";
 
-/** Spec §2: /products, /financials, /communications and /admin-users say 'Coming Soon'. */
+/** docs/product.md §9.1: /products, /financials, /communications and /admin-users say 'Coming Soon'. */
 export function ComingSoon({ section }: { section: string }) {
   return (
     <section aria-labelledby="page-title" className="grid gap-4">

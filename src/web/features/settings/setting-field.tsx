@@ -15,7 +15,7 @@ interface SettingFieldProps {
   onChange: (value: string) => void;
 }
 
-/** One setting: its label, the input kind of spec §2/§5, its description and any server error beside it. */
+/** One setting: its label, the input kind of docs/product.md §7.1, its description and any server error beside it. */
 export function SettingField({ field, setting, value, error, disabled, onChange }: SettingFieldProps) {
   const id = `setting-${field.key}`;
   const descriptionId = `${id}-description`;

@@ -22,7 +22,7 @@ export function useSettings(enabled: boolean) {
 }
 
 /**
- * Sends only the changed keys (spec §4). The definition's areas are refreshed after: the values and
+ * Sends only the changed keys (docs/product.md §7.1). The definition's areas are refreshed after: the values and
  * every history, and the dashboard and analytics, which show the fee percentage in force.
  */
 export function useSaveSettings() {

@@ -16,7 +16,7 @@ export interface GroupDef {
   fields: FieldDef[];
 }
 
-/** The spec's three groups (§2 Settings) with their fields in order. */
+/** The three groups (docs/product.md §7.1) with their fields in order. */
 export const SETTING_GROUPS: GroupDef[] = [
   {
     title: "Pricing",

@@ -13,13 +13,13 @@ import { UnsavedChangesGuard } from "./unsaved-changes-guard";
 import { UpdateHistory } from "./update-history";
 import { LoadErrorCard } from "@web/components/ui/load-error-card";
 
-/** Spec §2 Settings: three groups, dirty tracking, save of changed keys only, reset, update history. */
+/** Settings (docs/product.md §7.1): three groups, dirty tracking, save of changed keys only, reset, update history. */
 export default function SettingsPage() {
   const ready = useLoadDelay();
   const settings = useSettings(ready);
 
   useEffect(() => {
-    // Spec §8: settings failures are logged to the console (and, here, also shown).
+    // docs/product.md §7.1: settings failures are logged to the console (and, here, also shown).
     if (settings.isError) console.error("Failed to load settings:", settings.error);
   }, [settings.isError, settings.error]);
 

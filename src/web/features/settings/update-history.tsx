@@ -7,7 +7,7 @@ import { formatDateTime } from "@web/lib/format";
 import { useSettingHistory } from "./settings-api";
 import { ALL_FIELDS } from "./settings-form";
 
-/** Spec §2: each setting with its last update date and who updated it; expandable to its change history. */
+/** docs/product.md §7.3: each setting with its last update date and who updated it; expandable to its change history. */
 export function UpdateHistory({ settings }: { settings: SettingsResponse }) {
   return (
     <Card>

@@ -5,7 +5,7 @@ export type HealthStatus = "healthy" | "warning" | "critical" | "unknown";
 export type HealthProblem = "not_admin" | "auth_key_missing" | "payment_key_missing" | "payment_api_not_working";
 
 /**
- * The spec's problems (§4). "Authentication key missing" counts only when the configured provider
+ * The problems of docs/product.md §8.2. "Authentication key missing" counts only when the configured provider
  * needs a server secret: the built-in provider has none to miss (docs/decisions). "Payment API not
  * working" is the live Stripe check; without a key no call can work, so it counts then too.
  */
@@ -20,7 +20,7 @@ export function healthProblems(
   return problems;
 }
 
-/** Spec §4: no problems healthy, 1 or 2 warning, 3 or more critical; unknown before data loads. */
+/** docs/product.md §8.2: no problems healthy, 1 or 2 warning, 3 or more critical; unknown before data loads. */
 export function healthStatus(data: Parameters<typeof healthProblems>[0] | undefined | null): HealthStatus {
   if (!data) return "unknown";
   const count = healthProblems(data).length;

@@ -19,7 +19,7 @@ export function useDebugAdmin(enabled: boolean) {
   });
 }
 
-/** Spec §8: 'API returned {status}' for an answer from the API, otherwise the error's own message. */
+/** docs/product.md §8.1: 'API returned {status}' for an answer from the API, otherwise the error's own message. */
 export function debugErrorText(error: unknown): string {
   const status = errorStatus(error);
   if (status !== undefined) return `API returned ${status}`;

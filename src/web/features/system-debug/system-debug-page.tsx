@@ -16,7 +16,7 @@ const STATUS_BADGE: Record<HealthStatus, { label: string; variant: BadgeVariant 
   unknown: { label: "Unknown", variant: "secondary" },
 };
 
-/** Spec §2 System Debug: overall status, Refresh, last-checked time, the five sections. */
+/** System Debug (docs/product.md §8.1): overall status, Refresh, last-checked time, the five sections. */
 export default function SystemDebugPage() {
   const ready = useLoadDelay();
   const debug = useDebugAdmin(ready);

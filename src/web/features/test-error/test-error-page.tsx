@@ -20,9 +20,9 @@ async function outcomeOf(call: () => Promise<unknown>): Promise<Outcome> {
 }
 
 /**
- * Hidden page (spec §2, not in the navigation). 'Test Error Logging' posts to the debug endpoint,
+ * Hidden page (docs/product.md §8.3, not in the navigation). 'Test Error Logging' posts to the debug endpoint,
  * which writes one info row to the error logs and answers with an error payload; 'Create Invalid
- * Product' only fetches the dashboard stats, as the spec says.
+ * Product' only fetches the dashboard stats, as docs/product.md §8.3 says.
  */
 export default function TestErrorPage() {
   // The test-error call writes a log entry even though it answers 418, so its areas (errors,

@@ -22,20 +22,20 @@ const TAB_LABELS: Record<Tab, string> = {
   settings: "Settings",
 };
 
-/** Vendor detail (spec §2): the tab lives in the URL (?tab=) so it survives a reload. */
+/** Vendor detail (docs/product.md §4.4): the tab lives in the URL (?tab=) so it survives a reload. */
 export default function VendorDetailPage() {
   const { vendorId = "" } = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
   const tabParam = searchParams.get("tab");
   const tab: Tab = TABS.includes(tabParam as Tab) ? (tabParam as Tab) : "overview";
-  // Spec §9: data loading starts 100 ms after the screen opens.
+  // docs/product.md §2.5: data loading starts 100 ms after the screen opens.
   const ready = useLoadDelay();
   const detail = useVendorDetail(vendorId, ready);
   const setStatus = useSetVendorStatus();
 
   if (detail.isPending) return <Spinner className="py-12" label="Loading vendor" />;
   if (detail.isError) {
-    // Spec §8: the failure is only logged; the screen says 'Vendor not found'.
+    // docs/product.md §4.4: the failure is only logged; the screen says 'Vendor not found'.
     console.error(detail.error);
     return (
       <section className="grid gap-4">
@@ -51,7 +51,7 @@ export default function VendorDetailPage() {
   const vendor = detail.data;
   const suspended = vendor.status === "suspended";
 
-  // Spec §4: isActive true when the new status is active, otherwise false.
+  // docs/product.md §4.5: isActive true when the new status is active, otherwise false.
   const changeStatus = (nextStatus: "active" | "suspended") => {
     const isActive = nextStatus === "active";
     setStatus.mutate(

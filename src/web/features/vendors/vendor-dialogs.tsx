@@ -10,7 +10,7 @@ interface VendorDialogProps {
   onConfirm: () => void;
 }
 
-/** Confirms enabling or disabling a vendor; disabling states the spec's three consequences. */
+/** Confirms enabling or disabling a vendor; disabling states the product's three consequences. */
 export function VendorStatusDialog({ vendor, nextActive, onCancel, onConfirm }: VendorDialogProps & { nextActive: boolean }) {
   const action = nextActive ? "Enable Vendor" : "Disable Vendor";
   return (

@@ -112,7 +112,7 @@ export function useDeleteVendor() {
   });
 }
 
-/** The message part of the spec's alerts ('Failed to … vendor: {message}'), 'Unknown error' when there is none. */
+/** The message part of the product's alerts ('Failed to … vendor: {message}'), 'Unknown error' when there is none. */
 export function errorMessage(error: unknown): string {
   return error instanceof Error && error.message ? error.message : "Unknown error";
 }

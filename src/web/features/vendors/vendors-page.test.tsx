@@ -50,7 +50,7 @@ describe("VendorsPage", () => {
     await waitFor(() => expect(fetchMock.mock.calls.map((c) => String(c[0]))).toContain("/api/admin/vendors?page=1&limit=20&search=moon"));
   });
 
-  it("shows the spec's empty text", async () => {
+  it("shows the product's empty text", async () => {
     mockFetch((url) => (url === "/api/config" ? json(config) : json(page([]))));
     renderPage();
     expect(await screen.findByText("No vendors found. Create invite codes to allow artists to join.")).toBeInTheDocument();

@@ -30,7 +30,7 @@ function readStatus(value: string | null): VendorListParams["status"] {
   return value === "active" || value === "inactive" || value === "internal" ? (value satisfies VendorStatusFilter) : "all";
 }
 
-/** Vendor list (spec §2): counts, server-side search/filter/pagination, enable/disable and delete. */
+/** Vendor list (docs/product.md §4.1): counts, server-side search/filter/pagination, enable/disable and delete. */
 export default function VendorsPage() {
   // Search, filter and page live in the URL, so reload and back keep them.
   const [searchParams, setSearchParams] = useSearchParams();
@@ -42,7 +42,7 @@ export default function VendorsPage() {
   // Until the URL catches up with a new search, ask for its first page.
   const params: VendorListParams = { page: search === urlSearch ? page : 1, limit: PAGE_SIZE, search, status };
 
-  // Spec §9: data loading starts 100 ms after the screen opens.
+  // docs/product.md §2.5: data loading starts 100 ms after the screen opens.
   const ready = useLoadDelay();
   const list = useVendorList(params, ready);
   const config = usePublicConfig();
