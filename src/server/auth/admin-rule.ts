@@ -9,3 +9,11 @@ export function isAdminUser(user: { role: string; email: string }, adminEmailDom
   if (at < 1) return false;
   return user.email.slice(at + 1).toLowerCase() === adminEmailDomain.toLowerCase();
 }
+
+/** The read-only role: every screen and every read, no change (docs/product.md §1.3). */
+export const VIEWER_ROLE = "viewer";
+
+/** Who may open the panel at all: admins (by role or domain) and viewers. */
+export function hasPanelAccess(user: { role: string; email: string }, adminEmailDomain: string): boolean {
+  return isAdminUser(user, adminEmailDomain) || user.role === VIEWER_ROLE;
+}
