@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startFakeStripe } from "../src/server/testing/fake-stripe-server";
 import { E2E } from "./test-env";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -70,6 +71,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     ADMIN_PASSWORD: E2E.adminPassword,
     STOREFRONT_URL: E2E.storefrontUrl,
     AUTH_PROVIDER: "local",
+    // Invitation e-mails (no SMTP_URL) go to .eml files beside the throwaway database.
+    MAIL_DIR: join(dir, "mail"),
   };
 
   // The production bundle, as `npm start` runs it: one process, so its PID is the one to stop.
@@ -101,5 +104,42 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   process.env.E2E_BASE_URL = baseUrl;
   console.log(`[e2e] server at ${baseUrl} (pid ${server.pid}, log ${logFile})`);
-  return stop;
+
+  // Payouts (e2e/financials.spec.ts) run on a server of their own, on its own demo data, paying a
+  // fake Stripe in this process: the main server keeps "no Stripe key" for the System Debug test.
+  const stripe = await startFakeStripe();
+  const payoutsPort = await freePort(port + 1);
+  const payoutsUrl = `http://127.0.0.1:${payoutsPort}`;
+  const payoutsLog = join(dir, "payouts-server.log");
+  const payoutsServer = spawn(process.execPath, ["dist/server/main.js"], {
+    cwd: ROOT,
+    env: {
+      ...env,
+      PORT: String(payoutsPort),
+      DATABASE_URL: `sqlite:${join(dir, "e2e-payouts.sqlite")}`,
+      STRIPE_SECRET_KEY: "sk_test_e2eFakeStripeKey0123456789",
+      STRIPE_API_BASE: stripe.url,
+      STRIPE_MAX_RPS: "20",
+    },
+    stdio: ["ignore", openSync(payoutsLog, "a"), openSync(payoutsLog, "a")],
+  });
+  const stopAll = async () => {
+    if (payoutsServer.exitCode === null) {
+      const exited = new Promise((r) => payoutsServer.once("exit", r));
+      payoutsServer.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 6000))]);
+      if (payoutsServer.exitCode === null) payoutsServer.kill("SIGKILL");
+    }
+    await stripe.close();
+    await stop();
+  };
+  try {
+    await waitForHealth(payoutsUrl, payoutsServer, payoutsLog);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  process.env.E2E_PAYOUTS_BASE_URL = payoutsUrl;
+  console.log(`[e2e] payouts server at ${payoutsUrl} (pid ${payoutsServer.pid}, fake Stripe ${stripe.url})`);
+  return stopAll;
 }

@@ -2,12 +2,18 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildServer, SERVER_BUNDLE } from "./build-server.ts";
+// Only paths here: the build tools (vite, esbuild) are dev dependencies, loaded only when a build runs.
+import { SERVER_BUNDLE } from "../src/server/testing/server-command.ts";
 
 /**
  * `npm start` (and the benchmark, load and fault suites) build only what is missing or older than
  * its sources: the web app (dist/web) and the bundled server (dist/server/main.js). A fresh clone
  * therefore needs nothing but `npm ci && npm start`.
+ *
+ * A production install (`npm ci --omit=dev`, the Docker image) has no build tools: there the build
+ * that is present is started as it is (sources newer than it only earn a warning), and a missing
+ * server bundle stops the start with what to do. Nothing here needs a dev dependency unless a
+ * build actually runs.
  */
 const root = process.cwd();
 
@@ -38,15 +44,42 @@ function isStale(target: BuildTarget): boolean {
 }
 
 
+/** Whether this install can build (a full `npm ci`), or only run (`npm ci --omit=dev`). */
+export function buildToolsInstalled(dir = root): boolean {
+  return existsSync(join(dir, "node_modules/vite/bin/vite.js")) && existsSync(join(dir, "node_modules/esbuild/package.json"));
+}
+
 export async function ensureBuild(): Promise<void> {
-  if (isStale(WEB)) {
-    console.log(`Building the ${WEB.name} (${WEB.output} is missing or older than its sources)...`);
-    execFileSync(process.execPath, [join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
-  }
-  if (isStale(SERVER)) {
-    console.log(`Building the ${SERVER.name} (${SERVER.output} is missing or older than its sources)...`);
-    await buildServer(root);
+  const canBuild = buildToolsInstalled();
+  for (const target of [WEB, SERVER]) {
+    if (!isStale(target)) continue;
+    const present = existsSync(join(root, target.output));
+    if (!canBuild) {
+      if (present) {
+        console.warn(`The ${target.name} (${target.output}) is older than its sources, and this install has no build tools (npm ci --omit=dev): starting it as built.`);
+        continue;
+      }
+      if (target === WEB) {
+        console.warn(`The ${target.name} is not built (${target.output} missing) and this install has no build tools: only the API will be served.`);
+        continue;
+      }
+      throw new Error(
+        `${target.output} is missing and this install has no build tools (npm ci --omit=dev). Build first (npm ci && npm run build), then install for production (npm ci --omit=dev) keeping dist/.`,
+      );
+    }
+    console.log(`Building the ${target.name} (${target.output} is missing or older than its sources)...`);
+    if (target === WEB) {
+      execFileSync(process.execPath, [join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
+    } else {
+      const { buildServer } = await import("./build-server.ts");
+      await buildServer(root);
+    }
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await ensureBuild();
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await ensureBuild().catch((err: unknown) => {
+    console.error(`npm start: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
+}

@@ -21,6 +21,10 @@ export interface Subjects {
   /** Cursor half-way through the active error logs. */
   deepCursor: string;
   deepRows: number;
+  /** An audit-log actor of the generated rows (about a fifth of them: a busy filter). */
+  auditActor: string;
+  /** A vendor with audit rows (the Activity link of a vendor's detail). */
+  auditTargetId: string;
 }
 
 /**
@@ -56,6 +60,8 @@ export async function pickSubjects(databaseUrl: string): Promise<Subjects> {
       .limit(1)
       .offset(deepRows)
       .executeTakeFirstOrThrow();
+    // The newest vendor-targeted audit row: through audit_log_target_type_idx, never a scan.
+    const audited = await db.selectFrom("audit_log").select("target_id").where("target_type", "=", "vendor").orderBy("created_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
     const surname = await sql<{ owner_name: string }>`select owner_name from vendors where id = ${busiest.id}`.execute(db);
     const last = surname.rows[0]?.owner_name.split(" ").pop() ?? "Rossi";
     return {
@@ -66,6 +72,8 @@ export async function pickSubjects(databaseUrl: string): Promise<Subjects> {
       broadSearch: last,
       deepCursor: encodeCursor({ createdAt: row.created_at, id: row.id }),
       deepRows,
+      auditActor: "ops@hki.global",
+      auditTargetId: audited?.target_id ?? busiest.id,
     };
   } finally {
     await database.close();
@@ -89,7 +97,20 @@ export function endpointsFor(s: Subjects): Endpoint[] {
     { name: "error list page 1", path: "/api/admin/errors?page=1&limit=20", p95TargetMs: 5 },
     { name: "error list deep (cursor)", path: `/api/admin/errors?limit=20&cursor=${encodeURIComponent(s.deepCursor)}`, p95TargetMs: 5 },
     { name: "error list level=warning", path: "/api/admin/errors?page=1&limit=20&level=warning", p95TargetMs: 5 },
+    // Staff and the audit log (docs/product.md §14): two index lookups; keyset walks of audit_log's indexes.
+    { name: "admin users list", path: "/api/admin/users?limit=50", p95TargetMs: 5 },
+    { name: "audit log page 1", path: "/api/admin/audit-log?limit=50", p95TargetMs: 5 },
+    { name: "audit log by actor", path: `/api/admin/audit-log?limit=50&actor=${encodeURIComponent(s.auditActor)}`, p95TargetMs: 5 },
+    { name: "audit log by target", path: `/api/admin/audit-log?limit=50&targetType=vendor&targetId=${encodeURIComponent(s.auditTargetId)}`, p95TargetMs: 5 },
     { name: "settings", path: "/api/admin/settings", p95TargetMs: 2 },
+    // Financials (docs/product.md §15): rollups, a balance index walked backwards, keyset payouts.
+    { name: "financial overview 30 days", path: "/api/admin/financial/overview?period=30", p95TargetMs: 5 },
+    { name: "financial overview ytd", path: "/api/admin/financial/overview?period=ytd", p95TargetMs: 5 },
+    { name: "payouts list page 1", path: "/api/admin/financial/payouts?limit=20", p95TargetMs: 5 },
+    { name: "payouts list status=paid", path: "/api/admin/financial/payouts?limit=20&status=paid", p95TargetMs: 5 },
+    { name: "balances largest first", path: "/api/admin/financial/balances?limit=20", p95TargetMs: 5 },
+    { name: "balances restricted", path: "/api/admin/financial/balances?limit=20&accountStatus=restricted", p95TargetMs: 5 },
+    { name: "vendor payout account", path: `/api/admin/vendors/${v}/payout-account`, p95TargetMs: 5 },
     { name: "debug", path: "/api/debug/admin", p95TargetMs: 5 },
   ];
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { runCrashRounds } from "../../src/server/testing/crash-rounds.ts";
+import { runPayoutCrashRounds } from "../../src/server/testing/payout-crash-rounds.ts";
 import { runServerToExit, signInAdmin, startServer } from "../../src/server/testing/server-process.ts";
 import { pgRestart } from "./pg-restart.ts";
 import { ensureBuild } from "../ensure-build.ts";
@@ -18,7 +19,10 @@ import { ensureBuild } from "../ensure-build.ts";
  *      it creates and drops its own database and stops the whole server, so never point it at a
  *      server others depend on. Stop/start commands: FAULTS_PG_STOP / FAULTS_PG_START
  *      (default `pg_ctlcluster 15 main stop|start`).
- * FAULTS_ONLY=kill,disk,start,pg runs a subset.
+ *   5. FAULT_PAYOUT_ROUNDS (20) kill -9 rounds in the middle of a payout run over FAULT_PAYOUT_VENDORS
+ *      (3000) vendors against the fake Stripe (src/server/testing/payout-crash-rounds.ts): every
+ *      eligible vendor paid exactly once, balances zero, no payout left in processing.
+ * FAULTS_ONLY=kill,disk,start,pg,payouts runs a subset.
  */
 const failures: string[] = [];
 const log = (line: string) => console.log(`[faults] ${line}`);
@@ -117,6 +121,28 @@ async function pgRestartFault(): Promise<void> {
   failures.push(...found);
 }
 
+async function payoutRounds(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "hki-faults-payouts-"));
+  const r = await runPayoutCrashRounds(join(dir, "admin.sqlite"), {
+    rounds: Number(process.env.FAULT_PAYOUT_ROUNDS ?? 20),
+    vendors: Number(process.env.FAULT_PAYOUT_VENDORS ?? 3000),
+    rps: Number(process.env.FAULT_PAYOUT_RPS ?? 50),
+    log,
+    from: "build",
+  });
+  log(
+    `payouts: ${r.rounds} kill -9 rounds, ${r.eligible} eligible vendors, ${r.transfers} transfers (${r.transferCalls} calls), ` +
+      `paid twice ${r.paidTwice.length}, not paid ${r.notPaid.length}, wrong amount ${r.wrongAmount.length}, unexpected ${r.paidUnexpectedly.length}, ` +
+      `stuck in processing ${r.stuckProcessing}, balances left ${r.balancesLeft}, run ${r.runStatus}, integrity ${r.integrity}, rollup differences ${r.rollupDifferences} (${r.seconds.toFixed(0)} s)`,
+  );
+  const bad =
+    r.paidTwice.length + r.notPaid.length + r.wrongAmount.length + r.paidUnexpectedly.length + r.stuckProcessing + r.balancesLeft + r.rollupDifferences > 0 ||
+    r.runStatus !== "completed" ||
+    r.integrity !== "ok";
+  if (bad) failures.push("payout kill -9");
+  rmSync(dir, { recursive: true, force: true });
+}
+
 async function main(): Promise<void> {
   const only = process.env.FAULTS_ONLY?.split(",").map((s) => s.trim());
   const run = (name: string) => !only || only.includes(name);
@@ -126,6 +152,7 @@ async function main(): Promise<void> {
   if (run("disk")) await diskFull();
   if (run("kill")) await killRounds();
   if (run("pg")) await pgRestartFault();
+  if (run("payouts")) await payoutRounds();
   log(failures.length ? `FAILED: ${failures.join(", ")}` : "all faults survived");
   process.exit(failures.length ? 1 : 0);
 }

@@ -1,12 +1,38 @@
+import {
+  acceptInvitationEndpoint,
+  changeUserRoleEndpoint,
+  checkInvitationEndpoint,
+  inviteAdminUserEndpoint,
+  listAdminUsersEndpoint,
+  listInvitationsEndpoint,
+  listUserSessionsEndpoint,
+  removeUserAccessEndpoint,
+  resendInvitationEndpoint,
+  revokeInvitationEndpoint,
+  revokeUserSessionsEndpoint,
+} from "./admin-users.ts";
 import { analyticsEndpoint } from "./analytics.ts";
+import { listAuditLogEndpoint } from "./audit-log.ts";
 import { betaVerifyEndpoint, meEndpoint, signInEndpoint, signOutEndpoint } from "./auth.ts";
 import { dashboardStatsEndpoint } from "./dashboard.ts";
 import { debugAdminEndpoint, testErrorEndpoint } from "./debug.ts";
 import { apiReferenceAssetEndpoint, apiReferencePageEndpoint, openApiDocumentEndpoint } from "./docs.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
 import { createExportEndpoint, downloadExportEndpoint } from "./exports.ts";
+import {
+  cancelPayoutRunEndpoint,
+  createPayoutRunEndpoint,
+  financialOverviewEndpoint,
+  getPayoutRunEndpoint,
+  getVendorPayoutsEndpoint,
+  listBalancesEndpoint,
+  listPayoutRunsEndpoint,
+  listPayoutsEndpoint,
+  refreshPayoutAccountEndpoint,
+  retryPayoutEndpoint,
+} from "./financial.ts";
 import { archiveAllErrorLogsEndpoint, archiveErrorLogEndpoint, cleanupArchivedErrorLogsEndpoint, listErrorLogsEndpoint } from "./error-logs.ts";
-import { healthEndpoint, publicConfigEndpoint } from "./public.ts";
+import { healthEndpoint, publicConfigEndpoint, readyEndpoint } from "./public.ts";
 import { getSettingsEndpoint, settingHistoryEndpoint, updateSettingsEndpoint } from "./settings.ts";
 import {
   deleteVendorEndpoint,
@@ -24,6 +50,7 @@ import {
  */
 export const apiEndpoints: readonly EndpointDefinition[] = [
   healthEndpoint,
+  readyEndpoint,
   publicConfigEndpoint,
   openApiDocumentEndpoint,
   apiReferencePageEndpoint,
@@ -52,4 +79,26 @@ export const apiEndpoints: readonly EndpointDefinition[] = [
   testErrorEndpoint,
   createExportEndpoint,
   downloadExportEndpoint,
+  financialOverviewEndpoint,
+  listPayoutsEndpoint,
+  listBalancesEndpoint,
+  createPayoutRunEndpoint,
+  listPayoutRunsEndpoint,
+  getPayoutRunEndpoint,
+  cancelPayoutRunEndpoint,
+  retryPayoutEndpoint,
+  getVendorPayoutsEndpoint,
+  refreshPayoutAccountEndpoint,
+  listAdminUsersEndpoint,
+  inviteAdminUserEndpoint,
+  listInvitationsEndpoint,
+  revokeInvitationEndpoint,
+  resendInvitationEndpoint,
+  changeUserRoleEndpoint,
+  removeUserAccessEndpoint,
+  listUserSessionsEndpoint,
+  revokeUserSessionsEndpoint,
+  checkInvitationEndpoint,
+  acceptInvitationEndpoint,
+  listAuditLogEndpoint,
 ];

@@ -1,17 +1,32 @@
 import { z } from "zod";
 import { defineEndpoint } from "./endpoint.ts";
 
-export const userRoleSchema = z.enum(["admin", "user"]);
+/** Roles a user can hold (docs/product.md §1.3): admin (everything), viewer (read-only), user (no panel access). */
+export const USER_ROLES = ["admin", "viewer", "user"] as const;
+export const userRoleSchema = z.enum(USER_ROLES);
 export type UserRole = z.infer<typeof userRoleSchema>;
 
-/** A signed-in user as the API reports it. `isAdmin` is computed by the server's one admin rule. */
-export const publicUserSchema = z.object({
+/** A user as sign-in answers it. `isAdmin` is computed by the server's one admin rule. */
+export const signedInUserSchema = z.object({
   id: z.string(),
   email: z.string(),
   name: z.string().nullable(),
   /** Mirrors the hosted provider's "public metadata role". */
   role: userRoleSchema,
   isAdmin: z.boolean(),
+});
+export type SignedInUser = z.infer<typeof signedInUserSchema>;
+
+/**
+ * The signed-in user as `GET /api/auth/me` reports it, with what they may do. `isAdmin`,
+ * `panelAccess` and `canWrite` are computed by the server's one rule (src/server/auth/admin-rule.ts);
+ * the web never decides them on its own.
+ */
+export const publicUserSchema = signedInUserSchema.extend({
+  /** May open the panel at all: admins and viewers. */
+  panelAccess: z.boolean(),
+  /** May change anything (every mutating call): admins only; viewers read. */
+  canWrite: z.boolean(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
@@ -24,7 +39,7 @@ export type SignInRequest = z.infer<typeof signInRequestSchema>;
 export const signInResponseSchema = z.object({
   token: z.string(),
   expiresAt: z.string(),
-  user: publicUserSchema,
+  user: signedInUserSchema,
 });
 export type SignInResponse = z.infer<typeof signInResponseSchema>;
 

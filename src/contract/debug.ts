@@ -29,6 +29,11 @@ export const debugResponseSchema = z.object({
   environment: z.string(),
   apiUrl: z.string(),
   database: z.object({ kind: z.enum(["sqlite", "postgres"]), label: z.string() }),
+  /**
+   * Error-log entries the budgets dropped (docs/product.md §5.3) over the last `hours` hours, per
+   * level, counted across every server process.
+   */
+  errorLogDrops: z.object({ hours: z.number().int(), error: z.number().int(), warning: z.number().int(), info: z.number().int() }),
   checkedAt: z.string(),
 });
 export type DebugResponse = z.infer<typeof debugResponseSchema>;

@@ -13,11 +13,12 @@ export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
  * The areas the web keeps answers under (the first element of every query key). A mutation names
  * the areas it changes in `invalidates`, and the web refreshes exactly those after it succeeds.
  */
-export type ApiArea = "public" | "auth" | "beta" | "vendors" | "dashboard" | "analytics" | "errors" | "settings" | "debug" | "docs" | "exports";
+export type ApiArea = "public" | "auth" | "beta" | "vendors" | "dashboard" | "analytics" | "errors" | "settings" | "debug" | "docs" | "exports" | "admin-users" | "audit-log" | "financial";
 
 /**
  * Who may call: anyone; anyone signed in; admins only. Admin-only endpoints live under the
- * admin-only path prefixes (a unit test holds the two together), where one guard checks them.
+ * admin-only path prefixes (a unit test holds the two together), where one guard checks them;
+ * there viewers (read-only staff, docs/product.md §14.1) may call the GET ones too.
  */
 export type EndpointAccess = "public" | "signed-in" | "admin";
 

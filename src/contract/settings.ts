@@ -9,6 +9,7 @@ export const SETTING_KEY_LIST = [
   "monthly_subscription_fee",
   "platform_fee_percentage",
   "shipping_handling_fee",
+  "minimum_payout_amount",
   "invite_code_prefix",
   "max_products_per_vendor",
   "maintenance_mode",

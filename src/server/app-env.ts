@@ -7,6 +7,8 @@ import type { ReadCache } from "./db/read-cache.ts";
 import type { JobQueue } from "./jobs/job-queue.ts";
 import type { ErrorRecorder } from "./error-logging/error-recorder.ts";
 import type { RateLimiter } from "./http/rate-limiter.ts";
+import type { SignInThrottle } from "./auth/sign-in-throttle.ts";
+import type { Logger } from "./logging/logger.ts";
 
 /** Everything a route needs, injected so tests can swap the clock, database or providers. */
 export interface AppDeps {
@@ -21,6 +23,10 @@ export interface AppDeps {
   jobs: JobQueue;
   /** Short-lived answers of the aggregate reads (dashboard, analytics); see db/read-cache.ts. */
   readCache: ReadCache;
+  /** Bounds the password checks of sign-in (queue, per-address share, ceiling delay). */
+  signInThrottle: SignInThrottle;
+  /** JSON logs (pino): the access line of every request. */
+  logger: Logger;
   /** Folder of the built web app; omitted in API-only tests. */
   staticRoot?: string;
   /** Payment-provider check for the health page (injected so tests can fake Stripe). */
@@ -39,6 +45,8 @@ export interface AppVariables {
    * methods read it afresh each time, so a request sees its own writes.
    */
   dataVersion: () => string;
+  /** The endpoint's path pattern, set when a defined endpoint handles the request (metrics, access line). */
+  route?: string;
   /** The exception behind a 500, kept for the error log. */
   failure?: unknown;
 }

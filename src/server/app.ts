@@ -12,6 +12,9 @@ import { HttpError } from "./http/http-error.ts";
 import { LedgerError } from "./ledger/executor.ts";
 import { newId } from "./db/ids.ts";
 import { securityHeaders } from "./http/security-headers.ts";
+import { type TrustProxy, addressKey, resolveClientAddress } from "./http/client-address.ts";
+import { logAccess } from "./logging/logger.ts";
+import { OTHER_ROUTE, httpRequestDuration, metricsText, metricsTokenMatches } from "./metrics/metrics.ts";
 import { serveWebApp } from "./http/static-files.ts";
 import { areaRoutes } from "./routes.ts";
 
@@ -30,13 +33,24 @@ const REQUEST_ID = /^[\w.:-]{1,64}$/;
 /** Methods that carry no body and change nothing. */
 const readsOnly = (method: string) => method === "GET" || method === "HEAD";
 
-function clientIp(c: Context): string {
+/**
+ * The client's address: the socket's, or behind trusted proxies (TRUST_PROXY) the one they
+ * report in X-Forwarded-For (http/client-address.ts). Off by default: forged headers are ignored.
+ */
+function clientIp(c: Context, trust: TrustProxy): string {
+  let socket: string;
   try {
-    return getConnInfo(c).remote.address ?? "unknown";
+    socket = getConnInfo(c).remote.address ?? "unknown";
   } catch {
     // Requests made in-process (tests) have no socket.
-    return "local";
+    socket = "local";
   }
+  return resolveClientAddress(socket, c.req.header("x-forwarded-for"), trust);
+}
+
+/** Answers under /api that need a token, or that change something (sign-in), are never cached. */
+function mustNotBeCached(c: Context): boolean {
+  return c.req.header("authorization") !== undefined || !readsOnly(c.req.method) || ADMIN_ONLY_PREFIXES.some((p) => c.req.path === p || c.req.path.startsWith(`${p}/`));
 }
 
 /** Builds the whole HTTP app from injected dependencies: no globals, so tests get a fresh one each. */
@@ -45,7 +59,8 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
 
   app.use("*", securityHeaders());
   app.use("*", async (c, next) => {
-    c.set("clientIp", clientIp(c));
+    const started = performance.now();
+    c.set("clientIp", clientIp(c, deps.config.trustProxy));
     const incomingId = c.req.header("x-request-id");
     c.set("requestId", incomingId && REQUEST_ID.test(incomingId) ? incomingId : newId());
 
@@ -55,6 +70,20 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
     c.set("dataVersion", readsOnly(c.req.method) ? () => (version ??= deps.database.dataVersion()) : deps.database.dataVersion);
     await next();
     c.res.headers.set("X-Request-Id", c.get("requestId"));
+    if (c.req.path.startsWith("/api/") && !c.res.headers.has("Cache-Control") && mustNotBeCached(c)) c.res.headers.set("Cache-Control", "no-store");
+    const durationMs = performance.now() - started;
+    const route = c.get("route") ?? OTHER_ROUTE;
+    httpRequestDuration.observe({ method: c.req.method, route, status: String(c.res.status) }, durationMs / 1000);
+    logAccess(deps.logger, {
+      method: c.req.method,
+      path: c.req.path + (c.req.url.includes("?") ? c.req.url.slice(c.req.url.indexOf("?")) : ""),
+      status: c.res.status,
+      durationMs,
+      userId: c.get("user")?.id ?? null,
+      requestId: c.get("requestId"),
+      clientIp: c.get("clientIp"),
+      ...(c.get("route") ? { route } : {}),
+    });
   });
 
   // Writes 5xx, 403 and 429 answers to error_logs (levels: see error-recorder.ts).
@@ -75,6 +104,9 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
       userAgent: c.req.header("user-agent") ?? null,
       stackTrace: failure instanceof Error ? (failure.stack ?? null) : null,
       context: { query: Object.fromEntries(url.searchParams), contentType: c.req.header("content-type") ?? null },
+      requestId: c.get("requestId"),
+      // Budgets are per source (error-recorder.ts): the signed-in user, else the client's address.
+      source: c.get("user") ? `user:${c.get("user")!.id}` : `ip:${addressKey(c.get("clientIp"))}`,
     });
     // When the database itself is locked or gone, writing the log entry would wait out the same
     // lock (up to 5 s more) before the client hears its 503: record it in the background instead.
@@ -103,6 +135,16 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
   for (const routes of options.extraRoutes ?? []) app.route("/api", routes);
 
   app.all("/api/*", (c) => c.json(errorBody("not_found", `No API route for ${c.req.method} ${c.req.path}`), 404));
+  // Prometheus metrics on the main port only behind METRICS_TOKEN (else see METRICS_PORT, serve.ts);
+  // outside /api, so not part of the API or its document.
+  const metricsToken = deps.config.metricsToken;
+  if (metricsToken) {
+    app.get("/metrics", async (c) => {
+      if (!metricsTokenMatches(c.req.header("authorization"), metricsToken)) return c.json(errorBody("unauthorized", "Authentication required"), 401);
+      const { body, contentType } = await metricsText();
+      return c.body(body, 200, { "Content-Type": contentType, "Cache-Control": "no-store" });
+    });
+  }
   if (deps.staticRoot) app.use("*", serveWebApp(deps.staticRoot));
 
   app.notFound((c) => c.json(errorBody("not_found", "Not found"), 404));

@@ -15,7 +15,7 @@ const STOP_GRACE_MS = 8000;
  * cannot start (bad or missing database), the primary exits with its code: never a half-started
  * cluster. A worker that dies later is replaced.
  */
-export async function runClusterPrimary(workers: number, port: number, host: string): Promise<void> {
+export async function runClusterPrimary(workers: number, port: number, host: string, metricsPort?: number): Promise<void> {
   let stopping = false;
   const exited = (worker: Worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once("exit", () => resolve())));
   // Workers share a listening socket only for the same port: PORT=0 ("any free port") would give
@@ -34,6 +34,12 @@ export async function runClusterPrimary(workers: number, port: number, host: str
   }
   for (let i = 1; i < workers; i++) fork();
   console.log(`Running ${workers} server processes (WEB_CONCURRENCY=${workers}), supervised by process ${process.pid}`);
+  if (metricsPort) {
+    // Loaded only when asked for: a supervisor otherwise stays small.
+    const [{ startMetricsServer }, { clusterMetricsText }] = await Promise.all([import("./metrics/metrics-server.ts"), import("./metrics/metrics.ts")]);
+    await startMetricsServer(metricsPort, host, clusterMetricsText);
+    console.log(`Metrics of all ${workers} processes on http://${host}:${metricsPort}/metrics`);
+  }
 
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) return;

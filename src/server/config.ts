@@ -1,10 +1,14 @@
 import { z } from "zod";
+import { type TrustProxy, parseTrustProxy } from "./http/client-address.ts";
 
 /**
  * Runtime configuration from the environment (docs/product.md §13 Configuration). Parsing is strict:
  * a bad value stops the start with one line naming the variable.
  */
 const booleanString = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+/** Longest audit retention accepted (100 years). */
+export const MAX_AUDIT_RETENTION_DAYS = 36_500;
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -28,8 +32,26 @@ const envSchema = z.object({
   CLERK_API_URL: z.string().url().default("https://api.clerk.com"),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_API_BASE: z.string().url().optional(),
+  /** Transfers per second a payout run asks Stripe for (docs/product.md §15); Stripe allows 25 in test mode. */
+  STRIPE_MAX_RPS: z.coerce.number().min(0.1).max(1000).default(25),
   NODE_ENV: z.string().optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, "must be smtp://[user:password@]host[:port] or smtps://…").optional(),
+  MAIL_FROM: z.string().trim().min(3).max(320).optional(),
+  MAIL_DIR: z.string().min(1).default("./data/mail"),
+  AUDIT_RETENTION_DAYS: z
+    .string()
+    .trim()
+    .regex(/^\d{1,5}$/, `must be a whole number of days from 1 to ${MAX_AUDIT_RETENTION_DAYS}`)
+    .transform(Number)
+    .refine((days) => days >= 1 && days <= MAX_AUDIT_RETENTION_DAYS, `must be a whole number of days from 1 to ${MAX_AUDIT_RETENTION_DAYS}`)
+    .default(365),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  TRUST_PROXY: z.string().optional(),
+  CLERK_AUTHORIZED_PARTIES: z.string().optional(),
+  CLERK_ISSUER: z.string().url().optional(),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
 export type DatabaseConfig = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string; /** tests isolate themselves in a schema */ searchPath?: string };
@@ -51,9 +73,29 @@ export interface AppConfig {
   clerkSecretKey: string | undefined;
   clerkPublishableKey: string | undefined;
   clerkApiUrl: string;
+  /** The mailer (mail/): SMTP when set (SMTP_URL), otherwise .eml files in `mailDir`. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  mailDir: string;
+  /** Audit rows older than this many days are removed by a daily job (AUDIT_RETENTION_DAYS). */
+  auditRetentionDays: number;
   stripeSecretKey: string | undefined;
   stripeApiBase: string | undefined;
+  /** Pace of a payout run's calls to Stripe, per second (STRIPE_MAX_RPS). */
+  stripeMaxRps: number;
   production: boolean;
+  /** Proxies trusted to report the client's address (TRUST_PROXY); off by default. */
+  trustProxy: TrustProxy;
+  /** Origins whose Clerk tokens are accepted (the `azp` claim), from CLERK_AUTHORIZED_PARTIES. */
+  clerkAuthorizedParties: string[];
+  /** The Clerk instance's issuer (`iss`): CLERK_ISSUER, or read from the publishable key. */
+  clerkIssuer: string | undefined;
+  /** A second listener for /metrics only (METRICS_PORT); unset = none. */
+  metricsPort: number | undefined;
+  /** Bearer token for /metrics on the main port (METRICS_TOKEN); unset = not served there. */
+  metricsToken: string | undefined;
+  /** pino level of the JSON logs (LOG_LEVEL). */
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 }
 
 export class ConfigError extends Error {}
@@ -93,6 +135,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.AUTH_PROVIDER === "clerk" && (!e.CLERK_SECRET_KEY || !e.CLERK_PUBLISHABLE_KEY)) {
     throw new ConfigError("Invalid AUTH_PROVIDER: clerk needs CLERK_SECRET_KEY and CLERK_PUBLISHABLE_KEY");
   }
+  let trustProxy: TrustProxy;
+  try {
+    trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  } catch (err) {
+    throw new ConfigError(`Invalid TRUST_PROXY: ${(err as Error).message}`);
+  }
+  const clerkAuthorizedParties = parseAuthorizedParties(e.CLERK_AUTHORIZED_PARTIES);
+  const clerkIssuer = e.CLERK_ISSUER?.replace(/\/+$/, "") ?? issuerFromPublishableKey(e.CLERK_PUBLISHABLE_KEY);
+  if (e.AUTH_PROVIDER === "clerk") {
+    if (clerkAuthorizedParties.length === 0)
+      throw new ConfigError("Invalid CLERK_AUTHORIZED_PARTIES: required with AUTH_PROVIDER=clerk (the origins allowed to present tokens, e.g. https://admin.example.com)");
+    if (!clerkIssuer) throw new ConfigError("Invalid CLERK_ISSUER: required when it cannot be read from CLERK_PUBLISHABLE_KEY");
+  }
 
   return {
     port: e.PORT,
@@ -109,8 +164,47 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     clerkSecretKey: e.CLERK_SECRET_KEY,
     clerkPublishableKey: e.CLERK_PUBLISHABLE_KEY,
     clerkApiUrl: e.CLERK_API_URL.replace(/\/+$/, ""),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `HKI Global Admin <no-reply@${e.ADMIN_EMAIL_DOMAIN.toLowerCase()}>`,
+    mailDir: e.MAIL_DIR,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeApiBase: e.STRIPE_API_BASE,
+    stripeMaxRps: e.STRIPE_MAX_RPS,
     production,
+    trustProxy,
+    clerkAuthorizedParties,
+    clerkIssuer,
+    metricsPort: e.METRICS_PORT,
+    metricsToken: e.METRICS_TOKEN,
+    logLevel: e.LOG_LEVEL,
   };
+}
+
+/** "https://a.example, https://b.example" → their origins; a value that is not an origin stops the start. */
+function parseAuthorizedParties(value: string | undefined): string[] {
+  const parties: string[] = [];
+  for (const part of (value ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+    let origin: string;
+    try {
+      origin = new URL(part).origin;
+    } catch {
+      origin = "null";
+    }
+    if (origin === "null" || origin !== part.replace(/\/+$/, "")) throw new ConfigError(`Invalid CLERK_AUTHORIZED_PARTIES: "${part}" is not an origin such as https://admin.example.com`);
+    parties.push(origin);
+  }
+  return parties;
+}
+
+/**
+ * A Clerk publishable key is `pk_(test|live)_` + base64 of the instance's Frontend API host and a
+ * "$"; that host, over https, is the `iss` of the instance's session tokens.
+ */
+export function issuerFromPublishableKey(key: string | undefined): string | undefined {
+  const match = /^pk_(?:test|live)_([A-Za-z0-9+/=_-]+)$/.exec(key ?? "");
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const host = /^([a-z0-9.-]+\.[a-z]{2,})\$$/i.exec(decoded)?.[1];
+  return host ? `https://${host.toLowerCase()}` : undefined;
 }

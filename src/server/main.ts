@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   }
 
   if (config.workers > 1 && cluster.isPrimary) {
-    await runClusterPrimary(config.workers, config.port, config.host);
+    await runClusterPrimary(config.workers, config.port, config.host, config.metricsPort);
     return;
   }
   const { runServer } = await import("./serve.ts");

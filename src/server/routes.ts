@@ -1,11 +1,14 @@
 import type { AppDeps } from "./app-env.ts";
+import { adminUsersRoutes } from "./admin-users/admin-users.routes.ts";
 import { analyticsRoutes } from "./analytics/analytics.routes.ts";
+import { auditLogRoutes } from "./audit/audit-log.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { dashboardRoutes } from "./dashboard/dashboard.routes.ts";
 import { debugRoutes } from "./debug/debug.routes.ts";
 import { docsRoutes } from "./docs/docs.routes.ts";
 import { errorLogsRoutes } from "./error-logs/error-logs.routes.ts";
 import { exportsRoutes } from "./exports/exports.routes.ts";
+import { financialRoutes } from "./financial/financial.routes.ts";
 import type { EndpointRouter } from "./http/endpoint-router.ts";
 import { publicRoutes } from "./public/public.routes.ts";
 import { settingsRoutes } from "./settings/settings.routes.ts";
@@ -28,4 +31,7 @@ export const areaRoutes: Array<(router: EndpointRouter, deps: AppDeps) => void> 
   debugRoutes,
   vendorsRoutes,
   exportsRoutes,
+  financialRoutes,
+  adminUsersRoutes,
+  auditLogRoutes,
 ];

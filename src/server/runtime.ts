@@ -14,6 +14,8 @@ import { seedDemoData } from "./db/seed/demo.ts";
 import { createExternalUser } from "./auth/users.ts";
 import { ErrorRecorder } from "./error-logging/error-recorder.ts";
 import { RateLimiter } from "./http/rate-limiter.ts";
+import { SignInThrottle } from "./auth/sign-in-throttle.ts";
+import { type Logger, createLogger } from "./logging/logger.ts";
 import { ensureDefaultSettings } from "./settings/settings.queries.ts";
 
 export interface RuntimeOptions {
@@ -24,6 +26,8 @@ export interface RuntimeOptions {
   database?: Database;
   staticRoot?: string;
   fetchImpl?: typeof fetch;
+  /** The JSON log (tests pass their own, or a silent one); default: stdout at LOG_LEVEL. */
+  logger?: Logger;
 }
 
 /**
@@ -45,6 +49,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
         // Vendor owners get accounts without a password: they exist so that deleting a vendor
         // can delete its owner's account, as the delete dialog promises (docs/product.md §4.3).
         createOwnerUser: (trx, owner) => createExternalUser(trx, clock, owner),
+        adminEmail: config.adminEmail,
       });
       if (summary.seeded)
         announce(`Filled the empty database with demo data: ${summary.vendors} vendors, ${summary.products} products, ${summary.orders} orders (SEED_DEMO).`);
@@ -62,6 +67,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       errors: new ErrorRecorder(database.db, clock, limiter),
       readCache: new ReadCache(clock, database.dataVersion),
       jobs: new JobQueue(database, clock),
+      signInThrottle: new SignInThrottle(),
+      logger: options.logger ?? createLogger(config.logLevel),
       ...(options.staticRoot ? { staticRoot: options.staticRoot } : {}),
       ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
     };
@@ -73,7 +80,14 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
 
 function createAuthProvider(config: AppConfig, database: Database, clock: Clock, fetchImpl?: typeof fetch): AuthProvider {
   if (config.authProvider === "clerk") {
-    return new ClerkAuthProvider({ secretKey: config.clerkSecretKey!, apiUrl: config.clerkApiUrl, clock, ...(fetchImpl ? { fetchImpl } : {}) });
+    return new ClerkAuthProvider({
+      secretKey: config.clerkSecretKey!,
+      apiUrl: config.clerkApiUrl,
+      issuer: config.clerkIssuer!,
+      authorizedParties: config.clerkAuthorizedParties,
+      clock,
+      ...(fetchImpl ? { fetchImpl } : {}),
+    });
   }
   // Sessions are cached only where a cache can be exact: see auth/session-cache.ts.
   return new LocalAuthProvider(database.db, clock, database.versionCoversOtherProcesses ? new SessionCache(database.dataVersion) : undefined);

@@ -5,6 +5,10 @@ import type { AppConfig } from "./config.ts";
 import { webAppIsBuilt } from "./http/static-files.ts";
 import { jobRegistrations } from "./jobs/job-handlers.ts";
 import { JobWorker } from "./jobs/job-worker.ts";
+import cluster from "node:cluster";
+import { countActiveJobs } from "./jobs/jobs.queries.ts";
+import { metricsText, setJobDepthSource } from "./metrics/metrics.ts";
+import { startMetricsServer } from "./metrics/metrics-server.ts";
 import { createRuntime } from "./runtime.ts";
 
 const WEB_ROOT = fileURLToPath(new URL("../../dist/web", import.meta.url));
@@ -18,6 +22,11 @@ export async function runServer(config: AppConfig): Promise<void> {
   // jobs table makes sure each job is worked on by exactly one of them.
   const worker = new JobWorker(deps.database, deps.clock);
   for (const register of jobRegistrations) register(worker, deps);
+  setJobDepthSource(() => countActiveJobs(deps.database.db));
+  // METRICS_PORT: a second listener for /metrics. Under a supervisor (WEB_CONCURRENCY > 1) the
+  // supervisor serves it with every worker's figures summed (cluster-primary.ts).
+  const metricsServer = config.metricsPort && cluster.isPrimary ? await startMetricsServer(config.metricsPort, config.host, metricsText) : undefined;
+  if (metricsServer) console.log(`Metrics on http://${config.host}:${config.metricsPort}/metrics`);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     console.log(`HKI Global Admin listening on http://${config.host}:${info.port} (database: ${deps.database.kind})`);
@@ -29,6 +38,7 @@ export async function runServer(config: AppConfig): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`${signal} received, shutting down`);
+    metricsServer?.close();
     server.close(() => {
       void worker
         .stop()

@@ -11,8 +11,12 @@ import "./styles.css";
 // The first screen a visitor sees is a gate (beta password, sign-in), which needs no router. The
 // router and its screens are a separate chunk whose download starts right now, at boot, in
 // parallel with the gates' own work, so a returning admin waits for no extra round trip.
-const routedAppModule = import("./routed-app");
-const RoutedApp = lazy(() => routedAppModule);
+// An invitation link opens the accept page instead: outside the gates (the link stands in for the
+// beta password) and outside the layout; its own small chunk (docs/product.md §14.3).
+const acceptingInvitation = window.location.pathname === "/accept-invite";
+const routedAppModule = acceptingInvitation ? null : import("./routed-app");
+const RoutedApp = lazy(() => routedAppModule ?? import("./routed-app"));
+const AcceptInvitePage = lazy(() => import("./features/accept-invite/accept-invite-page"));
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
@@ -20,13 +24,19 @@ if (!container) throw new Error("index.html has no #root element");
 createRoot(container).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <BetaGate>
-        <AuthGate>
-          <Suspense fallback={<Spinner className="py-24" label="Loading" />}>
-            <RoutedApp />
-          </Suspense>
-        </AuthGate>
-      </BetaGate>
+      {acceptingInvitation ? (
+        <Suspense fallback={<Spinner className="py-24" label="Loading" />}>
+          <AcceptInvitePage />
+        </Suspense>
+      ) : (
+        <BetaGate>
+          <AuthGate>
+            <Suspense fallback={<Spinner className="py-24" label="Loading" />}>
+              <RoutedApp />
+            </Suspense>
+          </AuthGate>
+        </BetaGate>
+      )}
       <ToasterHost />
     </QueryClientProvider>
   </StrictMode>,

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "../app-env.ts";
 import { forbidden, unauthorized } from "../http/http-error.ts";
-import { isAdminUser } from "./admin-rule.ts";
+import { READ_ONLY_MESSAGE, adminRouteAccess, isAdminUser } from "./admin-rule.ts";
 
 /** The bearer token of a request. Cookies are never read: auth is by header only (no CSRF surface). */
 export function bearerToken(header: string | undefined): string | null {
@@ -29,12 +29,17 @@ export function requireSignedIn(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** The one admin guard: 401 without a valid token, 403 for a signed-in non-admin. */
+/**
+ * The one admin guard: 401 without a valid token; admins pass; viewers pass on reads (GET, HEAD)
+ * and get 403 on every other method; everyone else gets 403. The rule is admin-rule.ts's.
+ */
 export function requireAdmin(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const user = c.get("user");
     if (!user) throw unauthorized();
-    if (!user.isAdmin) throw forbidden();
+    const access = adminRouteAccess(user, c.req.method);
+    if (access === "read-only") throw forbidden(READ_ONLY_MESSAGE);
+    if (access === "denied") throw forbidden();
     await next();
   };
 }

@@ -5,7 +5,7 @@ export interface AuthenticatedUser {
   id: string;
   email: string;
   name: string | null;
-  role: "admin" | "user";
+  role: "admin" | "viewer" | "user";
 }
 
 export interface SignInResult {
@@ -29,6 +29,11 @@ export interface AuthProvider {
   /** Null for wrong credentials (the caller answers the same way for unknown e-mails). */
   signIn?(email: string, password: string): Promise<SignInResult | null>;
   signOut(token: string): Promise<void>;
+  /**
+   * The account behind a user id, for rules about other users (the vendor-delete guard). Hosted
+   * providers, which hold their users' roles, implement it; otherwise the local account is read.
+   */
+  findUser?(userId: string): Promise<AuthenticatedUser | null>;
   /**
    * Deletes the account and revokes its sessions. `executor` is the caller's open transaction, so a
    * local delete rolls back with it; a hosted provider is called last inside that transaction, so

@@ -19,6 +19,7 @@ describe("auth sweep over every admin-only route", () => {
 
     const admin = await ctx.createUser({ email: "sweep-admin@hki.global" });
     tokens.nonAdmin = (await ctx.createUser({ email: "artist@example.com" })).token;
+    tokens.viewer = (await ctx.createUser({ email: "support-viewer@example.com", role: "viewer" })).token;
     for (const email of ["x@evilhki.global", "x@hki.global.evil.com", "x@sub.hki.global", "hki.global@example.com", "x@hki-global.com"]) {
       tokens[`look-alike ${email}`] = (await ctx.createUser({ email })).token;
     }
@@ -50,7 +51,7 @@ describe("auth sweep over every admin-only route", () => {
 
   it("finds the routes it sweeps, every area included", () => {
     const paths = routes.map((r) => `${r.method} ${r.path}`);
-    for (const expected of ["GET /api/admin/vendors", "PATCH /api/vendors/:id/status", "DELETE /api/vendors/:id", "PUT /api/admin/settings", "GET /api/admin/errors", "GET /api/admin/dashboard/stats", "GET /api/debug/admin"]) {
+    for (const expected of ["GET /api/admin/vendors", "PATCH /api/vendors/:id/status", "DELETE /api/vendors/:id", "PUT /api/admin/settings", "GET /api/admin/errors", "GET /api/admin/dashboard/stats", "GET /api/debug/admin", "GET /api/admin/users", "POST /api/admin/users/invite", "PATCH /api/admin/users/:id", "GET /api/admin/audit-log"]) {
       expect(paths).toContain(expected);
     }
   });
@@ -85,6 +86,33 @@ describe("auth sweep over every admin-only route", () => {
   it("answers 403 to signed-in non-admins, including look-alike domains", async () => {
     for (const [label, token] of Object.entries(tokens).filter(([l]) => l === "nonAdmin" || l.startsWith("look-alike"))) {
       await Promise.all(routes.map((route) => expectRefused(route, { authorization: `Bearer ${token}` }, 403, label)));
+    }
+  });
+
+  it("lets a viewer read every admin route and refuses every change with 403 (docs/product.md §1.3)", async () => {
+    const viewer = { authorization: `Bearer ${tokens.viewer}` };
+    const reads = routes.filter((r) => r.method === "GET");
+    const changes = routes.filter((r) => r.method !== "GET");
+    expect(reads.length).toBeGreaterThan(5);
+    expect(changes.length).toBeGreaterThan(5);
+    await Promise.all(changes.map((route) => expectRefused(route, viewer, 403, "viewer change")));
+    for (const route of changes) {
+      const { query, json } = wellFormed(route);
+      const res = await ctx.request(fillPath(route.path, UNKNOWN_ID) + query, { method: route.method, headers: viewer, ...(json !== undefined ? { json } : {}) });
+      expect(((await res.json()) as { error: { message: string } }).error.message, `${route.method} ${route.path}`).toBe("Read-only access: viewers cannot make changes");
+    }
+    // Every read passes the guard: whatever it answers (200, or 404 for an unknown id), never 401/403.
+    for (const route of reads) {
+      const { query } = wellFormed(route);
+      const res = await ctx.request(fillPath(route.path, UNKNOWN_ID) + query, { headers: viewer });
+      expect([401, 403], `viewer GET ${route.path}`).not.toContain(res.status);
+      if (route.params.length === 0) expect(res.status, `viewer GET ${route.path}`).toBe(200);
+    }
+    // Methods no route registers are refused to a viewer too (never a 404 that reveals the path).
+    for (const path of [...new Set(routes.map((r) => fillPath(r.path, UNKNOWN_ID)))]) {
+      for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+        expect((await ctx.request(path, { method, headers: viewer })).status, `${method} ${path}`).toBe(403);
+      }
     }
   });
 

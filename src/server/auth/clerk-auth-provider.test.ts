@@ -1,20 +1,35 @@
 import { generateKeyPairSync, sign } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../config.ts";
 import { type TestContext, createTestContext } from "../testing/test-app.ts";
+import { ClerkAuthProvider } from "./clerk-auth-provider.ts";
+
+const ISSUER = "https://clerk.hki-test.example";
+const ADMIN_ORIGIN = "https://admin.hki-test.example";
 
 /** A fake Clerk Backend API: JWKS, users, session revocation and user deletion, all in memory. */
 function fakeClerk() {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const jwk = { ...publicKey.export({ format: "jwk" }), kid: "ins_key_1", use: "sig", alg: "RS256" };
+  const verified = (id: string, email: string) => ({ id, email_address: email, verification: { status: "verified" } });
+  const unverified = (id: string, email: string) => ({ id, email_address: email, verification: { status: "unverified" } });
   const users = new Map<string, object>([
-    ["user_admin", { id: "user_admin", primary_email_address_id: "e1", email_addresses: [{ id: "e1", email_address: "boss@gmail.com" }], public_metadata: { role: "admin" } }],
-    ["user_artist", { id: "user_artist", primary_email_address_id: "e2", email_addresses: [{ id: "e2", email_address: "artist@example.com" }], public_metadata: {} }],
+    ["user_admin", { id: "user_admin", primary_email_address_id: "e1", email_addresses: [verified("e1", "boss@gmail.com")], public_metadata: { role: "admin" } }],
+    ["user_artist", { id: "user_artist", primary_email_address_id: "e2", email_addresses: [verified("e2", "artist@example.com")], public_metadata: {} }],
+    ["user_staff", { id: "user_staff", primary_email_address_id: "e3", email_addresses: [verified("e3", "ops@hki.global")], public_metadata: {} }],
+    // Claims the company domain without having proved it, or only on a secondary address.
+    ["user_claims", { id: "user_claims", primary_email_address_id: "e4", email_addresses: [unverified("e4", "ceo@hki.global")], public_metadata: {} }],
+    ["user_secondary", { id: "user_secondary", primary_email_address_id: "e5", email_addresses: [unverified("e5", "me@example.com"), verified("e6", "me@hki.global")], public_metadata: {} }],
+    ["user_no_primary", { id: "user_no_primary", primary_email_address_id: null, email_addresses: [verified("e7", "someone@hki.global")], public_metadata: {} }],
   ]);
   const calls: string[] = [];
+  /** What Clerk answers right now: normally, or 429 / 503 to everything. */
+  const state = { failWith: 0 };
   const fetchImpl = (async (input: string | URL | Request, init?: RequestInit) => {
-    const url = new URL(String(input));
+    const url = new URL(input instanceof Request ? input.url : String(input));
     const method = init?.method ?? "GET";
     calls.push(`${method} ${url.pathname}`);
+    if (state.failWith) return new Response('{"errors":[{"code":"too_many_requests"}]}', { status: state.failWith });
     if (new Headers(init?.headers).get("authorization") !== "Bearer sk_test_fake") return new Response("{}", { status: 401 });
     if (url.pathname === "/v1/jwks") return Response.json({ keys: [jwk] });
     const userMatch = /^\/v1\/users\/([^/]+)$/.exec(url.pathname);
@@ -30,58 +45,149 @@ function fakeClerk() {
     if (/^\/v1\/sessions\/[^/]+\/revoke$/.test(url.pathname)) return Response.json({ status: "revoked" });
     return new Response("{}", { status: 404 });
   }) as typeof fetch;
-  const token = (claims: object, kid = "ins_key_1") => {
-    const header = Buffer.from(JSON.stringify({ alg: "RS256", kid, typ: "JWT" })).toString("base64url");
+  const jwt = (header: object, claims: object) => {
+    const h = Buffer.from(JSON.stringify(header)).toString("base64url");
     const payload = Buffer.from(JSON.stringify(claims)).toString("base64url");
-    const signature = sign("RSA-SHA256", Buffer.from(`${header}.${payload}`), privateKey).toString("base64url");
-    return `${header}.${payload}.${signature}`;
+    const signature = sign("RSA-SHA256", Buffer.from(`${h}.${payload}`), privateKey).toString("base64url");
+    return `${h}.${payload}.${signature}`;
   };
-  return { fetchImpl, token, users, calls };
+  const token = (claims: object, kid = "ins_key_1") => jwt({ alg: "RS256", kid, typ: "JWT" }, claims);
+  const jwksFetches = () => calls.filter((c) => c === "GET /v1/jwks").length;
+  return { fetchImpl, token, jwt, users, calls, state, jwksFetches };
 }
+
+const CLERK_ENV = {
+  AUTH_PROVIDER: "clerk",
+  CLERK_SECRET_KEY: "sk_test_fake",
+  CLERK_PUBLISHABLE_KEY: "pk_test_fake",
+  CLERK_API_URL: "http://clerk.test",
+  CLERK_ISSUER: ISSUER,
+  CLERK_AUTHORIZED_PARTIES: `${ADMIN_ORIGIN}, https://store.hki-test.example`,
+};
 
 describe("Clerk auth provider", () => {
   let ctx: TestContext;
   let clerk: ReturnType<typeof fakeClerk>;
   const nowSeconds = Date.parse("2026-11-22T12:00:00.000Z") / 1000;
+  /** A session token as Clerk issues it for this instance, from the admin panel's origin. */
+  const session = (sub: string, extra: object = {}) => clerk.token({ sub, sid: `sess_${sub}`, iss: ISSUER, azp: ADMIN_ORIGIN, iat: nowSeconds - 10, nbf: nowSeconds - 10, exp: nowSeconds + 60, ...extra });
 
   beforeEach(async () => {
     clerk = fakeClerk();
-    ctx = await createTestContext("sqlite", {
-      env: { AUTH_PROVIDER: "clerk", CLERK_SECRET_KEY: "sk_test_fake", CLERK_PUBLISHABLE_KEY: "pk_test_fake", CLERK_API_URL: "http://clerk.test" },
-      fetchImpl: clerk.fetchImpl,
-    });
+    ctx = await createTestContext("sqlite", { env: CLERK_ENV, fetchImpl: clerk.fetchImpl });
   });
   afterEach(async () => {
     await ctx.close();
   });
 
   it("accepts a valid session token and applies the admin rule to the Clerk user", async () => {
-    const admin = clerk.token({ sub: "user_admin", sid: "sess_1", exp: nowSeconds + 60 });
-    const me = await ctx.request("/api/auth/me", { token: admin });
+    const me = await ctx.request("/api/auth/me", { token: session("user_admin") });
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ user: { email: "boss@gmail.com", isAdmin: true } });
-
-    const artist = clerk.token({ sub: "user_artist", sid: "sess_2", exp: nowSeconds + 60 });
-    expect((await ctx.request("/api/admin/settings", { token: artist })).status).toBe(403);
+    expect((await ctx.request("/api/admin/settings", { token: session("user_artist") })).status).toBe(403);
+    // A verified primary address at the company domain is an admin.
+    expect((await ctx.request("/api/admin/settings", { token: session("user_staff") })).status).toBe(200);
     const config = await ctx.request("/api/config");
     expect(await config.json()).toMatchObject({ authProviderName: "Clerk" });
   });
 
-  it("rejects expired, not-yet-valid, tampered and foreign-key tokens", async () => {
-    const expired = clerk.token({ sub: "user_admin", exp: nowSeconds - 60 });
-    const future = clerk.token({ sub: "user_admin", exp: nowSeconds + 600, nbf: nowSeconds + 300 });
-    const valid = clerk.token({ sub: "user_admin", exp: nowSeconds + 60 });
+  it("rejects expired, not-yet-valid, future-issued, tampered, foreign-key, wrong-issuer, wrong-party and unsigned tokens", async () => {
+    const valid = session("user_admin");
     const [h, , s] = valid.split(".");
-    const tampered = `${h}.${Buffer.from(JSON.stringify({ sub: "user_artist", exp: nowSeconds + 60 })).toString("base64url")}.${s}`;
-    const unknownKid = clerk.token({ sub: "user_admin", exp: nowSeconds + 60 }, "other_kid");
-    for (const token of [expired, future, tampered, unknownKid, "a.b.c", "garbage"]) {
-      expect((await ctx.request("/api/auth/me", { token })).status, token.slice(0, 20)).toBe(401);
+    const tampered = `${h}.${Buffer.from(JSON.stringify({ sub: "user_artist", iss: ISSUER, azp: ADMIN_ORIGIN, iat: nowSeconds, exp: nowSeconds + 60 })).toString("base64url")}.${s}`;
+    const cases: Record<string, string> = {
+      expired: session("user_admin", { exp: nowSeconds - 60 }),
+      "not yet valid": session("user_admin", { nbf: nowSeconds + 300, exp: nowSeconds + 600 }),
+      "issued in the future": session("user_admin", { iat: nowSeconds + 300 }),
+      "no iat": session("user_admin", { iat: undefined }),
+      tampered,
+      "unknown kid": clerk.token({ sub: "user_admin", iss: ISSUER, azp: ADMIN_ORIGIN, iat: nowSeconds, exp: nowSeconds + 60 }, "other_kid"),
+      "wrong issuer": session("user_admin", { iss: "https://evil.clerk.accounts.dev" }),
+      "no issuer": session("user_admin", { iss: undefined }),
+      "wrong azp": session("user_admin", { azp: "https://evil.example" }),
+      "look-alike azp": session("user_admin", { azp: `${ADMIN_ORIGIN}.evil.example` }),
+      "no azp": session("user_admin", { azp: undefined }),
+      "alg none": `${Buffer.from(JSON.stringify({ alg: "none", kid: "ins_key_1" })).toString("base64url")}.${valid.split(".")[1]}.`,
+      "alg HS256": clerk.jwt({ alg: "HS256", kid: "ins_key_1" }, { sub: "user_admin" }),
+      "three dots": "a.b.c",
+      garbage: "garbage",
+    };
+    for (const [name, token] of Object.entries(cases)) {
+      expect((await ctx.request("/api/auth/me", { token })).status, name).toBe(401);
+    }
+    expect((await ctx.request("/api/auth/me", { token: valid })).status).toBe(200);
+  });
+
+  it("finding 3: 100 tokens with forged kids, at once and one by one, on any path, cost at most one JWKS fetch", async () => {
+    const forged = (i: number) => clerk.token({ sub: "user_admin", iss: ISSUER, azp: ADMIN_ORIGIN, iat: nowSeconds, exp: nowSeconds + 60 }, `forged_${i}`);
+    const burst = await Promise.all(Array.from({ length: 50 }, (_, i) => ctx.request(i % 2 ? "/api/health" : "/api/auth/me", { token: forged(i) })));
+    for (const res of burst) expect([200, 401]).toContain(res.status);
+    for (let i = 50; i < 100; i++) await ctx.request("/api/health", { token: forged(i) });
+    // Same kid, 20 at once.
+    await Promise.all(Array.from({ length: 20 }, () => ctx.request("/api/auth/me", { token: forged(7) })));
+    expect(clerk.jwksFetches()).toBeLessThanOrEqual(1);
+    // Real tokens are unaffected.
+    expect((await ctx.request("/api/auth/me", { token: session("user_admin") })).status).toBe(200);
+    expect(clerk.jwksFetches()).toBeLessThanOrEqual(1);
+  });
+
+  it("finding 3: Clerk answering 429 makes a request 503 (never 500), without hammering Clerk", async () => {
+    clerk.state.failWith = 429;
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => ctx.request("/api/auth/me", { token: clerk.token({ sub: "x", iss: ISSUER, azp: ADMIN_ORIGIN, iat: nowSeconds, exp: nowSeconds + 60 }, `k${i}`) })));
+    for (const res of answers) {
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBeTruthy();
+      expect(await res.json()).toEqual({ error: { code: "unavailable", message: "The sign-in provider is temporarily unavailable, try again shortly" } });
+    }
+    // The concurrent ones shared one fetch; after the failure Clerk is left alone for a while.
+    expect(clerk.jwksFetches()).toBe(1);
+    expect((await ctx.request("/api/health", { token: session("user_admin") })).status).toBe(503);
+    expect(clerk.jwksFetches()).toBe(1);
+    const logged = await ctx.database.db.selectFrom("error_logs").select(["status_code", "level"]).execute();
+    expect(logged.length).toBeGreaterThan(0);
+    expect(logged.every((row) => row.status_code === 503 && row.level === "error")).toBe(true);
+  });
+
+  it("finding 3: when Clerk fails, tokens signed by keys already fetched keep working, even once the key cache is stale", async () => {
+    const config = loadConfig({ DATABASE_URL: "sqlite::memory:", ...CLERK_ENV });
+    const provider = new ClerkAuthProvider({
+      secretKey: "sk_test_fake",
+      apiUrl: "http://clerk.test",
+      issuer: config.clerkIssuer!,
+      authorizedParties: config.clerkAuthorizedParties,
+      clock: ctx.clock,
+      fetchImpl: clerk.fetchImpl,
+      // Stale at once: every request wants fresh keys.
+      jwksMaxAgeMs: 0,
+      failureBackoffMs: 60_000,
+    });
+    ctx.deps.auth = provider;
+    const admin = session("user_admin");
+    expect((await ctx.request("/api/auth/me", { token: admin })).status).toBe(200);
+    const fetchesBefore = clerk.jwksFetches();
+    clerk.state.failWith = 429;
+    for (let i = 0; i < 5; i++) expect((await ctx.request("/api/admin/settings", { token: admin })).status).toBe(200);
+    // One failed refresh, then Clerk is left alone; forged kids meanwhile are simply refused.
+    expect(clerk.jwksFetches()).toBe(fetchesBefore + 1);
+    expect((await ctx.request("/api/auth/me", { token: clerk.token({ sub: "user_admin", iss: ISSUER, azp: ADMIN_ORIGIN, iat: nowSeconds, exp: nowSeconds + 60 }, "forged") })).status).toBe(401);
+    expect(clerk.jwksFetches()).toBe(fetchesBefore + 1);
+    // A user Clerk cannot tell us about: 503, not 500.
+    const stranger = session("user_artist");
+    expect((await ctx.request("/api/auth/me", { token: stranger })).status).toBe(503);
+  });
+
+  it("only a verified primary e-mail counts for the domain rule", async () => {
+    for (const sub of ["user_claims", "user_secondary", "user_no_primary"]) {
+      const me = await ctx.request("/api/auth/me", { token: session(sub) });
+      expect(me.status, sub).toBe(200);
+      expect(((await me.json()) as { user: { email: string; isAdmin: boolean } }).user, sub).toMatchObject({ email: "", isAdmin: false });
+      expect((await ctx.request("/api/admin/settings", { token: session(sub) })).status, sub).toBe(403);
     }
   });
 
   it("does not offer password sign-in, and signs out by revoking the Clerk session", async () => {
     expect((await ctx.request("/api/auth/sign-in", { method: "POST", json: { email: "a@b.c", password: "x" } })).status).toBe(400);
-    const token = clerk.token({ sub: "user_admin", sid: "sess_9", exp: nowSeconds + 60 });
+    const token = session("user_admin", { sid: "sess_9" });
     expect((await ctx.request("/api/auth/sign-out", { method: "POST", token })).status).toBe(204);
     expect(clerk.calls).toContain("POST /v1/sessions/sess_9/revoke");
   });
@@ -91,5 +197,25 @@ describe("Clerk auth provider", () => {
     expect(clerk.users.has("user_artist")).toBe(false);
     // Deleting a user Clerk no longer has is not an error.
     await expect(ctx.deps.auth.deleteUser("user_artist", ctx.database.db)).resolves.toBeUndefined();
+  });
+});
+
+describe("Clerk configuration", () => {
+  const base = { DATABASE_URL: "sqlite::memory:", AUTH_PROVIDER: "clerk", CLERK_SECRET_KEY: "sk_test_x" };
+
+  it("reads the issuer from the publishable key, or CLERK_ISSUER", () => {
+    const key = `pk_test_${Buffer.from("clerk.shop.example.com$").toString("base64")}`;
+    const config = loadConfig({ ...base, CLERK_PUBLISHABLE_KEY: key, CLERK_AUTHORIZED_PARTIES: "https://admin.shop.example.com" });
+    expect(config.clerkIssuer).toBe("https://clerk.shop.example.com");
+    expect(config.clerkAuthorizedParties).toEqual(["https://admin.shop.example.com"]);
+    expect(loadConfig({ ...base, CLERK_PUBLISHABLE_KEY: key, CLERK_AUTHORIZED_PARTIES: "https://a.example", CLERK_ISSUER: "https://other.example/" }).clerkIssuer).toBe("https://other.example");
+  });
+
+  it("refuses to start without authorized parties, with a bad one, or without an issuer", () => {
+    const key = `pk_live_${Buffer.from("clerk.shop.example.com$").toString("base64")}`;
+    expect(() => loadConfig({ ...base, CLERK_PUBLISHABLE_KEY: key })).toThrow(/CLERK_AUTHORIZED_PARTIES: required/);
+    expect(() => loadConfig({ ...base, CLERK_PUBLISHABLE_KEY: key, CLERK_AUTHORIZED_PARTIES: "admin.example.com" })).toThrow(/CLERK_AUTHORIZED_PARTIES/);
+    expect(() => loadConfig({ ...base, CLERK_PUBLISHABLE_KEY: key, CLERK_AUTHORIZED_PARTIES: "https://a.example/path" })).toThrow(/CLERK_AUTHORIZED_PARTIES/);
+    expect(() => loadConfig({ ...base, CLERK_PUBLISHABLE_KEY: "pk_test_fake", CLERK_AUTHORIZED_PARTIES: "https://a.example" })).toThrow(/CLERK_ISSUER/);
   });
 });

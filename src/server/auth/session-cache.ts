@@ -1,4 +1,8 @@
 import type { AuthenticatedUser } from "./auth-provider.ts";
+import { cacheLookups } from "../metrics/metrics.ts";
+
+const SESSION_HIT = { cache: "session", result: "hit" } as const;
+const SESSION_MISS = { cache: "session", result: "miss" } as const;
 
 interface CachedSession {
   version: string;
@@ -30,11 +34,16 @@ export class SessionCache {
   /** The cached user of a session, or null when unknown, stale (`version` moved) or expired at `nowIso`. */
   get(sessionId: string, version: string, nowIso: string): AuthenticatedUser | null {
     const entry = this.entries.get(sessionId);
-    if (!entry) return null;
-    if (entry.version !== version || entry.expiresAt <= nowIso) {
-      this.entries.delete(sessionId);
+    if (!entry) {
+      cacheLookups.inc(SESSION_MISS);
       return null;
     }
+    if (entry.version !== version || entry.expiresAt <= nowIso) {
+      this.entries.delete(sessionId);
+      cacheLookups.inc(SESSION_MISS);
+      return null;
+    }
+    cacheLookups.inc(SESSION_HIT);
     return entry.user;
   }
 

@@ -18,7 +18,7 @@ export async function findUserByEmail(db: Executor, email: string): Promise<User
 export async function upsertUser(
   db: Executor,
   clock: Clock,
-  input: { email: string; password: string; role: "admin" | "user"; name?: string | null },
+  input: { email: string; password: string; role: User["role"]; name?: string | null },
 ): Promise<{ user: User; created: boolean }> {
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);

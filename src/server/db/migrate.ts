@@ -6,6 +6,9 @@ import * as vendorSearch from "./migrations/004-vendor-search.ts";
 import * as vendorSearchKeys from "./migrations/005-vendor-search-keys.ts";
 import * as vendorSearchGinFastupdateOff from "./migrations/006-vendor-search-gin-fastupdate-off.ts";
 import * as jobsAuditExports from "./migrations/007-jobs-audit-exports.ts";
+import * as staffInvitationsMail from "./migrations/008-staff-invitations-mail.ts";
+import * as financialsPayouts from "./migrations/009-financials-payouts.ts";
+import * as hardening from "./migrations/010-hardening.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +19,9 @@ const migrations: Record<string, Migration> = {
   "005-vendor-search-keys": vendorSearchKeys,
   "006-vendor-search-gin-fastupdate-off": vendorSearchGinFastupdateOff,
   "007-jobs-audit-exports": jobsAuditExports,
+  "008-staff-invitations-mail": staffInvitationsMail,
+  "009-financials-payouts": financialsPayouts,
+  "010-hardening": hardening,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -36,4 +42,20 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error ?? "unknown error");
     throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${reason}`);
   }
+}
+
+/**
+ * Names of the migrations this build knows that the database has not run (readiness, /api/ready).
+ * Reads the migration table only; throws when the database does not answer.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as migrateToLatest
+export async function pendingMigrations(db: Kysely<any>): Promise<{ pending: string[]; known: number }> {
+  let migrationTableSchema: string | undefined;
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+    migrationTableSchema = rows[0]?.schema;
+  }
+  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  const all = await migrator.getMigrations();
+  return { pending: all.filter((m) => m.executedAt === undefined).map((m) => m.name), known: all.length };
 }

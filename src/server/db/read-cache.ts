@@ -1,4 +1,8 @@
 import type { Clock } from "../clock.ts";
+import { cacheLookups } from "../metrics/metrics.ts";
+
+const READ_HIT = { cache: "read", result: "hit" } as const;
+const READ_MISS = { cache: "read", result: "miss" } as const;
 
 /** How long a cached answer may be served: the longest another replica's write can go unseen. */
 export const READ_CACHE_MAX_AGE_MS = 1000;
@@ -33,7 +37,11 @@ export class ReadCache {
     const now = this.clock.now().getTime();
     const version = dataVersion();
     const hit = this.entries.get(key);
-    if (hit && this.isFresh(hit, now, version)) return hit.value as Promise<T>;
+    if (hit && this.isFresh(hit, now, version)) {
+      cacheLookups.inc(READ_HIT);
+      return hit.value as Promise<T>;
+    }
+    cacheLookups.inc(READ_MISS);
 
     // The version is taken BEFORE computing: a write landing mid-computation leaves an entry that
     // is already stale for the next reader, never a stale answer marked fresh.

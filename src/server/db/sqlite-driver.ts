@@ -1,5 +1,6 @@
 import type SQLite from "better-sqlite3";
 import { CompiledQuery, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from "kysely";
+import { sqliteBusyRetries } from "../metrics/metrics.ts";
 
 /**
  * How long a write waits in total for a lock held by another connection (another process on the
@@ -83,6 +84,7 @@ class RetryingConnection implements DatabaseConnection {
         // there cannot be waited out statement by statement, so it fails the transaction.
         if (!isSqliteBusy(err) || this.inTransaction || Date.now() + pause > deadline) throw err;
       }
+      sqliteBusyRetries.inc();
       // Release the single connection while waiting so reads keep being answered meanwhile.
       this.mutex.unlock();
       await sleep(pause);

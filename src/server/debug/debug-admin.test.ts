@@ -53,6 +53,7 @@ describe.each(testDatabaseKinds)("GET /api/debug/admin on %s", (kind) => {
       environment: "development",
       apiUrl: "http://localhost/api",
       database: kind === "sqlite" ? { kind: "sqlite", label: "SQLite (embedded)" } : { kind: "postgres", label: "PostgreSQL" },
+      errorLogDrops: { hours: 24, error: 0, warning: 0, info: 0 },
       checkedAt: "2026-11-22T12:00:00.000Z",
     });
   });

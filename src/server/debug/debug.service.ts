@@ -9,6 +9,9 @@ import { readLocalUserRole } from "./debug.queries.ts";
 /** Status of the test answer: an error status that the app's logging middleware does not log itself. */
 export const TEST_ERROR_STATUS = 418;
 
+/** The health page shows error-log entries dropped over the last day. */
+const ERROR_LOG_DROP_HOURS = 24;
+
 /** Truthful names of the engines this build runs on (docs/decisions/0004). */
 export function databaseLabel(kind: DatabaseKind): string {
   return kind === "sqlite" ? "SQLite (embedded)" : "PostgreSQL";
@@ -30,7 +33,7 @@ export class DebugService {
 
   async adminFacts(user: ActingUser, apiUrl: string): Promise<DebugResponse> {
     const { config, database, auth, clock } = this.deps;
-    const [payment, localUserRole] = await Promise.all([this.stripe.check(), readLocalUserRole(database.db, user.id)]);
+    const [payment, localUserRole, drops] = await Promise.all([this.stripe.check(), readLocalUserRole(database.db, user.id), this.deps.errors.droppedSince(ERROR_LOG_DROP_HOURS)]);
     return {
       userId: user.id,
       email: user.email,
@@ -50,6 +53,7 @@ export class DebugService {
       environment: config.production ? "production" : "development",
       apiUrl,
       database: { kind: database.kind, label: databaseLabel(database.kind) },
+      errorLogDrops: { hours: ERROR_LOG_DROP_HOURS, ...drops },
       checkedAt: clock.now().toISOString(),
     };
   }

@@ -3,7 +3,8 @@ import type { Clock } from "../clock.ts";
 import { newId } from "../db/ids.ts";
 import type { RateLimiter } from "../http/rate-limiter.ts";
 import type { Executor } from "../ledger/executor.ts";
-import { insertErrorLog } from "./error-logs-insert.queries.ts";
+import { errorLogDrops } from "../metrics/metrics.ts";
+import { addErrorLogDrop, insertErrorLog, sumErrorLogDrops } from "./error-logs-insert.queries.ts";
 import { redactText, redactUrlPath, redactValue } from "./redact.ts";
 
 /**
@@ -31,15 +32,42 @@ export interface ErrorReport {
   userAgent?: string | null;
   stackTrace?: string | null;
   context?: Record<string, unknown> | null;
+  /** The request behind the entry (X-Request-Id). */
+  requestId?: string | null;
+  /**
+   * Who caused it, for the per-source budget: "user:<id>" when signed in, else "ip:<address key>".
+   * Entries without one (written by the server itself) share the "server" source.
+   */
+  source?: string | null;
 }
 
+type Budget = { limit: number; windowMs: number };
+
 /**
- * Caps that keep a crash loop from flooding the table: the same failure (fingerprint) at most
- * 10 times a minute, everything together at most 300 a minute. Counted in the database so the
- * caps hold across replicas.
+ * Budgets, per minute, counted in the database so they hold across processes (docs/product.md §5.3).
+ * An entry is written only when every budget it draws on has room, checked from the most specific
+ * (its source) to the most shared (its kind); a refused entry stops there and spends none of the
+ * shared budgets, so one source's flood cannot use up what others need. Kinds are separate: a
+ * flood of 403s (kind "warning:403") never takes the room of a 5xx ("error") or of a test entry
+ * ("info").
  */
-const PER_FINGERPRINT = { limit: 10, windowMs: 60_000 };
-const OVERALL = { limit: 300, windowMs: 60_000 };
+export const ERROR_LOG_BUDGETS = {
+  /** One source, one kind. */
+  perSource: { limit: 20, windowMs: 60_000 },
+  /** The same failure (level, method, path, status, message) from anyone. */
+  perFingerprint: { limit: 10, windowMs: 60_000 },
+  /** Everyone, per kind. */
+  perKind: {
+    error: { limit: 300, windowMs: 60_000 },
+    warning: { limit: 150, windowMs: 60_000 },
+    info: { limit: 100, windowMs: 60_000 },
+  } satisfies Record<ErrorLevel, Budget>,
+} as const;
+
+/** 403 and 429 are different kinds of warning: rate-limit noise cannot crowd out refused access. */
+export function errorKind(report: Pick<ErrorReport, "level" | "statusCode">): string {
+  return report.level === "warning" ? `warning:${report.statusCode ?? "none"}` : report.level;
+}
 
 export class ErrorRecorder {
   private dropped = 0;
@@ -58,14 +86,18 @@ export class ErrorRecorder {
       const fingerprint = createHash("sha1")
         .update(`${report.level}|${report.method ?? ""}|${(endpoint ?? "").split("?")[0]}|${report.statusCode ?? ""}|${message}`)
         .digest("hex");
-      const [perFingerprint, overall] = [
-        await this.limiter.hit(`errorlog:${fingerprint}`, PER_FINGERPRINT),
-        await this.limiter.hit("errorlog:all", OVERALL),
+      const kind = errorKind(report);
+      const source = (report.source ?? "server").slice(0, 200);
+      const budgets: Array<[string, Budget]> = [
+        [`errorlog-source:${kind}|${source}`, ERROR_LOG_BUDGETS.perSource],
+        [`errorlog-fp:${fingerprint}`, ERROR_LOG_BUDGETS.perFingerprint],
+        [`errorlog-kind:${kind}`, ERROR_LOG_BUDGETS.perKind[report.level]],
       ];
-      if (!perFingerprint.allowed || !overall.allowed) {
-        this.dropped += 1;
-        if (this.dropped % 100 === 1) console.warn(`[error-log] rate cap reached; ${this.dropped} entries dropped so far`);
-        return false;
+      for (const [bucket, budget] of budgets) {
+        if (!(await this.limiter.hit(bucket, budget)).allowed) {
+          await this.countDrop(report.level);
+          return false;
+        }
       }
       await insertErrorLog(this.db, {
         id: newId(),
@@ -83,6 +115,7 @@ export class ErrorRecorder {
         created_at: this.clock.now().toISOString(),
         archived_at: null,
         archived: 0,
+        request_id: report.requestId ? report.requestId.slice(0, 64) : null,
       });
       return true;
     } catch (err) {
@@ -90,4 +123,24 @@ export class ErrorRecorder {
       return false;
     }
   }
+
+  /** Dropped entries per level over the last `hours` hours (the health page shows the last day). */
+  async droppedSince(hours = 24): Promise<Record<ErrorLevel, number>> {
+    const since = hourKey(new Date(this.clock.now().getTime() - (hours - 1) * 3_600_000));
+    const out: Record<ErrorLevel, number> = { error: 0, warning: 0, info: 0 };
+    for (const row of await sumErrorLogDrops(this.db, since)) out[row.level] = row.count;
+    return out;
+  }
+
+  private async countDrop(level: ErrorLevel): Promise<void> {
+    this.dropped += 1;
+    errorLogDrops.inc({ level });
+    if (this.dropped % 100 === 1) console.warn(`[error-log] a budget was spent; ${this.dropped} entries dropped so far by this process`);
+    await addErrorLogDrop(this.db, hourKey(this.clock.now()), level);
+  }
+}
+
+/** "2026-11-22T12": the UTC hour a drop is counted under. */
+export function hourKey(date: Date): string {
+  return date.toISOString().slice(0, 13);
 }

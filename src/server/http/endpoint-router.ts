@@ -56,6 +56,9 @@ export class EndpointRouter {
   handle<D extends EndpointDefinition>(definition: D, handler: EndpointHandler<D>): void {
     this.served.push(definition);
     this.app.on(definition.method.toUpperCase(), honoPath(definition.path), async (c) => {
+      c.set("route", definition.path);
+      // Before anything can fail: a 401 or 400 of an endpoint that needs a token is not cached either.
+      if (definition.access !== "public") c.header("Cache-Control", "no-store");
       const user = c.get("user") ?? null;
       if (definition.access !== "public" && !user) throw unauthorized();
       // Query before body: a malformed query is reported even when the body is malformed too.

@@ -30,3 +30,26 @@ export async function readRateLimit(db: Executor, bucket: string): Promise<RateL
 export async function deleteRateLimit(db: Executor, bucket: string): Promise<void> {
   await db.deleteFrom("rate_limits").where("bucket", "=", bucket).execute();
 }
+
+/** Takes back one hit (never below zero): an attempt counted up front that turned out not to count. */
+export async function decrementRateLimit(db: Executor, bucket: string): Promise<void> {
+  await db
+    .updateTable("rate_limits")
+    .set((eb) => ({ count: eb("count", "-", 1) }))
+    .where("bucket", "=", bucket)
+    .where("count", ">", 0)
+    .execute();
+}
+
+/**
+ * Deletes up to `limit` counters whose window started before `cutoff` (they can no longer refuse
+ * anything: the next hit would restart them anyway). Index rate_limits_window_idx (migration 010).
+ * Returns how many went.
+ */
+export async function deleteExpiredRateLimits(db: Executor, cutoff: number, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom("rate_limits")
+    .where("bucket", "in", (eb) => eb.selectFrom("rate_limits").select("bucket").where("window_started_at", "<", cutoff).limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

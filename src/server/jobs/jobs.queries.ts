@@ -128,3 +128,14 @@ export function listJobs(db: Executor, kind: string, limit: number, before?: { c
   if (before) query = query.where((eb) => eb.or([eb("created_at", "<", before.createdAt), eb.and([eb("created_at", "=", before.createdAt), eb("id", "<", before.id)])]));
   return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
 }
+
+/** Jobs waiting or running, by kind and status (metrics: job queue depths). Index jobs_claim_idx. */
+export async function countActiveJobs(db: Executor): Promise<Array<{ kind: string; status: string; count: number }>> {
+  const rows = await db
+    .selectFrom("jobs")
+    .select(["kind", "status", (eb) => eb.fn.countAll<number | string>().as("count")])
+    .where("status", "in", ["queued", "running"])
+    .groupBy(["kind", "status"])
+    .execute();
+  return rows.map((r) => ({ kind: r.kind, status: r.status, count: Number(r.count) }));
+}

@@ -3,6 +3,7 @@ import { newId } from "../db/ids.ts";
 import type { Order } from "../db/schema.ts";
 import { COUNTERS, incrementCounters } from "./counters.ts";
 import { dayOf, type Executor, inTransaction, isoTime, LedgerError } from "./executor.ts";
+import { addToPayoutAccount } from "./payouts.ts";
 import { addToDailyPlatformTotals, addToDailyVendorTotals, addToVendorTotals, refreshLastSaleAt } from "./rollups.ts";
 
 export interface PlaceOrderInput {
@@ -79,6 +80,8 @@ async function applyPaidOrder(trx: Executor, o: Order, sign: 1 | -1): Promise<vo
   await addToDailyPlatformTotals(trx, day, sales);
   await addToDailyVendorTotals(trx, o.vendor_id, day, sales);
   await addToVendorTotals(trx, o.vendor_id, sales, sign === 1 ? o.created_at : undefined);
+  // What the vendor earns from the sale (gross − the fee recorded on it) is owed to it until paid out.
+  await addToPayoutAccount(trx, o.vendor_id, { earnedCents: sign * (o.gross_cents - o.fee_cents) });
   if (o.product_id !== null) {
     await trx
       .updateTable("products")
@@ -109,6 +112,8 @@ async function unpayOrder(db: Executor, orderId: string, status: "refunded" | "c
     await trx.updateTable("orders").set({ status, updated_at: updatedAt }).where("id", "=", orderId).execute();
     const normalised: Order = { ...order, gross_cents: Number(order.gross_cents), fee_cents: Number(order.fee_cents) };
     await applyPaidOrder(trx, normalised, -1);
+    // Refunds are counted on the day they happen (the overview's "refunds" of a period).
+    if (status === "refunded") await addToDailyPlatformTotals(trx, dayOf(updatedAt), { refundsCents: normalised.gross_cents });
     await incrementCounters(trx, { [COUNTERS.ordersPaid]: -1 });
     return { ...normalised, status, updated_at: updatedAt };
   });

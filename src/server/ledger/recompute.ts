@@ -1,10 +1,10 @@
 import { sql } from "kysely";
 import { COUNTER_NAMES, COUNTERS, type CounterName } from "./counters.ts";
-import { type Executor, inTransaction } from "./executor.ts";
+import { dayOf, type Executor, inTransaction } from "./executor.ts";
 
 /**
  * Rollups and counters computed from scratch over the raw rows (vendors, products, orders,
- * subscriptions, store_visits). These queries scan whole tables: they are for tests, which
+ * subscriptions, store_visits, payouts). These queries scan whole tables: they are for tests, which
  * check the incremental rollups against them, and for operators repairing a damaged database
  * — never for a request path. Everything is held in memory, fine up to a few million orders.
  */
@@ -21,21 +21,32 @@ export interface RollupSnapshot {
   vendorTotals: Map<string, Row>;
   /** key: product id; units_sold and revenue_cents */
   productTotals: Map<string, Row>;
+  /** key: vendor_id; earned, paid out, in flight, balance, last payout (docs/product.md §15) */
+  payoutAccounts: Map<string, Row>;
+  /** key: account status; vendors owed money and the sum owed */
+  balanceTotals: Map<string, Row>;
+  /** key: run id; payouts counted and summed by status */
+  payoutRuns: Map<string, Row>;
 }
 
-const PLATFORM_FIELDS = ["gross_cents", "orders", "fees_cents", "items_sold", "new_vendors", "new_products"] as const;
+const PLATFORM_FIELDS = ["gross_cents", "orders", "fees_cents", "items_sold", "new_vendors", "new_products", "refunds_cents", "payouts_cents", "mrr_change_cents"] as const;
 const VENDOR_DAY_FIELDS = ["gross_cents", "orders", "fees_cents", "items_sold"] as const;
 const VENDOR_FIELDS = ["listed_products", "gross_cents", "orders", "fees_cents", "items_sold", "visits", "last_sale_at"] as const;
 const PRODUCT_FIELDS = ["units_sold", "revenue_cents"] as const;
+const ACCOUNT_FIELDS = ["earned_cents", "paid_out_cents", "in_flight_cents", "balance_cents", "last_payout_at"] as const;
+const BALANCE_TOTAL_FIELDS = ["vendors_owed", "owed_cents"] as const;
+const RUN_FIELDS = ["payouts", "total_cents", "pending", "processing", "paid", "paid_cents", "failed", "canceled"] as const;
+
+const TIME_FIELDS = new Set(["last_sale_at", "last_payout_at"]);
 
 function zeroRow(fields: readonly string[]): Row {
-  return Object.fromEntries(fields.map((f) => [f, f === "last_sale_at" ? null : 0]));
+  return Object.fromEntries(fields.map((f) => [f, TIME_FIELDS.has(f) ? null : 0]));
 }
 
 function add(map: Map<string, Row>, key: string, fields: readonly string[], values: Row): void {
   const row = map.get(key) ?? zeroRow(fields);
   for (const [k, v] of Object.entries(values)) {
-    row[k] = typeof v === "number" || (typeof v === "string" && k !== "last_sale_at") ? Number(row[k]) + Number(v) : v;
+    row[k] = typeof v === "number" || (typeof v === "string" && !TIME_FIELDS.has(k)) ? Number(row[k]) + Number(v) : v;
   }
   map.set(key, row);
 }
@@ -145,7 +156,60 @@ export async function computeExpectedRollups(db: Executor): Promise<RollupSnapsh
       productTotals.set(r.product_id, { units_sold: Number(r.units_sold), revenue_cents: Number(r.revenue_cents) });
     }
   }
-  return { counters, dailyPlatform, dailyVendor, vendorTotals, productTotals };
+  // Refunds by the day they happened; payouts by the day they were paid; recurring revenue changes
+  // on the days subscriptions started and were cancelled.
+  const refunds = await db
+    .selectFrom("orders")
+    .select((eb) => [dayExpr("updated_at").as("day"), eb.fn.sum<number>("gross_cents").as("n")])
+    .where("status", "=", "refunded")
+    .groupBy(dayExpr("updated_at"))
+    .execute();
+  for (const r of refunds) add(dailyPlatform, r.day, PLATFORM_FIELDS, { refunds_cents: Number(r.n) });
+  const started = await db
+    .selectFrom("subscriptions")
+    .select((eb) => [dayExpr("started_at").as("day"), eb.fn.sum<number>("monthly_fee_cents").as("n")])
+    .groupBy(dayExpr("started_at"))
+    .execute();
+  for (const r of started) add(dailyPlatform, r.day, PLATFORM_FIELDS, { mrr_change_cents: Number(r.n) });
+  const cancelled = await db
+    .selectFrom("subscriptions")
+    .select((eb) => [dayExpr("cancelled_at").as("day"), eb.fn.sum<number>("monthly_fee_cents").as("n")])
+    .where("cancelled_at", "is not", null)
+    .groupBy(dayExpr("cancelled_at"))
+    .execute();
+  for (const r of cancelled) add(dailyPlatform, r.day, PLATFORM_FIELDS, { mrr_change_cents: -Number(r.n) });
+
+  const payouts = await db.selectFrom("payouts").select(["run_id", "vendor_id", "status", "amount_cents", "paid_at"]).execute();
+  const payoutAccounts = new Map<string, Row>();
+  const accounts = await db.selectFrom("payout_accounts").select(["vendor_id", "status"]).execute();
+  const statusOf = new Map(accounts.map((a) => [a.vendor_id, a.status]));
+  for (const v of vendorIds) payoutAccounts.set(v.id, zeroRow(ACCOUNT_FIELDS));
+  for (const [vendorId, t] of vendorTotals) {
+    const a = payoutAccounts.get(vendorId);
+    if (a) a.earned_cents = Number(t.gross_cents) - Number(t.fees_cents);
+  }
+  const payoutRuns = new Map<string, Row>();
+  for (const r of await db.selectFrom("payout_runs").select("id").execute()) payoutRuns.set(r.id, zeroRow(RUN_FIELDS));
+  for (const p of payouts) {
+    const amount = Number(p.amount_cents);
+    const run = payoutRuns.get(p.run_id);
+    if (run) add(payoutRuns, p.run_id, RUN_FIELDS, { payouts: 1, total_cents: amount, [p.status]: 1, paid_cents: p.status === "paid" ? amount : 0 });
+    if (p.status === "paid" && p.paid_at) add(dailyPlatform, dayOf(p.paid_at), PLATFORM_FIELDS, { payouts_cents: amount });
+    const a = payoutAccounts.get(p.vendor_id);
+    if (!a) continue;
+    if (p.status === "paid") {
+      a.paid_out_cents = Number(a.paid_out_cents) + amount;
+      if (p.paid_at && (a.last_payout_at === null || String(a.last_payout_at) < p.paid_at)) a.last_payout_at = p.paid_at;
+    }
+    if (p.status === "pending" || p.status === "processing") a.in_flight_cents = Number(a.in_flight_cents) + amount;
+  }
+  const balanceTotals = new Map<string, Row>();
+  for (const [vendorId, a] of payoutAccounts) {
+    a.balance_cents = Number(a.earned_cents) - Number(a.paid_out_cents) - Number(a.in_flight_cents);
+    const status = statusOf.get(vendorId) ?? "not_connected";
+    if (Number(a.balance_cents) > 0) add(balanceTotals, status, BALANCE_TOTAL_FIELDS, { vendors_owed: 1, owed_cents: Number(a.balance_cents) });
+  }
+  return { counters, dailyPlatform, dailyVendor, vendorTotals, productTotals, payoutAccounts, balanceTotals, payoutRuns };
 }
 
 /** What the rollup tables and counters hold now. */
@@ -154,7 +218,7 @@ export async function readActualRollups(db: Executor): Promise<RollupSnapshot> {
   const counters = Object.fromEntries(COUNTER_NAMES.map((n) => [n, 0])) as Record<CounterName, number>;
   for (const r of countersRows) if ((COUNTER_NAMES as readonly string[]).includes(r.name)) counters[r.name as CounterName] = Number(r.value);
   const toRow = (r: object, fields: readonly string[]): Row =>
-    Object.fromEntries(fields.map((f) => [f, f === "last_sale_at" ? ((r as Row)[f] ?? null) : Number((r as Row)[f])]));
+    Object.fromEntries(fields.map((f) => [f, TIME_FIELDS.has(f) ? ((r as Row)[f] ?? null) : Number((r as Row)[f])]));
   const dailyPlatform = new Map<string, Row>();
   for (const r of await db.selectFrom("daily_platform_totals").selectAll().execute()) dailyPlatform.set(r.day, toRow(r, PLATFORM_FIELDS));
   const dailyVendor = new Map<string, Row>();
@@ -167,11 +231,17 @@ export async function readActualRollups(db: Executor): Promise<RollupSnapshot> {
   for (const r of await db.selectFrom("products").select(["id", "units_sold", "revenue_cents"]).execute()) {
     productTotals.set(r.id, toRow(r, PRODUCT_FIELDS));
   }
-  return { counters, dailyPlatform, dailyVendor, vendorTotals, productTotals };
+  const payoutAccounts = new Map<string, Row>();
+  for (const r of await db.selectFrom("payout_accounts").selectAll().execute()) payoutAccounts.set(r.vendor_id, toRow(r, ACCOUNT_FIELDS));
+  const balanceTotals = new Map<string, Row>();
+  for (const r of await db.selectFrom("payout_balance_totals").selectAll().execute()) balanceTotals.set(r.account_status, toRow(r, BALANCE_TOTAL_FIELDS));
+  const payoutRuns = new Map<string, Row>();
+  for (const r of await db.selectFrom("payout_runs").selectAll().execute()) payoutRuns.set(r.id, toRow(r, RUN_FIELDS));
+  return { counters, dailyPlatform, dailyVendor, vendorTotals, productTotals, payoutAccounts, balanceTotals, payoutRuns };
 }
 
 export interface RollupDifference {
-  table: "counters" | "daily_platform_totals" | "daily_vendor_totals" | "vendor_totals" | "products";
+  table: "counters" | "daily_platform_totals" | "daily_vendor_totals" | "vendor_totals" | "products" | "payout_accounts" | "payout_balance_totals" | "payout_runs";
   key: string;
   column: string;
   expected: number | string | null;
@@ -222,6 +292,9 @@ export function diffSnapshots(expected: RollupSnapshot, actual: RollupSnapshot):
   out.push(...diffMaps("daily_vendor_totals", expected.dailyVendor, actual.dailyVendor, VENDOR_DAY_FIELDS, true));
   out.push(...diffMaps("vendor_totals", expected.vendorTotals, actual.vendorTotals, VENDOR_FIELDS, false));
   out.push(...diffMaps("products", expected.productTotals, actual.productTotals, PRODUCT_FIELDS, false));
+  out.push(...diffMaps("payout_accounts", expected.payoutAccounts, actual.payoutAccounts, ACCOUNT_FIELDS, false));
+  out.push(...diffMaps("payout_balance_totals", expected.balanceTotals, actual.balanceTotals, BALANCE_TOTAL_FIELDS, true));
+  out.push(...diffMaps("payout_runs", expected.payoutRuns, actual.payoutRuns, RUN_FIELDS, false));
   return out;
 }
 
@@ -260,6 +333,9 @@ export async function recomputeRollups(db: Executor): Promise<RollupDifference[]
             items_sold: Number(r.items_sold),
             new_vendors: Number(r.new_vendors),
             new_products: Number(r.new_products),
+            refunds_cents: Number(r.refunds_cents),
+            payouts_cents: Number(r.payouts_cents),
+            mrr_change_cents: Number(r.mrr_change_cents),
           })),
         )
         .execute(),
@@ -299,6 +375,42 @@ export async function recomputeRollups(db: Executor): Promise<RollupDifference[]
         )
         .execute(),
     );
+    for (const [vendorId, r] of expected.payoutAccounts) {
+      await trx
+        .updateTable("payout_accounts")
+        .set({
+          earned_cents: Number(r.earned_cents),
+          paid_out_cents: Number(r.paid_out_cents),
+          in_flight_cents: Number(r.in_flight_cents),
+          balance_cents: Number(r.balance_cents),
+          last_payout_at: r.last_payout_at === null || r.last_payout_at === undefined ? null : String(r.last_payout_at),
+        })
+        .where("vendor_id", "=", vendorId)
+        .execute();
+    }
+    await trx.deleteFrom("payout_balance_totals").execute();
+    for (const [status, r] of expected.balanceTotals) {
+      await trx
+        .insertInto("payout_balance_totals")
+        .values({ account_status: status as "active", vendors_owed: Number(r.vendors_owed), owed_cents: Number(r.owed_cents) })
+        .execute();
+    }
+    for (const [runId, r] of expected.payoutRuns) {
+      await trx
+        .updateTable("payout_runs")
+        .set({
+          payouts: Number(r.payouts),
+          total_cents: Number(r.total_cents),
+          pending: Number(r.pending),
+          processing: Number(r.processing),
+          paid: Number(r.paid),
+          paid_cents: Number(r.paid_cents),
+          failed: Number(r.failed),
+          canceled: Number(r.canceled),
+        })
+        .where("id", "=", runId)
+        .execute();
+    }
     const productFixes = differences.filter((d) => d.table === "products").map((d) => d.key);
     for (const id of new Set(productFixes)) {
       const r = expected.productTotals.get(id);

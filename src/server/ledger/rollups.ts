@@ -16,6 +16,12 @@ export interface SalesDeltas {
 export interface PlatformDayDeltas extends SalesDeltas {
   newVendors?: number;
   newProducts?: number;
+  /** Gross of orders refunded that day (counted on the refund's day). */
+  refundsCents?: number;
+  /** Payouts paid that day. */
+  payoutsCents?: number;
+  /** Monthly fees of subscriptions started that day minus those cancelled that day. */
+  mrrChangeCents?: number;
 }
 
 export interface VendorTotalsDeltas extends SalesDeltas {
@@ -27,7 +33,10 @@ function isZero(d: object): boolean {
   return Object.values(d).every((v) => v === undefined || v === 0);
 }
 
-/** Per-day platform totals: sales of paid orders plus vendors joined and products created that day. */
+/**
+ * Per-day platform totals: sales of paid orders plus vendors joined and products created that day,
+ * refunds, payouts and the change of monthly recurring revenue that day.
+ */
 export async function addToDailyPlatformTotals(db: Executor, day: string, d: PlatformDayDeltas): Promise<void> {
   if (isZero(d)) return;
   await db
@@ -40,6 +49,9 @@ export async function addToDailyPlatformTotals(db: Executor, day: string, d: Pla
       items_sold: d.itemsSold ?? 0,
       new_vendors: d.newVendors ?? 0,
       new_products: d.newProducts ?? 0,
+      refunds_cents: d.refundsCents ?? 0,
+      payouts_cents: d.payoutsCents ?? 0,
+      mrr_change_cents: d.mrrChangeCents ?? 0,
     })
     .onConflict((oc) =>
       oc.column("day").doUpdateSet((eb) => ({
@@ -49,6 +61,9 @@ export async function addToDailyPlatformTotals(db: Executor, day: string, d: Pla
         items_sold: eb("daily_platform_totals.items_sold", "+", eb.ref("excluded.items_sold")),
         new_vendors: eb("daily_platform_totals.new_vendors", "+", eb.ref("excluded.new_vendors")),
         new_products: eb("daily_platform_totals.new_products", "+", eb.ref("excluded.new_products")),
+        refunds_cents: eb("daily_platform_totals.refunds_cents", "+", eb.ref("excluded.refunds_cents")),
+        payouts_cents: eb("daily_platform_totals.payouts_cents", "+", eb.ref("excluded.payouts_cents")),
+        mrr_change_cents: eb("daily_platform_totals.mrr_change_cents", "+", eb.ref("excluded.mrr_change_cents")),
       })),
     )
     .execute();

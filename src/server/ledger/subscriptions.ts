@@ -3,7 +3,8 @@ import type { Clock } from "../clock.ts";
 import { newId } from "../db/ids.ts";
 import type { SubscriptionsTable } from "../db/schema.ts";
 import { COUNTERS, incrementCounters } from "./counters.ts";
-import { type Executor, inTransaction, isoTime, LedgerError } from "./executor.ts";
+import { dayOf, type Executor, inTransaction, isoTime, LedgerError } from "./executor.ts";
+import { addToDailyPlatformTotals } from "./rollups.ts";
 import { requireVendor } from "./vendors.ts";
 
 export type Subscription = Selectable<SubscriptionsTable>;
@@ -35,6 +36,8 @@ export async function startSubscription(db: Executor, input: StartSubscriptionIn
     await requireVendor(trx, sub.vendor_id);
     await trx.insertInto("subscriptions").values(sub).execute();
     await incrementCounters(trx, { [COUNTERS.subscriptionsActive]: 1, [COUNTERS.mrrCents]: sub.monthly_fee_cents });
+    // The day's change of recurring revenue (the overview's subscription revenue reads it).
+    await addToDailyPlatformTotals(trx, dayOf(sub.started_at), { mrrChangeCents: sub.monthly_fee_cents });
     return sub;
   });
 }
@@ -53,6 +56,7 @@ export async function cancelSubscription(
     const at = cancelledAt === undefined ? clock.now().toISOString() : isoTime(cancelledAt);
     await trx.updateTable("subscriptions").set({ status: "cancelled", cancelled_at: at }).where("id", "=", subscriptionId).execute();
     await incrementCounters(trx, { [COUNTERS.subscriptionsActive]: -1, [COUNTERS.mrrCents]: -Number(sub.monthly_fee_cents) });
+    await addToDailyPlatformTotals(trx, dayOf(at), { mrrChangeCents: -Number(sub.monthly_fee_cents) });
     return { ...sub, status: "cancelled", cancelled_at: at };
   });
 }

@@ -3,7 +3,8 @@ import { newId } from "../db/ids.ts";
 import type { Vendor } from "../db/schema.ts";
 import { COUNTERS, incrementCounters } from "./counters.ts";
 import { CHUNK_ROWS, dayOf, type Executor, inTransaction, isoTime, LedgerError } from "./executor.ts";
-import { addToDailyPlatformTotals, type SalesDeltas } from "./rollups.ts";
+import { deleteVendorPayouts, insertPayoutAccount } from "./payouts.ts";
+import { addToDailyPlatformTotals, type PlatformDayDeltas } from "./rollups.ts";
 
 export interface CreateVendorInput {
   /** Defaults to a new UUIDv7; seeds pass deterministic ids. */
@@ -23,6 +24,8 @@ export interface CreateVendorInput {
   about?: string;
   customCss?: string;
   customHtml?: string | null;
+  /** Its payout account (docs/product.md §15); by default not connected. */
+  payoutAccount?: { stripeAccountId: string | null; status: "active" | "pending" | "restricted" | "not_connected" };
 }
 
 /** Creates a vendor with its vendor_totals row, counts it, and adds it to its joined day's new_vendors. */
@@ -49,6 +52,7 @@ export async function createVendor(db: Executor, input: CreateVendorInput, clock
   return inTransaction(db, async (trx) => {
     await trx.insertInto("vendors").values(vendor).execute();
     await trx.insertInto("vendor_totals").values(emptyVendorTotals(vendor.id)).execute();
+    await insertPayoutAccount(trx, vendor.id, input.payoutAccount ?? {});
     await incrementCounters(trx, {
       [COUNTERS.vendorsTotal]: 1,
       [COUNTERS.vendorsActive]: vendor.is_active,
@@ -93,27 +97,35 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
     const vendor = await trx.selectFrom("vendors").selectAll().where("id", "=", vendorId).executeTakeFirst();
     if (!vendor) return null;
     const result: DeletedVendor = { vendor, orders: 0, products: 0, subscriptions: 0, storeVisitDays: 0, dailyVendorTotals: 0 };
+    // First, as it may refuse (a payout to the vendor being sent): then nothing else is deleted.
+    await deleteVendorPayouts(trx, vendorId);
 
     // Orders: paid ones are subtracted from the platform's days (vendor rollups go with the vendor).
     for (;;) {
       const rows = await trx
         .selectFrom("orders")
-        .select(["id", "status", "created_at", "gross_cents", "fee_cents", "quantity"])
+        .select(["id", "status", "created_at", "updated_at", "gross_cents", "fee_cents", "quantity"])
         .where("vendor_id", "=", vendorId)
         .limit(CHUNK_ROWS)
         .execute();
       if (rows.length === 0) break;
-      const byDay = new Map<string, Required<SalesDeltas>>();
+      const byDay = new Map<string, PlatformDayDeltas>();
       let paid = 0;
       for (const o of rows) {
+        if (o.status === "refunded") {
+          const refundDay = dayOf(o.updated_at);
+          const r = byDay.get(refundDay) ?? {};
+          r.refundsCents = (r.refundsCents ?? 0) - Number(o.gross_cents);
+          byDay.set(refundDay, r);
+        }
         if (o.status !== "paid") continue;
         paid++;
         const day = dayOf(o.created_at);
-        const d = byDay.get(day) ?? { grossCents: 0, orders: 0, feesCents: 0, itemsSold: 0 };
-        d.grossCents -= Number(o.gross_cents);
-        d.orders -= 1;
-        d.feesCents -= Number(o.fee_cents);
-        d.itemsSold -= o.quantity;
+        const d = byDay.get(day) ?? {};
+        d.grossCents = (d.grossCents ?? 0) - Number(o.gross_cents);
+        d.orders = (d.orders ?? 0) - 1;
+        d.feesCents = (d.feesCents ?? 0) - Number(o.fee_cents);
+        d.itemsSold = (d.itemsSold ?? 0) - o.quantity;
         byDay.set(day, d);
       }
       for (const [day, d] of byDay) await addToDailyPlatformTotals(trx, day, d);
@@ -144,12 +156,17 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
     for (;;) {
       const rows = await trx
         .selectFrom("subscriptions")
-        .select(["id", "status", "monthly_fee_cents"])
+        .select(["id", "status", "monthly_fee_cents", "started_at", "cancelled_at"])
         .where("vendor_id", "=", vendorId)
         .limit(CHUNK_ROWS)
         .execute();
       if (rows.length === 0) break;
       const active = rows.filter((s) => s.status === "active");
+      for (const s of rows) {
+        const fee = Number(s.monthly_fee_cents);
+        await addToDailyPlatformTotals(trx, dayOf(s.started_at), { mrrChangeCents: -fee });
+        if (s.cancelled_at) await addToDailyPlatformTotals(trx, dayOf(s.cancelled_at), { mrrChangeCents: fee });
+      }
       await trx.deleteFrom("subscriptions").where("id", "in", rows.map((s) => s.id)).execute();
       await incrementCounters(trx, {
         [COUNTERS.subscriptionsActive]: -active.length,

@@ -1,4 +1,4 @@
-import { healthEndpoint, publicConfigEndpoint } from "../../contract/public.ts";
+import { healthEndpoint, publicConfigEndpoint, readyEndpoint } from "../../contract/public.ts";
 import type { AppDeps } from "../app-env.ts";
 import type { EndpointRouter } from "../http/endpoint-router.ts";
 import { PublicService } from "./public.service.ts";
@@ -7,5 +7,6 @@ import { PublicService } from "./public.service.ts";
 export function publicRoutes(router: EndpointRouter, deps: AppDeps): void {
   const service = new PublicService(deps);
   router.handle(healthEndpoint, () => service.health());
+  router.handle(readyEndpoint, () => service.ready());
   router.handle(publicConfigEndpoint, () => service.publicConfig());
 }

@@ -1,5 +1,8 @@
 import type { PublicConfig } from "../../contract/auth.ts";
 import type { HealthResponse } from "../../contract/common.ts";
+import type { ReadyResponse } from "../../contract/public.ts";
+import { pendingMigrations } from "../db/migrate.ts";
+import { serviceUnavailable } from "../http/http-error.ts";
 import type { AppDeps } from "../app-env.ts";
 import { pingDatabase } from "./public.queries.ts";
 
@@ -10,6 +13,24 @@ export class PublicService {
   async health(): Promise<HealthResponse> {
     await pingDatabase(this.deps.database.db);
     return { status: "ok", database: this.deps.database.kind, time: this.deps.clock.now().toISOString() };
+  }
+
+  /**
+   * Readiness (load balancers, the container's HEALTHCHECK): the database answers and has run
+   * every migration this build knows. Otherwise 503 with the reason, so traffic waits.
+   */
+  async ready(): Promise<ReadyResponse> {
+    const { database, clock } = this.deps;
+    let pending: string[];
+    let known: number;
+    try {
+      await pingDatabase(database.db);
+      ({ pending, known } = await pendingMigrations(database.db));
+    } catch {
+      throw serviceUnavailable("Not ready: the database does not answer", 5);
+    }
+    if (pending.length > 0) throw serviceUnavailable(`Not ready: ${pending.length} migration(s) not applied (${pending.join(", ")})`, 5);
+    return { status: "ready", database: database.kind, migrations: known, time: clock.now().toISOString() };
   }
 
   publicConfig(): PublicConfig {

@@ -16,7 +16,9 @@ describe("brute force", () => {
     ctx.request("/api/auth/sign-in", { method: "POST", json: { email, password }, headers });
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-  it("11 wrong passwords lock the account: 429 with Retry-After, even for the right password, until the window passes", async () => {
+  // Every request here comes from the same (socket-less, "local") address: the lock is per account and
+  // address (auth/sign-in-limits.test.ts shows another address is not locked out).
+  it("11 wrong passwords lock the account for that address: 429 with Retry-After, even for the right password, until the window passes", async () => {
     const email = ctx.config.adminEmail;
     for (let i = 0; i < ACCOUNT_FAILURE_RULE.limit; i++) expect((await signIn(email, `wrong-${i}`)).status).toBe(401);
     const eleventh = await signIn(email, "wrong-again");

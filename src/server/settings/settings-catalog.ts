@@ -17,6 +17,10 @@ export const SETTINGS_CATALOG = {
     description: "Shipping and handling fee added to each order, in US dollars",
     defaultValue: "5.00",
   },
+  minimum_payout_amount: {
+    description: "Smallest balance paid out to an artist in a payout run, in US dollars",
+    defaultValue: "25.00",
+  },
   invite_code_prefix: {
     description: "Prefix of generated artist invite codes",
     defaultValue: "HKI",

@@ -24,6 +24,7 @@ type Rule = (value: string) => string | null;
 const RULES: Record<SettingKey, Rule> = {
   monthly_subscription_fee: (v) => (MONEY.test(v) ? null : "must be a non-negative amount in dollars with at most 2 decimals"),
   shipping_handling_fee: (v) => (MONEY.test(v) ? null : "must be a non-negative amount in dollars with at most 2 decimals"),
+  minimum_payout_amount: (v) => (MONEY.test(v) ? null : "must be a non-negative amount in dollars with at most 2 decimals"),
   platform_fee_percentage: (v) =>
     /^\d{1,3}(\.\d)?$/.test(v) && Number(v) <= 100 ? null : "must be a percentage between 0 and 100 with at most 1 decimal",
   max_products_per_vendor: (v) => (/^[1-9]\d{0,5}$/.test(v) ? null : "must be a positive whole number (at most 999999)"),

@@ -139,3 +139,11 @@ export async function currentMonthlySubscriptionFeeCents(db: Executor): Promise<
   const dollars = Number(row?.value ?? SETTINGS_CATALOG.monthly_subscription_fee.defaultValue);
   return Number.isFinite(dollars) && dollars >= 0 ? Math.round(dollars * 100) : 2999;
 }
+
+/** The minimum_payout_amount in force, in cents (docs/product.md §15): a run pays balances at least this large. */
+export async function currentMinimumPayoutCents(db: Executor): Promise<number> {
+  const row = await db.selectFrom("platform_settings").select("value").where("key", "=", "minimum_payout_amount").executeTakeFirst();
+  const value = row?.value ?? SETTINGS_CATALOG.minimum_payout_amount.defaultValue;
+  const dollars = Number(value);
+  return Number.isFinite(dollars) && dollars >= 0 ? Math.round(dollars * 100) : 2500;
+}

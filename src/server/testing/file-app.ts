@@ -20,6 +20,8 @@ export function reliabilityEnv(databaseUrl: string, extra: Record<string, string
     ADMIN_PASSWORD: TEST_PASSWORD,
     STOREFRONT_URL: "http://store.test",
     SEED_DEMO: "false",
+    // The suites keep everything a server prints in memory: no access line per request.
+    LOG_LEVEL: "warn",
     ...extra,
   };
 }

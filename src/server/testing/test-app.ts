@@ -10,6 +10,7 @@ import { type AppConfig, loadConfig } from "../config.ts";
 import { type Database, openDatabase } from "../db/connect.ts";
 import { newId } from "../db/ids.ts";
 import { migrateToLatest } from "../db/migrate.ts";
+import { createLogger } from "../logging/logger.ts";
 import { createRuntime } from "../runtime.ts";
 
 /** The databases API tests run against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set (as in CI). */
@@ -32,7 +33,7 @@ export interface TestContext {
   clock: ReturnType<typeof fixedClock>;
   config: AppConfig;
   /** A user with a live session: `headers` carries its bearer token. */
-  createUser(input: { email: string; role?: "admin" | "user" }): Promise<{ id: string; email: string; token: string; headers: Record<string, string> }>;
+  createUser(input: { email: string; role?: "admin" | "viewer" | "user" }): Promise<{ id: string; email: string; token: string; headers: Record<string, string> }>;
   request(path: string, init?: RequestInit & { json?: unknown; token?: string }): Promise<Response>;
   close(): Promise<void>;
 }
@@ -69,7 +70,7 @@ async function openTestDatabase(kind: "sqlite" | "postgres", sqlitePath = ":memo
   };
 }
 
-async function insertUser(database: Database, now: string, email: string, role: "admin" | "user"): Promise<string> {
+async function insertUser(database: Database, now: string, email: string, role: "admin" | "viewer" | "user"): Promise<string> {
   const id = newId();
   await database.db
     .insertInto("users")
@@ -88,6 +89,8 @@ export async function createTestContext(kind: "sqlite" | "postgres", options: Te
     ADMIN_PASSWORD: TEST_PASSWORD,
     SEED_DEMO: options.seedDemo ? "true" : "false",
     STOREFRONT_URL: "http://store.test",
+    // Access lines only where a test asks for them (LOG_LEVEL in options.env), written to process.stdout.
+    LOG_LEVEL: "silent",
     ...options.env,
   });
   const { database, drop } = await openTestDatabase(kind, options.sqlitePath);
@@ -99,6 +102,7 @@ export async function createTestContext(kind: "sqlite" | "postgres", options: Te
     clock,
     database,
     announce: () => undefined,
+    logger: createLogger(config.logLevel, process.stdout),
     ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
   });
   const app = createApp(deps);

@@ -307,3 +307,8 @@ export async function listVendorSales(db: Executor, vendorId: string, page: numb
     })),
   };
 }
+
+/** The local account of a vendor's owner (e-mail and role), for the delete guard; undefined when there is none. */
+export async function findOwnerAccount(db: Executor, userId: string): Promise<{ email: string; role: string } | undefined> {
+  return db.selectFrom("users").select(["email", "role"]).where("id", "=", userId).executeTakeFirst();
+}

@@ -211,7 +211,7 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
       const changed = Object.fromEntries(Object.keys({ ...before, ...after }).filter((t) => before[t] !== after[t]).map((t) => [t, (after[t] ?? 0) - (before[t] ?? 0)]));
       const expected: Record<string, number> = {
         vendors: -1, vendor_totals: -1, products: -2, orders: -2, subscriptions: -1, store_visits: -2,
-        daily_vendor_totals: -2, users: -1, sessions: -1, audit_log: 1,
+        daily_vendor_totals: -2, users: -1, sessions: -1, audit_log: 1, payout_accounts: -1,
       };
       // SQLite keeps one search row per vendor: its key, and the FTS5 row (itself, content, docsize).
       if (kind === "sqlite") Object.assign(expected, { vendor_search: -1, vendor_search_content: -1, vendor_search_docsize: -1, vendor_search_keys: -1 });
@@ -220,7 +220,7 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
       delete changed.vendor_search_idx;
       expect(changed).toEqual(expected);
       // No row anywhere still points at the vendor or its owner.
-      for (const table of ["products", "orders", "subscriptions", "store_visits", "daily_vendor_totals", "vendor_totals"] as const) {
+      for (const table of ["products", "orders", "subscriptions", "store_visits", "daily_vendor_totals", "vendor_totals", "payout_accounts", "payouts"] as const) {
         const rows = await ctx.database.db.selectFrom(table).select(sql<number>`count(*)`.as("n")).where("vendor_id", "=", main.vendor.id).executeTakeFirstOrThrow();
         expect(Number(rows.n), table).toBe(0);
       }

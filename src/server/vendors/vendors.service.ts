@@ -3,9 +3,12 @@ import { MAX_VENDORS_ARRAY } from "../../contract/vendors.ts";
 import type { AppDeps } from "../app-env.ts";
 import { recordAudit } from "../audit/audit-log.ts";
 import type { Actor } from "../http/endpoint-router.ts";
+import { hasPanelAccess } from "../auth/admin-rule.ts";
 import { conflict, notFound } from "../http/http-error.ts";
+import type { Executor } from "../ledger/executor.ts";
 import { deleteVendorCascade, setVendorActive } from "../ledger/vendors.ts";
 import {
+  findOwnerAccount,
   findVendor,
   getVendorDetail,
   listVendorProducts,
@@ -22,7 +25,7 @@ const vendorNotFound = () => notFound("Vendor not found");
  * with its audit row in the same transaction.
  */
 export class VendorsService {
-  constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "auth">) {}
+  constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "auth" | "config">) {}
 
   private get db() {
     return this.deps.database.db;
@@ -95,6 +98,7 @@ export class VendorsService {
       if (ownerUserId && ownerUserId === actor.user.id) {
         throw conflict("This vendor is owned by your own account; it cannot be deleted from here");
       }
+      if (ownerUserId) await this.refuseDeletingPanelAccount(trx, ownerUserId);
       const deleted = await deleteVendorCascade(trx, vendorId);
       if (!deleted) return null;
       await recordAudit(
@@ -134,5 +138,20 @@ export class VendorsService {
         ownerAccountDeleted: result.ownerAccountDeleted,
       },
     };
+  }
+
+  /**
+   * Deleting a vendor may delete its owner's account; never one that can open this panel (an admin
+   * or a viewer, by the one rule in admin-rule.ts): that access must be removed first. The hosted
+   * provider knows its users' roles; the built-in one is asked through the local account.
+   */
+  private async refuseDeletingPanelAccount(executor: Executor, ownerUserId: string): Promise<void> {
+    const { auth, config } = this.deps;
+    const owner = auth.findUser ? await auth.findUser(ownerUserId) : await findOwnerAccount(executor, ownerUserId);
+    if (owner && hasPanelAccess(owner, config.adminEmailDomain)) {
+      throw conflict(
+        `The owner's account (${owner.email}) has access to the admin panel and cannot be deleted with the vendor. Remove that access first, or delete the vendor without deleting the account.`,
+      );
+    }
   }
 }

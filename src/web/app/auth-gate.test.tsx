@@ -10,8 +10,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const admin: PublicUser = { id: "u1", email: "admin@hki.global", name: "Admin", role: "admin", isAdmin: true };
-const plainUser: PublicUser = { id: "u2", email: "user@example.com", name: null, role: "user", isAdmin: false };
+const admin: PublicUser = { id: "u1", email: "admin@hki.global", name: "Admin", role: "admin", isAdmin: true, panelAccess: true, canWrite: true };
+const plainUser: PublicUser = { id: "u2", email: "user@example.com", name: null, role: "user", isAdmin: false, panelAccess: false, canWrite: false };
+const viewer: PublicUser = { id: "u3", email: "support@example.com", name: "Support", role: "viewer", isAdmin: false, panelAccess: true, canWrite: false };
+const { panelAccess: _p, canWrite: _c, ...signedInAdmin } = admin;
 const config = { storefrontUrl: "https://store.example", authProviderName: "Local" };
 
 function api(routes: Record<string, () => Response | Promise<Response>>) {
@@ -48,7 +50,9 @@ describe("AuthGate", () => {
   it("signs an admin in and shows the app", async () => {
     api({
       "GET /api/config": () => json(config),
-      "POST /api/auth/sign-in": () => json({ token: "new-token", expiresAt: "2099-01-01T00:00:00Z", user: admin }),
+      "POST /api/auth/sign-in": () => json({ token: "new-token", expiresAt: "2099-01-01T00:00:00Z", user: signedInAdmin }),
+      // What the user may do comes from /api/auth/me, asked right after signing in.
+      "GET /api/auth/me": () => json({ user: admin }),
     });
     renderGate();
     await userEvent.type(screen.getByLabelText("E-mail"), "admin@hki.global");
@@ -84,6 +88,13 @@ describe("AuthGate", () => {
   it("shows the app to a signed-in admin", async () => {
     setSessionToken("tok");
     api({ "GET /api/auth/me": () => json({ user: admin }), "GET /api/config": () => json(config) });
+    renderGate();
+    expect(await screen.findByText("Admin app")).toBeInTheDocument();
+  });
+
+  it("shows the app to a signed-in viewer (read-only access is still access)", async () => {
+    setSessionToken("tok");
+    api({ "GET /api/auth/me": () => json({ user: viewer }), "GET /api/config": () => json(config) });
     renderGate();
     expect(await screen.findByText("Admin app")).toBeInTheDocument();
   });

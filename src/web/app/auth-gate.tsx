@@ -11,8 +11,8 @@ import { CurrentUserContext } from "./current-user";
 
 /**
  * Auth wrapper (docs/product.md §1.2): spinner while the session loads, the sign-in form when signed out,
- * 'Access Denied' for a signed-in user without admin rights, otherwise the app. `isAdmin` comes
- * from the server's one admin rule; the server enforces it again on every admin call.
+ * 'Access Denied' for a signed-in user without panel access (neither admin nor viewer), otherwise the
+ * app. `panelAccess` comes from the server's one rule; the server enforces it again on every admin call.
  */
 export function AuthGate({ children }: { children: ReactNode }) {
   const auth = useAuth();
@@ -25,7 +25,8 @@ export function AuthGate({ children }: { children: ReactNode }) {
     );
   }
   if (auth.status === "signed-out") return <SignInScreen />;
-  if (!auth.user.isAdmin) return <AccessDenied />;
+  // Admins and viewers open the panel; viewers see every screen with its actions disabled.
+  if (!auth.user.panelAccess) return <AccessDenied />;
   return <CurrentUserContext.Provider value={auth.user}>{children}</CurrentUserContext.Provider>;
 }
 

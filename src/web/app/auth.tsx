@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useSyncExternalStore } from "react";
-import { type PublicUser, type SignInRequest, meEndpoint, signInEndpoint, signOutEndpoint } from "@contract/auth";
+import { type PublicUser, type SignInRequest, type SignedInUser, meEndpoint, signInEndpoint, signOutEndpoint } from "@contract/auth";
 import { callApi, errorStatus } from "@web/lib/api-client";
 import { clearSessionToken, getSessionToken, setSessionToken, subscribeSession } from "@web/lib/session";
 
@@ -46,18 +46,16 @@ export function useAuth(): AuthState {
   return { status: "signed-out" };
 }
 
-/** Signs in and primes the "me" cache with the answer, so the app shows without a second round trip. */
-export function useSignIn(): (credentials: SignInRequest) => Promise<PublicUser> {
-  const queryClient = useQueryClient();
-  return useCallback(
-    async (credentials: SignInRequest) => {
-      const answer = await callApi(signInEndpoint, { body: credentials });
-      queryClient.setQueryData(authKeys.me(answer.token), { user: answer.user });
-      setSessionToken(answer.token);
-      return answer.user;
-    },
-    [queryClient],
-  );
+/**
+ * Signs in and keeps the token; the "me" answer (with what the user may do: panel access, read-only
+ * or not) follows at once, while the gate shows its spinner.
+ */
+export function useSignIn(): (credentials: SignInRequest) => Promise<SignedInUser> {
+  return useCallback(async (credentials: SignInRequest) => {
+    const answer = await callApi(signInEndpoint, { body: credentials });
+    setSessionToken(answer.token);
+    return answer.user;
+  }, []);
 }
 
 /** Revokes the session on the server, then forgets it locally even if the call failed. */

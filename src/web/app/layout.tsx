@@ -10,12 +10,13 @@ import {
   DropdownMenuTrigger,
 } from "@web/components/ui/dropdown-menu";
 import { useSignOut } from "./auth";
-import { useCurrentUser } from "./current-user";
+import { useCurrentUser, useWriteAccess } from "./current-user";
 import { NAV_ITEMS } from "./nav-items";
 
 /** Shared layout (docs/product.md §2.1): top bar, user menu, left navigation, and the routed screen. */
 export function Layout() {
   const navigation = useNavigation();
+  const { canWrite } = useWriteAccess();
   return (
     <div className="flex min-h-screen flex-col bg-gray-50 text-gray-900">
       <a
@@ -56,6 +57,11 @@ export function Layout() {
           </ul>
         </nav>
         <main id="main-content" tabIndex={-1} className="min-w-0 flex-1 p-6 focus:outline-none">
+          {!canWrite && (
+            <p role="note" className="mb-4 rounded-md border border-blue-200 bg-blue-50 px-4 py-2 text-sm text-blue-900">
+              Read-only access: you can see every screen, but changes are disabled.
+            </p>
+          )}
           <Outlet />
         </main>
       </div>

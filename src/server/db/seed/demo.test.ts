@@ -4,6 +4,7 @@ import { readCounters } from "../../ledger/counters.ts";
 import { compareRollups } from "../../ledger/recompute.ts";
 import { testBackends } from "../../testing/test-databases.ts";
 import { SETTING_KEYS } from "../../settings/settings-catalog.ts";
+import { DEMO_INVITED_EMAIL, DEMO_VIEWER_EMAIL } from "./demo-staff.ts";
 import { seedDemoData } from "./demo.ts";
 
 const NOW = "2026-03-10T15:30:00.000Z";
@@ -77,5 +78,29 @@ describe.each(testBackends())("demo seed on $kind", (backend) => {
     expect(c.vendors.map((v) => v.name)).toEqual(a.vendors.map((v) => v.name));
     expect(c.orders.map((o) => o.gross_cents)).toEqual(a.orders.map((o) => o.gross_cents));
     expect(c.days.filter((d) => d.day < "2026-03-10")).toEqual(a.days.filter((d) => d.day < "2026-03-10"));
+  });
+});
+
+describe.each(testBackends())("demo staff on $kind", (backend) => {
+  it("adds a viewer, a pending invitation and audit rows consistent with the data", { timeout: 60_000 }, async () => {
+    const t = await backend.open();
+    try {
+      await seedDemoData(t.db, { clock: fixedClock(NOW), seed: 7 });
+      const viewer = await t.db.selectFrom("users").selectAll().where("email", "=", DEMO_VIEWER_EMAIL).executeTakeFirstOrThrow();
+      expect(viewer.role).toBe("viewer");
+      const open = await t.db.selectFrom("user_invitations").selectAll().where("accepted_at", "is", null).execute();
+      expect(open.map((i) => [i.email, i.role])).toEqual([[DEMO_INVITED_EMAIL, "admin"]]);
+      expect(open[0]!.expires_at > NOW).toBe(true);
+      const audit = await t.db.selectFrom("audit_log").selectAll().orderBy("created_at").execute();
+      expect(audit.map((a) => a.action)).toContain("invitation.accept");
+      expect(audit.every((a) => a.created_at <= NOW)).toBe(true);
+      const disabled = audit.find((a) => a.action === "vendor.disable");
+      if (disabled) {
+        const vendor = await t.db.selectFrom("vendors").select("is_active").where("id", "=", disabled.target_id).executeTakeFirstOrThrow();
+        expect(vendor.is_active).toBe(0);
+      }
+    } finally {
+      await t.close();
+    }
   });
 });

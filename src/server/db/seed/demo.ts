@@ -1,13 +1,15 @@
 import type { Kysely, Transaction } from "kysely";
 import { type Clock, fixedClock } from "../../clock.ts";
 import { placeOrder, cancelOrder, refundOrder } from "../../ledger/orders.ts";
+import { addPendingPayouts, finishPayoutRun, insertPayoutRun, markPayoutFailed, markPayoutPaid, markPayoutProcessing } from "../../ledger/payouts.ts";
 import { createProduct } from "../../ledger/products.ts";
 import { cancelSubscription, startSubscription } from "../../ledger/subscriptions.ts";
 import { createVendor } from "../../ledger/vendors.ts";
 import { recordVisitsMany } from "../../ledger/visits.ts";
 import { DEFAULT_FEE_RATE_BASIS_POINTS } from "../../settings/settings-catalog.ts";
 import { ensureDefaultSettings } from "../../settings/settings.queries.ts";
-import type { DB, NewErrorLog, Product, Vendor } from "../schema.ts";
+import type { DB, NewErrorLog, PayoutAccountStatus, Product, Vendor } from "../schema.ts";
+import { seedDemoStaff } from "./demo-staff.ts";
 import { HOSTILE_CUSTOMIZATIONS, sampleCustomCss, sampleCustomHtml } from "./customization.ts";
 import { sampleArchive, sampleErrorLog } from "./error-log-samples.ts";
 import { aboutText, emailFor, PALETTES, personName, productName, productPriceCents, slugify, storeName, THEMES } from "./names.ts";
@@ -22,6 +24,8 @@ export interface SeedDemoOptions {
    * business); without it owner_user_id stays null.
    */
   createOwnerUser?: (trx: Transaction<DB>, owner: { name: string; email: string }) => Promise<string | null>;
+  /** The first admin's e-mail: the actor of the demo's audit rows (demo-staff.ts). Default admin@hki.global. */
+  adminEmail?: string;
 }
 
 export interface SeedDemoSummary {
@@ -34,6 +38,7 @@ export interface SeedDemoSummary {
   subscriptions: number;
   visitDays: number;
   errorLogs: number;
+  payouts: number;
 }
 
 export const DEMO_SEED = 20_240_601;
@@ -44,6 +49,21 @@ const ERROR_DAYS = 60;
 const OLD_RATE_BEFORE_DAYS = 110;
 const OLD_FEE_RATE_BASIS_POINTS = 125;
 const INTERNAL_STORES = ["HKI Global Studio", "HKI Curated Picks", "HKI Test Shop"] as const;
+/** Past monthly payout runs (days ago), paying active accounts owed at least the $25 minimum. */
+const PAYOUT_RUN_DAYS_AGO = [60, 30] as const;
+const DEMO_MINIMUM_PAYOUT_CENTS = 2500;
+/** What Stripe says when a connected account cannot receive transfers (the demo's one failed payout). */
+export const DEMO_TRANSFER_FAILURE =
+  "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments";
+
+/** Most artists have an active Stripe account; a few are pending, restricted or never connected; the platform's own stores are not paid out. */
+function demoAccountStatus(i: number, internal: boolean): PayoutAccountStatus {
+  if (internal) return "not_connected";
+  if (i % 17 === 5) return "restricted";
+  if (i % 19 === 8) return "not_connected";
+  if (i % 23 === 11) return "pending";
+  return "active";
+}
 
 /**
  * Fills an EMPTY database (no vendors) with a deterministic artist marketplace, every write
@@ -57,7 +77,7 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
   const nowMs = now.getTime();
   const today = startOfUtcDay(now);
   const summary: SeedDemoSummary = {
-    seeded: false, vendors: 0, products: 0, orders: 0, refunded: 0, cancelled: 0, subscriptions: 0, visitDays: 0, errorLogs: 0,
+    seeded: false, vendors: 0, products: 0, orders: 0, refunded: 0, cancelled: 0, subscriptions: 0, visitDays: 0, errorLogs: 0, payouts: 0,
   };
   /** An instant `daysAgo` whole days before today at `fraction` of that day; today's stop at now. */
   const at = (daysAgo: number, fraction: number): number =>
@@ -86,11 +106,13 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
       // Two stores carry hostile CSS/HTML so the sanitising path always has work to do.
       const hostile = i === 7 ? HOSTILE_CUSTOMIZATIONS[0] : i === 13 ? HOSTILE_CUSTOMIZATIONS[1] : undefined;
       const ownerUserId = options.createOwnerUser ? await options.createOwnerUser(trx, { name: owner.full, email }) : null;
+      const vendorId = rand.id(at(daysAgo, 0.5));
+      const accountStatus = demoAccountStatus(i, internal);
       vendors.push(
         await createVendor(
           trx,
           {
-            id: rand.id(at(daysAgo, 0.5)),
+            id: vendorId,
             name,
             ownerName: owner.full,
             email,
@@ -105,6 +127,7 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
             about: aboutText(rand, name),
             customCss: hostile?.css ?? sampleCustomCss(rand),
             customHtml: hostile?.html ?? sampleCustomHtml(rand),
+            payoutAccount: { stripeAccountId: accountStatus === "not_connected" ? null : `acct_1${vendorId.replace(/-/g, "").slice(-15)}`, status: accountStatus },
           },
           options.clock,
         ),
@@ -143,6 +166,10 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
     // from active stores; a few refunded or cancelled a day or two later.
     const sellable = products.filter((p) => p.status === "listed" && vendors.find((v) => v.id === p.vendor_id)?.is_active === 1);
     for (let daysAgo = ORDER_DAYS; daysAgo >= 0; daysAgo--) {
+      // Payout runs happened on some mornings: what was owed then was paid (one transfer failed in the last).
+      if ((PAYOUT_RUN_DAYS_AGO as readonly number[]).includes(daysAgo)) {
+        summary.payouts += await demoPayoutRun(trx, rand, at(daysAgo, 0.4), daysAgo === Math.min(...PAYOUT_RUN_DAYS_AGO));
+      }
       const perDay = daysAgo === 0 ? rand.int(3, 6) : rand.int(6, 16);
       const times = Array.from({ length: perDay }, () => at(daysAgo, rand.next())).sort((a, b) => a - b);
       for (const t of times) {
@@ -222,6 +249,48 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
     }
     for (let i = 0; i < logs.length; i += 200) await trx.insertInto("error_logs").values(logs.slice(i, i + 200)).execute();
     summary.errorLogs = logs.length;
+    // Staff: a viewer, a pending invitation and the audit rows of a few admin actions (demo-staff.ts).
+    await seedDemoStaff(trx, { rand, at, vendors, adminEmail: options.adminEmail ?? "admin@hki.global" });
     return summary;
   });
+}
+
+/**
+ * One past payout run through the ledger, as the worker makes it: every active account owed at
+ * least the minimum gets a payout, paid within the hour; with `failOne`, the third is refused by
+ * Stripe (and stays owed, ready to be retried).
+ */
+async function demoPayoutRun(trx: Transaction<DB>, rand: Random, atMs: number, failOne: boolean): Promise<number> {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const eligible = await trx
+    .selectFrom("payout_accounts")
+    .innerJoin("vendors", "vendors.id", "payout_accounts.vendor_id")
+    .select(["payout_accounts.vendor_id", "vendors.name", "payout_accounts.stripe_account_id", "payout_accounts.balance_cents"])
+    .where("payout_accounts.status", "=", "active")
+    .where("payout_accounts.balance_cents", ">=", DEMO_MINIMUM_PAYOUT_CENTS)
+    .orderBy("payout_accounts.vendor_id")
+    .execute();
+  const runId = rand.id(atMs);
+  const payouts = eligible.map((a) => ({ id: rand.id(atMs), vendorId: a.vendor_id, vendorName: a.name, destination: a.stripe_account_id ?? "", amountCents: Number(a.balance_cents) }));
+  await insertPayoutRun(trx, {
+    id: runId,
+    minimumCents: DEMO_MINIMUM_PAYOUT_CENTS,
+    expectedPayouts: payouts.length,
+    expectedCents: payouts.reduce((s, p) => s + p.amountCents, 0),
+    skipped: 0,
+    skippedCents: 0,
+    createdBy: "demo",
+    createdAt: iso(atMs),
+  });
+  await addPendingPayouts(trx, runId, payouts, iso(atMs));
+  let t = atMs;
+  for (const [k, p] of payouts.entries()) {
+    t += rand.int(1_000, 40_000);
+    await markPayoutProcessing(trx, p.id, iso(t));
+    if (failOne && k === 2) await markPayoutFailed(trx, p.id, DEMO_TRANSFER_FAILURE, false, iso(t));
+    else await markPayoutPaid(trx, p.id, `tr_1${p.id.replace(/-/g, "").slice(-15)}`, iso(t));
+  }
+  await trx.updateTable("payout_runs").set({ planning_done: 1, started_at: iso(atMs) }).where("id", "=", runId).execute();
+  await finishPayoutRun(trx, runId, "completed", iso(t + 1_000));
+  return payouts.length;
 }

@@ -2,7 +2,8 @@
  * Large-data generator for benchmarks:
  *   npx tsx src/server/db/seed/generate-cli.ts --db sqlite:bench/.cache/big.sqlite \
  *     --vendors 50000 --products 1000000 --orders 5000000 --error-logs 1000000 --days 730
- * Options: --seed N (default 1), --visit-days N (default 30). Migrates the database first.
+ * Options: --seed N (default 1), --visit-days N (default 30), --audit-rows N (default: as many as
+ * --error-logs). Migrates the database first.
  */
 import { parseArgs } from "node:util";
 import { parseDatabaseUrl } from "../../config.ts";
@@ -17,6 +18,8 @@ const { values } = parseArgs({
     products: { type: "string", default: "1000000" },
     orders: { type: "string", default: "5000000" },
     "error-logs": { type: "string", default: "1000000" },
+    /** Audit-log rows; default: as many as --error-logs. */
+    "audit-rows": { type: "string" },
     days: { type: "string", default: "730" },
     seed: { type: "string", default: "1" },
     "visit-days": { type: "string", default: "30" },
@@ -40,6 +43,7 @@ try {
     products: count("products", values.products),
     orders: count("orders", values.orders),
     errorLogs: count("error-logs", values["error-logs"]),
+    ...(values["audit-rows"] !== undefined ? { auditRows: count("audit-rows", values["audit-rows"]) } : {}),
     days: Math.max(1, count("days", values.days)),
     seed: count("seed", values.seed),
     visitDays: count("visit-days", values["visit-days"]),

@@ -62,3 +62,28 @@ describe("generateLargeDataset", () => {
     }
   });
 });
+
+describe("generateLargeDataset: audit rows", () => {
+  it("writes as many audit rows as asked (default: as many as error logs), targeting generated vendors, all in the past", async () => {
+    const database = await sqliteDatabase();
+    try {
+      await generateLargeDataset(database, { ...small, vendors: 30, products: 100, orders: 100, errorLogs: 40 });
+      const count = async () => Number((await database.db.selectFrom("audit_log").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+      expect(await count()).toBe(40);
+      const vendorRows = await database.db
+        .selectFrom("audit_log")
+        .leftJoin("vendors", "vendors.id", "audit_log.target_id")
+        .select(["vendors.id as vendor"])
+        .where("audit_log.target_type", "=", "vendor")
+        .execute();
+      expect(vendorRows.length).toBeGreaterThan(0);
+      expect(vendorRows.every((r) => r.vendor !== null)).toBe(true);
+      const future = await database.db.selectFrom("audit_log").select("id").where("created_at", ">", clock.now().toISOString()).execute();
+      expect(future).toEqual([]);
+      await generateLargeDataset(database, { ...small, vendors: 5, products: 10, orders: 10, errorLogs: 0, auditRows: 25, seed: 9 });
+      expect(await count()).toBe(65);
+    } finally {
+      await database.close();
+    }
+  });
+});

@@ -1,9 +1,12 @@
 import { type Clock, systemClock } from "../../clock.ts";
 import { COUNTERS, type CounterName, incrementCounters } from "../../ledger/counters.ts";
 import { feeCents } from "../../ledger/orders.ts";
+import { addToBalanceTotals } from "../../ledger/payouts.ts";
 import { addToDailyPlatformTotals, type PlatformDayDeltas } from "../../ledger/rollups.ts";
+import type { PayoutAccountStatus } from "../schema.ts";
 import { DEFAULT_FEE_RATE_BASIS_POINTS } from "../../settings/settings-catalog.ts";
 import { ensureDefaultSettings } from "../../settings/settings.queries.ts";
+import { generateAuditRows } from "./audit-samples.ts";
 import { sampleCustomCss, sampleCustomHtml } from "./customization.ts";
 import { sampleArchive, sampleErrorLog } from "./error-log-samples.ts";
 import { aboutText, emailFor, PALETTES, personName, productName, productPriceCents, slugify, storeName, THEMES } from "./names.ts";
@@ -21,6 +24,8 @@ export interface GenerateOptions {
   clock?: Clock;
   /** Days of store visits per vendor, ending today (a row per vendor per day adds up fast). Default 30. */
   visitDays?: number;
+  /** Audit-log rows to write (default: as many as error logs; a million at the target data set). */
+  auditRows?: number;
   onProgress?: (message: string) => void;
 }
 
@@ -61,6 +66,10 @@ function spread(total: number, weights: Float64Array): Int32Array {
   }
   return out;
 }
+
+/** Past monthly payout runs the generated platform has had (days before today), paying active accounts owed ≥ $25. */
+const PAYOUT_RUN_DAYS_AGO = [90, 60, 30] as const;
+const GENERATED_MINIMUM_PAYOUT_CENTS = 2500;
 
 interface DayAcc {
   gross: number;
@@ -109,6 +118,12 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
     counters[name] = (counters[name] ?? 0) + delta;
   };
   const oneYearAgo = today - 365 * DAY_MS;
+  // Payout accounts and history come from their own PRNG, so the rest of the data set is unchanged.
+  const money = new Random(seed ^ 0x2545f491);
+  const runs = PAYOUT_RUN_DAYS_AGO.map((d) => today - d * DAY_MS + 10 * 3_600_000)
+    .filter((at) => at > startMs)
+    .map((at) => ({ id: money.id(at), at, payouts: 0, cents: 0 }));
+  const balanceTotals = new Map<PayoutAccountStatus, { vendors: number; cents: number }>();
   let ordersWritten = 0;
   let productsWritten = 0;
 
@@ -169,6 +184,8 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
 
     const vendorDays = new Map<string, DayAcc>();
     const totals = { gross: 0, orders: 0, fees: 0, items: 0, lastSale: null as string | null };
+    /** Net earnings (gross − fee) of paid orders before each run, and after the last one. */
+    const earnedBefore = new Float64Array(runs.length + 1);
     const nOrders = ordersPer[i] ?? 0;
     for (let k = 0; k < nOrders; k++) {
       const product = rand.pick(products);
@@ -194,7 +211,12 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
         updated_at: createdAt,
       });
       count(COUNTERS.ordersTotal, 1);
+      // Generated refunds happen at the order's time, so they count on its day.
+      if (status === "refunded") addDay(createdAt.slice(0, 10), { refundsCents: gross });
       if (status !== "paid") continue;
+      const before = runs.findIndex((r) => t <= r.at);
+      const slot = before === -1 ? runs.length : before;
+      earnedBefore[slot] = (earnedBefore[slot] ?? 0) + gross - fee;
       count(COUNTERS.ordersPaid, 1);
       product.units_sold += quantity;
       product.revenue_cents += gross;
@@ -232,9 +254,12 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
         started_at: joinedAt,
         cancelled_at: activeSub ? null : iso(joinedMs + Math.floor((nowMs - joinedMs) / 2)),
       });
+      addDay(joinedAt.slice(0, 10), { mrrChangeCents: fee });
       if (activeSub) {
         count(COUNTERS.subscriptionsActive, 1);
         count(COUNTERS.mrrCents, fee);
+      } else {
+        addDay(iso(joinedMs + Math.floor((nowMs - joinedMs) / 2)).slice(0, 10), { mrrChangeCents: -fee });
       }
     }
 
@@ -260,6 +285,65 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
       last_sale_at: totals.lastSale,
     });
 
+    // The payout account: most active, a few pending, restricted or not connected; active ones
+    // were paid in each past run where they were owed at least the minimum.
+    const accountStatus = money.weighted<PayoutAccountStatus>([["active", 88], ["pending", 4], ["restricted", 4], ["not_connected", 4]]);
+    const stripeAccountId = accountStatus === "not_connected" ? null : `acct_${vendorId.replace(/-/g, "").slice(-16)}`;
+    let carried = 0;
+    let paidOut = 0;
+    let lastPayoutAt: string | null = null;
+    for (const [r, run] of runs.entries()) {
+      carried += earnedBefore[r] ?? 0;
+      if (accountStatus !== "active" || !stripeAccountId || carried < GENERATED_MINIMUM_PAYOUT_CENTS) continue;
+      const paidAtMs = run.at + money.int(1_000, 3_600_000);
+      const paidAt = iso(paidAtMs);
+      await sink.add("payouts", {
+        id: money.id(run.at),
+        run_id: run.id,
+        vendor_id: vendorId,
+        vendor_name: name,
+        destination: stripeAccountId,
+        amount_cents: carried,
+        currency: "usd",
+        status: "paid",
+        attempt: 1,
+        reuse_key: 0,
+        stripe_transfer_id: `tr_${money.id(paidAtMs).replace(/-/g, "").slice(-20)}`,
+        failure_reason: null,
+        created_at: iso(run.at),
+        updated_at: paidAt,
+        paid_at: paidAt,
+      });
+      addDay(paidAt.slice(0, 10), { payoutsCents: carried });
+      run.payouts += 1;
+      run.cents += carried;
+      paidOut += carried;
+      lastPayoutAt = paidAt;
+      carried = 0;
+    }
+    const earned = totals.gross - totals.fees;
+    const balance = earned - paidOut;
+    await sink.add("payout_accounts", {
+      vendor_id: vendorId,
+      stripe_account_id: stripeAccountId,
+      status: accountStatus,
+      charges_enabled: accountStatus === "active" ? 1 : 0,
+      payouts_enabled: accountStatus === "active" ? 1 : 0,
+      requirements: accountStatus === "restricted" ? JSON.stringify({ currentlyDue: ["external_account"], pastDue: ["external_account"], disabledReason: "requirements.past_due" }) : null,
+      checked_at: stripeAccountId ? joinedAt : null,
+      earned_cents: earned,
+      paid_out_cents: paidOut,
+      in_flight_cents: 0,
+      balance_cents: balance,
+      last_payout_at: lastPayoutAt,
+    });
+    if (balance > 0) {
+      const t = balanceTotals.get(accountStatus) ?? { vendors: 0, cents: 0 };
+      t.vendors += 1;
+      t.cents += balance;
+      balanceTotals.set(accountStatus, t);
+    }
+
     if ((i + 1) % 1000 === 0 || i + 1 === options.vendors) {
       const s = (Date.now() - started) / 1000;
       progress(`vendors ${i + 1}/${options.vendors}, products ${productsWritten}, orders ${ordersWritten}, rows ${sink.written} (${Math.round(sink.written / Math.max(s, 0.001))} rows/s)`);
@@ -275,12 +359,42 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
     if ((k + 1) % 100_000 === 0) progress(`error logs ${k + 1}/${options.errorLogs}`);
   }
   await sink.flush();
+  // Audit rows (default: as many as error logs), targeting the vendors just written.
+  await generateAuditRows(database, sink, { count: options.auditRows ?? options.errorLogs, seed, startMs, nowMs, progress });
+  await sink.flush();
   restorePragmas();
 
   // Platform days and counters are additive upserts, so generating onto existing data stays consistent.
   await database.db.transaction().execute(async (trx) => {
     for (const [day, d] of platformDays) await addToDailyPlatformTotals(trx, day, d);
     await incrementCounters(trx, counters);
+    for (const [status, t] of balanceTotals) await addToBalanceTotals(trx, status, t.vendors, t.cents);
+    for (const run of runs) {
+      if (run.payouts === 0) continue;
+      const at = iso(run.at);
+      await trx
+        .insertInto("payout_runs")
+        .values({
+          id: run.id,
+          status: "completed",
+          active: null,
+          minimum_cents: GENERATED_MINIMUM_PAYOUT_CENTS,
+          expected_payouts: run.payouts,
+          expected_cents: run.cents,
+          payouts: run.payouts,
+          total_cents: run.cents,
+          paid: run.payouts,
+          paid_cents: run.cents,
+          planning_done: 1,
+          plan_cursor: null,
+          error: null,
+          created_by: "generator",
+          created_at: at,
+          started_at: at,
+          finished_at: iso(run.at + 3_600_000),
+        })
+        .execute();
+    }
     await ensureDefaultSettings(trx, clock);
   });
   const seconds = (Date.now() - started) / 1000;

@@ -10,9 +10,32 @@ import type { DB } from "../schema.ts";
  * straight on better-sqlite3 inside one transaction per batch (no query building per row); on
  * PostgreSQL it sends multi-row INSERTs through Kysely. Tables flush in foreign-key order.
  */
-export type SinkTable = "vendors" | "vendor_totals" | "products" | "orders" | "subscriptions" | "store_visits" | "daily_vendor_totals" | "error_logs";
+export type SinkTable =
+  | "vendors"
+  | "vendor_totals"
+  | "payout_accounts"
+  | "products"
+  | "orders"
+  | "subscriptions"
+  | "store_visits"
+  | "daily_vendor_totals"
+  | "payouts"
+  | "error_logs"
+  | "audit_log";
 
-const FLUSH_ORDER: readonly SinkTable[] = ["vendors", "vendor_totals", "products", "orders", "subscriptions", "store_visits", "daily_vendor_totals", "error_logs"];
+const FLUSH_ORDER: readonly SinkTable[] = [
+  "vendors",
+  "vendor_totals",
+  "payout_accounts",
+  "products",
+  "orders",
+  "subscriptions",
+  "store_visits",
+  "daily_vendor_totals",
+  "payouts",
+  "error_logs",
+  "audit_log",
+];
 
 export interface RowSink {
   add<T extends SinkTable>(table: T, row: Insertable<DB[T]>): Promise<void>;

@@ -1,9 +1,22 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DashboardStats } from "@contract/dashboard";
 import { json, mockFetch, renderWithQuery } from "@web/test/render";
 import DashboardPage from "./dashboard-page";
+
+/** The dashboard inside a router (its 'Process Payouts' navigates to /financials). */
+function renderDashboard() {
+  const router = createMemoryRouter(
+    [
+      { path: "/", element: <DashboardPage /> },
+      { path: "/financials", element: <p>Financials screen</p> },
+    ],
+    { initialEntries: ["/"] },
+  );
+  return { router, ...renderWithQuery(<RouterProvider router={router} />) };
+}
 import { activityLabel, formatTrend } from "./dashboard-text";
 
 afterEach(() => {
@@ -33,7 +46,7 @@ describe("DashboardPage", () => {
   it("waits 100 ms before loading, then shows every card with the product's texts", async () => {
     const fetch = mockFetch(() => json(stats));
     const started = Date.now();
-    renderWithQuery(<DashboardPage />);
+    renderDashboard();
     expect(fetch).not.toHaveBeenCalled();
     await screen.findByRole("group", { name: "Total Artists" });
     expect(fetch).toHaveBeenCalledTimes(1);
@@ -69,16 +82,24 @@ describe("DashboardPage", () => {
     expect(items[0]?.textContent).toContain("Dec 1, 2026");
   });
 
+  it("'Process Payouts' opens Financials with the payout confirmation", async () => {
+    mockFetch(() => json(stats));
+    const { router } = renderDashboard();
+    await userEvent.click(await screen.findByRole("button", { name: "Process Payouts" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/financials"));
+    expect(router.state.location.search).toBe("?confirm=payouts");
+  });
+
   it("shows 'No recent activity' when there is none", async () => {
     mockFetch(() => json({ ...stats, recentActivity: [] }));
-    renderWithQuery(<DashboardPage />);
+    renderDashboard();
     expect(await screen.findByText("No recent activity")).toBeInTheDocument();
   });
 
   it("shows the load error with the message and retries on 'Try Again'", async () => {
     let calls = 0;
     mockFetch(() => (++calls === 1 ? json({ error: { code: "internal_error", message: "boom" } }, 500, "Internal Server Error") : json(stats)));
-    renderWithQuery(<DashboardPage />);
+    renderDashboard();
     const alert = await screen.findByRole("alert");
     expect(within(alert).getByText("Error loading dashboard")).toBeInTheDocument();
     expect(within(alert).getByText(/API Error: Internal Server Error/)).toBeInTheDocument();

@@ -1,3 +1,4 @@
+import { useNavigate } from "react-router";
 import type { DashboardStats, RecentActivity } from "@contract/dashboard";
 import { Button } from "@web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@web/components/ui/card";
@@ -88,6 +89,7 @@ function TrendStatCard({ trend, trendLabel, ...card }: TrendStatCardProps) {
 }
 
 function QuickActions() {
+  const navigate = useNavigate();
   return (
     <Card>
       <CardHeader>
@@ -98,7 +100,10 @@ function QuickActions() {
         <Button variant="outline">Create Invite Code</Button>
         <Button variant="outline">Send Announcement</Button>
         <Button variant="outline">View Analytics</Button>
-        <Button variant="outline">Process Payouts</Button>
+        {/* Opens Financials with the payout confirmation (docs/product.md §15.4). */}
+        <Button variant="outline" onClick={() => void navigate("/financials?confirm=payouts")}>
+          Process Payouts
+        </Button>
       </CardContent>
     </Card>
   );

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ErrorListResponse, ErrorLogEntry } from "@contract/error-logs";
 import { Toaster } from "@web/components/ui/toast";
 import { json, mockFetch, renderWithQuery } from "@web/test/render";
+import { CurrentUserContext, READ_ONLY_REASON } from "@web/app/current-user";
 import ErrorsPage from "./errors-page";
 
 afterEach(() => {
@@ -135,5 +136,23 @@ describe("ErrorsPage", () => {
     mockFetch(() => json({ ...answer([]), total: 0 }));
     renderPage();
     expect(await screen.findByText("No error logs found")).toBeInTheDocument();
+  });
+});
+
+describe("ErrorsPage for a viewer (read-only)", () => {
+  it("shows archive and archive all disabled with the reason", async () => {
+    mockFetch(() => json(answer([entry({})])));
+    const router = createMemoryRouter([{ path: "/errors", element: <ErrorsPage /> }], { initialEntries: ["/errors"] });
+    renderWithQuery(
+      <CurrentUserContext.Provider value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false }}>
+        <RouterProvider router={router} />
+      </CurrentUserContext.Provider>,
+    );
+    expect(await screen.findByRole("button", { name: "Archive: Database timeout" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Archive All" })).toBeDisabled();
+    expect(screen.getAllByRole("note", { name: READ_ONLY_REASON })).toHaveLength(2);
+    // Reading stays possible: the details open.
+    await userEvent.click(screen.getByRole("button", { name: "Database timeout" }));
+    expect(await screen.findByRole("dialog")).toBeInTheDocument();
   });
 });

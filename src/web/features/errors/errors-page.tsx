@@ -12,6 +12,8 @@ import { useLoadDelay } from "@web/lib/use-load-delay";
 import { ErrorDetailDialog } from "./error-detail-dialog";
 import { ERROR_PAGE_SIZE, useArchiveAll, useArchiveError, useCleanupArchived, useErrorList, type ErrorListParams } from "./errors-api";
 import { LoadErrorCard } from "@web/components/ui/load-error-card";
+import { DisabledReason } from "@web/components/ui/disabled-reason";
+import { useWriteAccess } from "@web/app/current-user";
 
 const LEVELS: readonly ErrorLevel[] = ["error", "warning", "info"];
 export const CLEANUP_CONFIRM_TEXT = "This will permanently delete all archived errors older than 30 days. Are you sure?";
@@ -62,6 +64,8 @@ function ErrorLogsView({ archived, level, setFilter }: ViewProps) {
   const archiveOne = useArchiveError();
   const archiveAll = useArchiveAll();
   const cleanup = useCleanupArchived();
+  // Viewers see archive, archive all and cleanup disabled, with the reason (docs/product.md §1.3).
+  const { canWrite, reason: readOnly } = useWriteAccess();
   const [selected, setSelected] = useState<ErrorLogEntry | null>(null);
   const [confirmCleanup, setConfirmCleanup] = useState(false);
   const data = list.data;
@@ -106,15 +110,17 @@ function ErrorLogsView({ archived, level, setFilter }: ViewProps) {
           <Button variant="outline" onClick={() => void list.refetch()} disabled={list.isFetching}>
             Refresh
           </Button>
-          {archived ? (
-            <Button variant="destructive" onClick={() => setConfirmCleanup(true)} disabled={cleanup.isPending}>
-              Cleanup Old Archives
-            </Button>
-          ) : (
-            <Button onClick={onArchiveAll} disabled={archiveAll.isPending || data?.total === 0}>
-              {level ? `Archive All ${capitalise(level)}` : "Archive All"}
-            </Button>
-          )}
+          <DisabledReason reason={readOnly}>
+            {archived ? (
+              <Button variant="destructive" onClick={() => setConfirmCleanup(true)} disabled={cleanup.isPending || !canWrite}>
+                Cleanup Old Archives
+              </Button>
+            ) : (
+              <Button onClick={onArchiveAll} disabled={archiveAll.isPending || data?.total === 0 || !canWrite}>
+                {level ? `Archive All ${capitalise(level)}` : "Archive All"}
+              </Button>
+            )}
+          </DisabledReason>
         </div>
       </div>
 
@@ -139,6 +145,7 @@ function ErrorLogsView({ archived, level, setFilter }: ViewProps) {
                   onOpen={() => setSelected(entry)}
                   onArchive={() => onArchive(entry)}
                   archiving={archiveOne.isPending && archiveOne.variables === entry.id}
+                  readOnly={readOnly}
                 />
               ))}
             </ul>
@@ -232,11 +239,14 @@ function ErrorRow({
   onOpen,
   onArchive,
   archiving,
+  readOnly,
 }: {
   entry: ErrorLogEntry;
   onOpen: () => void;
   onArchive: () => void;
   archiving: boolean;
+  /** Why archiving is disabled (a viewer's session), if it is. */
+  readOnly: string | undefined;
 }) {
   return (
     <li
@@ -271,18 +281,20 @@ function ErrorRow({
         </p>
       </div>
       {!entry.archived_at && (
-        <Button
-          variant="outline"
-          size="sm"
-          aria-label={`Archive: ${entry.message}`}
-          disabled={archiving}
-          onClick={(e) => {
-            e.stopPropagation();
-            onArchive();
-          }}
-        >
-          Archive
-        </Button>
+        <DisabledReason reason={readOnly}>
+          <Button
+            variant="outline"
+            size="sm"
+            aria-label={`Archive: ${entry.message}`}
+            disabled={archiving || readOnly !== undefined}
+            onClick={(e) => {
+              e.stopPropagation();
+              onArchive();
+            }}
+          >
+            Archive
+          </Button>
+        </DisabledReason>
       )}
     </li>
   );

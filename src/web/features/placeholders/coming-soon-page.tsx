@@ -20,4 +20,3 @@ export function ComingSoon({ section }: { section: string }) {
 export const ProductsPage = () => <ComingSoon section="Products" />;
 export const FinancialsPage = () => <ComingSoon section="Financials" />;
 export const CommunicationsPage = () => <ComingSoon section="Communications" />;
-export const AdminUsersPage = () => <ComingSoon section="Admin Users" />;

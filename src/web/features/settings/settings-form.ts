@@ -24,6 +24,7 @@ export const SETTING_GROUPS: GroupDef[] = [
       { key: "monthly_subscription_fee", label: "Monthly Subscription Fee ($)", kind: "money" },
       { key: "platform_fee_percentage", label: "Platform Fee Percentage (%)", kind: "percentage" },
       { key: "shipping_handling_fee", label: "Shipping Handling Fee ($)", kind: "money" },
+      { key: "minimum_payout_amount", label: "Minimum Payout Amount ($)", kind: "money" },
     ],
   },
   {

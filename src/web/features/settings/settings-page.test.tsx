@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SettingsResponse } from "@contract/settings";
 import { ApiRequestError } from "@web/lib/api-client";
 import { json, mockFetch, renderWithQuery } from "@web/test/render";
+import { CurrentUserContext, READ_ONLY_REASON } from "@web/app/current-user";
 import SettingsPage from "./settings-page";
 import { changedValues, fieldErrorOf, valuesOf } from "./settings-form";
 
@@ -18,6 +19,7 @@ function makeSettings(overrides: Partial<Record<keyof SettingsResponse, string>>
     monthly_subscription_fee: "29.99",
     platform_fee_percentage: "1.5",
     shipping_handling_fee: "5.00",
+    minimum_payout_amount: "25.00",
     invite_code_prefix: "HKI",
     max_products_per_vendor: "100",
     maintenance_mode: "false",
@@ -180,4 +182,20 @@ describe("SettingsPage", () => {
     await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Leave Page" }));
     await screen.findByText("Home");
   }, 20_000);
+});
+
+describe("SettingsPage for a viewer (read-only)", () => {
+  it("shows the settings with the fields and Save disabled, the reason, and a link to the settings' activity", async () => {
+    mockFetch(() => json(makeSettings()));
+    const router = createMemoryRouter([{ path: "/settings", element: <SettingsPage /> }], { initialEntries: ["/settings"] });
+    renderWithQuery(
+      <CurrentUserContext.Provider value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false }}>
+        <RouterProvider router={router} />
+      </CurrentUserContext.Provider>,
+    );
+    expect(await screen.findByLabelText("Support Email")).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Save Changes" })).toBeDisabled();
+    expect(screen.getByRole("note", { name: READ_ONLY_REASON })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "View activity" })).toHaveAttribute("href", "/admin-users?tab=activity&targetType=settings&targetId=platform");
+  });
 });

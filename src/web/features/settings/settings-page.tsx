@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
+import { Link } from "react-router";
 import type { SettingKeyName, SettingsResponse } from "@contract/settings";
 import { Button } from "@web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@web/components/ui/card";
@@ -12,6 +13,8 @@ import { SettingField } from "./setting-field";
 import { UnsavedChangesGuard } from "./unsaved-changes-guard";
 import { UpdateHistory } from "./update-history";
 import { LoadErrorCard } from "@web/components/ui/load-error-card";
+import { DisabledReason } from "@web/components/ui/disabled-reason";
+import { useWriteAccess } from "@web/app/current-user";
 
 /** Settings (docs/product.md §7.1): three groups, dirty tracking, save of changed keys only, reset, update history. */
 export default function SettingsPage() {
@@ -30,6 +33,9 @@ export default function SettingsPage() {
           Settings
         </h1>
         <p className="text-gray-600">Platform pricing, configuration and communication.</p>
+        <Link to="/admin-users?tab=activity&targetType=settings&targetId=platform" className="text-sm text-blue-700 hover:underline">
+          View activity
+        </Link>
       </div>
       {settings.isError ? (
         <LoadErrorCard
@@ -53,6 +59,8 @@ function SettingsForm({ settings }: { settings: SettingsResponse }) {
   const loaded = useMemo(() => valuesOf(settings), [settings]);
   const [draft, setDraft] = useState<SettingValues>(loaded);
   const [errors, setErrors] = useState<Partial<Record<SettingKeyName, string>>>({});
+  // Viewers read the settings; the fields and Save are disabled for them, with the reason (docs/product.md §1.3).
+  const { canWrite, reason: readOnly } = useWriteAccess();
 
   // A (re)load replaces the form with what the server holds: this is what clears the dirty state after Save.
   useEffect(() => {
@@ -117,7 +125,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse }) {
                     setting={settings[field.key]}
                     value={draft[field.key]}
                     error={errors[field.key]}
-                    disabled={save.isPending}
+                    disabled={save.isPending || !canWrite}
                     onChange={(v) => onChange(field.key, v)}
                   />
                 </div>
@@ -129,9 +137,11 @@ function SettingsForm({ settings }: { settings: SettingsResponse }) {
           <Button type="button" variant="outline" disabled={!dirty || save.isPending} onClick={onReset}>
             Reset
           </Button>
-          <Button type="submit" disabled={!dirty || save.isPending}>
-            {save.isPending ? "Saving…" : "Save Changes"}
-          </Button>
+          <DisabledReason reason={readOnly}>
+            <Button type="submit" disabled={!dirty || save.isPending || !canWrite}>
+              {save.isPending ? "Saving…" : "Save Changes"}
+            </Button>
+          </DisabledReason>
         </div>
       </form>
       <UpdateHistory settings={settings} />

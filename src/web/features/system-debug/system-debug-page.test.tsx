@@ -28,6 +28,7 @@ const data: DebugResponse = {
   environment: "development",
   apiUrl: "http://127.0.0.1:3000/api",
   database: { kind: "sqlite", label: "SQLite (embedded)" },
+  errorLogDrops: { hours: 24, error: 0, warning: 0, info: 0 },
   checkedAt: "2026-11-22T12:00:00.000Z",
 };
 
@@ -61,6 +62,17 @@ describe("SystemDebugPage", () => {
     expect(await screen.findByText("All checks passed.")).toBeInTheDocument();
     expect(screen.getByTestId("overall-status")).toHaveTextContent("Healthy");
     expect(screen.getByText("sk_test…")).toBeInTheDocument();
+  });
+
+  it("shows the error-log entries dropped over the last day: none, or how many per level", async () => {
+    mockFetch(() => json(data));
+    const first = renderWithQuery(<SystemDebugPage />);
+    expect(await screen.findByTestId("error-log-drops")).toHaveTextContent("None");
+    expect(screen.getByText("Error Log Drops (24 h)")).toBeInTheDocument();
+    first.unmount();
+    mockFetch(() => json({ ...data, errorLogDrops: { hours: 24, error: 0, warning: 312, info: 2 } }));
+    renderWithQuery(<SystemDebugPage />);
+    expect(await screen.findByTestId("error-log-drops")).toHaveTextContent("314 errors 0, warnings 312, info 2");
   });
 
   it("shows 'API returned {status}' in an Error card", async () => {

@@ -120,6 +120,9 @@ function DebugSections({ data }: { data: DebugResponse }) {
           <code className="break-all">{data.apiUrl}</code>
         </Row>
         <Row label="Database">{data.database.label}</Row>
+        <Row label={`Error Log Drops (${data.errorLogDrops.hours} h)`}>
+          <ErrorLogDrops drops={data.errorLogDrops} />
+        </Row>
       </Section>
 
       <Card className="lg:col-span-2">
@@ -133,6 +136,17 @@ function DebugSections({ data }: { data: DebugResponse }) {
         </CardContent>
       </Card>
     </div>
+  );
+}
+
+/** Entries the error-log budgets dropped (docs/product.md §5.3): none, or how many per level. */
+function ErrorLogDrops({ drops }: { drops: DebugResponse["errorLogDrops"] }) {
+  const total = drops.error + drops.warning + drops.info;
+  if (total === 0) return <span data-testid="error-log-drops">None</span>;
+  return (
+    <span data-testid="error-log-drops">
+      <Badge variant={drops.error > 0 ? "destructive" : "warning"}>{total}</Badge> errors {drops.error}, warnings {drops.warning}, info {drops.info}
+    </span>
   );
 }
 

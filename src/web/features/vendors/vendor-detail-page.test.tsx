@@ -4,6 +4,7 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { VendorDetail } from "@contract/vendors";
 import { json, mockFetch, renderWithQuery } from "@web/test/render";
+import { CurrentUserContext, READ_ONLY_REASON } from "@web/app/current-user";
 import VendorDetailPage from "./vendor-detail-page";
 
 afterEach(() => {
@@ -55,6 +56,33 @@ describe("VendorDetailPage", () => {
     expect(router.state.location.search).toBe("?tab=settings");
   });
 
+  it("shows the payout account, refreshes it from Stripe, and the vendor's balance and last payouts", async () => {
+    const payouts = (status: "active" | "restricted") => ({
+      account: {
+        vendorId: "v1", stripeAccountId: "acct_moonlit", status, chargesEnabled: status === "active", payoutsEnabled: status === "active",
+        requirements: status === "active" ? null : { currentlyDue: ["external_account"], pastDue: ["external_account"], disabledReason: "requirements.past_due" },
+        checkedAt: "2026-11-30T10:00:00.000Z",
+      },
+      money: { earned: 300, paidOut: 200, inFlight: 0, balance: 100, lastPayoutAt: "2026-11-01T10:00:00.000Z" },
+      recentPayouts: [
+        { id: "p1", vendorId: "v1", vendorName: "Moonlit Ceramics", amount: 200, currency: "usd", status: "paid", stripeTransferId: "tr_1", failureReason: null, runId: "r1", createdAt: "2026-11-01T09:00:00.000Z", paidAt: "2026-11-01T10:00:00.000Z" },
+      ],
+    });
+    const fetchMock = mockFetch((url, init) => {
+      if (url === "/api/admin/vendors/v1/payout-account/refresh" && init?.method === "POST") return json(payouts("restricted"));
+      if (url === "/api/admin/vendors/v1/payout-account") return json(payouts("active"));
+      return json(detail("active"));
+    });
+    renderAt("/vendors/v1?tab=payouts");
+    expect(await screen.findByText("acct_moonlit")).toBeInTheDocument();
+    expect(screen.getByText("$100.00")).toBeInTheDocument();
+    expect(screen.getByText("tr_1")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Refresh from Stripe" }));
+    expect(await screen.findByText("Restricted")).toBeInTheDocument();
+    expect(screen.getByText("Stripe still needs: external_account")).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some((c) => c[0] === "/api/admin/vendors/v1/payout-account/refresh" && c[1]?.method === "POST")).toBe(true);
+  });
+
   it("renders custom HTML only in a sandboxed frame", async () => {
     mockFetch(() => json(detail("active")));
     renderAt("/vendors/v1?tab=customization");
@@ -68,5 +96,21 @@ describe("VendorDetailPage", () => {
     mockFetch(() => json({ error: { code: "not_found", message: "Vendor not found" } }, 404, "Not Found"));
     renderAt("/vendors/nope");
     expect(await screen.findByText("Vendor not found")).toBeInTheDocument();
+  });
+});
+
+describe("VendorDetailPage for a viewer (read-only)", () => {
+  it("shows the status actions disabled with the reason, and links to the vendor's activity", async () => {
+    mockFetch(() => json(detail("suspended")));
+    const router = createMemoryRouter([{ path: "/vendors/:vendorId", element: <VendorDetailPage /> }], { initialEntries: ["/vendors/v1?tab=settings"] });
+    renderWithQuery(
+      <CurrentUserContext.Provider value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false }}>
+        <RouterProvider router={router} />
+      </CurrentUserContext.Provider>,
+    );
+    expect(await screen.findByRole("button", { name: "Reactivate Vendor" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Activate Vendor" })).toBeDisabled();
+    expect(screen.getAllByRole("note", { name: READ_ONLY_REASON })).toHaveLength(2);
+    expect(screen.getByRole("link", { name: "View activity" })).toHaveAttribute("href", "/admin-users?tab=activity&targetType=vendor&targetId=v1");
   });
 });

@@ -8,17 +8,30 @@ import { Spinner } from "@web/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@web/components/ui/table";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@web/components/ui/tabs";
 import { toast } from "@web/components/ui/toast";
-import { formatCurrency, formatDate } from "@web/lib/format";
+import { formatCurrency, formatDate, formatDateTime } from "@web/lib/format";
+import { ApiRequestError } from "@web/lib/api-client";
 import { useLoadDelay } from "@web/lib/use-load-delay";
-import { errorMessage, useSetVendorStatus, useVendorDetail, useVendorProducts, useVendorSales, VENDOR_TAB_PAGE_SIZE } from "./vendors-api";
+import { DisabledReason } from "@web/components/ui/disabled-reason";
+import { useWriteAccess } from "@web/app/current-user";
+import {
+  errorMessage,
+  useRefreshPayoutAccount,
+  useSetVendorStatus,
+  useVendorDetail,
+  useVendorPayouts,
+  useVendorProducts,
+  useVendorSales,
+  VENDOR_TAB_PAGE_SIZE,
+} from "./vendors-api";
 
-const TABS = ["overview", "products", "customization", "sales", "settings"] as const;
+const TABS = ["overview", "products", "customization", "sales", "payouts", "settings"] as const;
 type Tab = (typeof TABS)[number];
 const TAB_LABELS: Record<Tab, string> = {
   overview: "Overview",
   products: "Products",
   customization: "Customization",
   sales: "Sales",
+  payouts: "Payouts",
   settings: "Settings",
 };
 
@@ -32,6 +45,8 @@ export default function VendorDetailPage() {
   const ready = useLoadDelay();
   const detail = useVendorDetail(vendorId, ready);
   const setStatus = useSetVendorStatus();
+  // Viewers see the status actions disabled, with the reason (docs/product.md §1.3).
+  const { canWrite, reason: readOnly } = useWriteAccess();
 
   if (detail.isPending) return <Spinner className="py-12" label="Loading vendor" />;
   if (detail.isError) {
@@ -80,14 +95,19 @@ export default function VendorDetailPage() {
         <p className="text-gray-600">
           {vendor.owner} · {vendor.email} · /{vendor.slug}
         </p>
+        <Link to={`/admin-users?tab=activity&targetType=vendor&targetId=${encodeURIComponent(vendor.id)}`} className="text-sm text-blue-700 hover:underline">
+          View activity
+        </Link>
       </div>
 
       {suspended && (
         <div role="status" className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-yellow-300 bg-yellow-50 p-4 text-yellow-900">
           <span>This vendor is suspended: the store is hidden and the vendor cannot use their dashboard.</span>
-          <Button onClick={() => changeStatus("active")} disabled={setStatus.isPending}>
-            Reactivate Vendor
-          </Button>
+          <DisabledReason reason={readOnly}>
+            <Button onClick={() => changeStatus("active")} disabled={setStatus.isPending || !canWrite}>
+              Reactivate Vendor
+            </Button>
+          </DisabledReason>
         </div>
       )}
 
@@ -123,6 +143,9 @@ export default function VendorDetailPage() {
         <TabsContent value="sales">
           <SalesTab vendorId={vendor.id} active={tab === "sales"} />
         </TabsContent>
+        <TabsContent value="payouts">
+          <PayoutsTab vendorId={vendor.id} active={tab === "payouts"} />
+        </TabsContent>
         <TabsContent value="settings">
           <Card>
             <CardHeader>
@@ -135,15 +158,17 @@ export default function VendorDetailPage() {
                   : "Suspending hides the store from public listings and blocks dashboard access; all data is kept."}
               </p>
               <div>
-                {suspended ? (
-                  <Button onClick={() => changeStatus("active")} disabled={setStatus.isPending}>
-                    Activate Vendor
-                  </Button>
-                ) : (
-                  <Button variant="destructive" onClick={() => changeStatus("suspended")} disabled={setStatus.isPending}>
-                    Suspend Vendor
-                  </Button>
-                )}
+                <DisabledReason reason={readOnly}>
+                  {suspended ? (
+                    <Button onClick={() => changeStatus("active")} disabled={setStatus.isPending || !canWrite}>
+                      Activate Vendor
+                    </Button>
+                  ) : (
+                    <Button variant="destructive" onClick={() => changeStatus("suspended")} disabled={setStatus.isPending || !canWrite}>
+                      Suspend Vendor
+                    </Button>
+                  )}
+                </DisabledReason>
               </div>
             </CardContent>
           </Card>
@@ -340,5 +365,107 @@ function CustomizationTab({ vendor }: { vendor: VendorDetail }) {
         )}
       </CardContent>
     </Card>
+  );
+}
+
+const ACCOUNT_LABELS = { active: "Active", pending: "Pending", restricted: "Restricted", not_connected: "Not connected" } as const;
+const ACCOUNT_VARIANTS = { active: "success", pending: "warning", restricted: "destructive", not_connected: "secondary" } as const;
+const PAYOUT_LABELS = { pending: "Pending", processing: "Processing", paid: "Paid", failed: "Failed", canceled: "Canceled" } as const;
+
+/** The API's own message of a failed call when it has one (e.g. 'Payment provider not configured'). */
+function apiErrorMessage(error: unknown): string {
+  if (error instanceof ApiRequestError) {
+    try {
+      const message = (JSON.parse(error.body) as { error?: { message?: unknown } }).error?.message;
+      if (typeof message === "string" && message) return message;
+    } catch {
+      /* not JSON */
+    }
+  }
+  return errorMessage(error);
+}
+
+/** Payout account (with a refresh from Stripe), what the vendor is owed, and its latest payouts (docs/product.md §15.4). */
+function PayoutsTab({ vendorId, active }: { vendorId: string; active: boolean }) {
+  const q = useVendorPayouts(vendorId, active);
+  const refresh = useRefreshPayoutAccount();
+  if (q.isPending) return <Spinner className="py-8" label="Loading payouts" />;
+  if (q.isError) return <p role="alert" className="py-6 text-red-700">{q.error.message}</p>;
+  const { account, money, recentPayouts } = q.data;
+  const due = account.requirements ? [...new Set([...account.requirements.pastDue, ...account.requirements.currentlyDue])] : [];
+  return (
+    <div className="grid gap-4">
+      <Card>
+        <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
+          <CardTitle>Payout account</CardTitle>
+          <Button
+            variant="outline"
+            disabled={refresh.isPending || account.stripeAccountId === null}
+            onClick={() =>
+              refresh.mutate(vendorId, {
+                onSuccess: (data) => toast({ title: `Payout account is ${ACCOUNT_LABELS[data.account.status].toLowerCase()}`, variant: "success" }),
+                onError: (error) => toast({ title: `Failed to refresh the payout account: ${apiErrorMessage(error)}`, variant: "destructive" }),
+              })
+            }
+          >
+            {refresh.isPending ? "Refreshing…" : "Refresh from Stripe"}
+          </Button>
+        </CardHeader>
+        <CardContent className="grid gap-2 text-sm">
+          <p>
+            Status: <Badge variant={ACCOUNT_VARIANTS[account.status]}>{ACCOUNT_LABELS[account.status]}</Badge>
+          </p>
+          <p>
+            Stripe account: <code>{account.stripeAccountId ?? "not connected"}</code>
+          </p>
+          {account.stripeAccountId && (
+            <p>
+              Charges {account.chargesEnabled ? "enabled" : "disabled"} · Payouts {account.payoutsEnabled ? "enabled" : "disabled"}
+            </p>
+          )}
+          {due.length > 0 && <p className="text-yellow-800">Stripe still needs: {due.join(", ")}</p>}
+          {account.requirements?.disabledReason && <p className="text-red-700">Disabled: {account.requirements.disabledReason}</p>}
+          <p className="text-gray-600">{account.checkedAt ? `Checked ${formatDateTime(account.checkedAt)}` : "Never checked with Stripe"}</p>
+        </CardContent>
+      </Card>
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <Stat label="Balance">{formatCurrency(money.balance)}</Stat>
+        <Stat label="Earned">{formatCurrency(money.earned)}</Stat>
+        <Stat label="Paid Out">{formatCurrency(money.paidOut)}</Stat>
+        <Stat label="In Flight">{formatCurrency(money.inFlight)}</Stat>
+      </div>
+      <Card>
+        <CardHeader>
+          <CardTitle>Last payouts</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {recentPayouts.length === 0 ? (
+            <p className="py-4 text-center text-gray-600">No payouts yet</p>
+          ) : (
+            <Table aria-label="Last payouts">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Date</TableHead>
+                  <TableHead>Amount</TableHead>
+                  <TableHead>Status</TableHead>
+                  <TableHead>Details</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {recentPayouts.map((p) => (
+                  <TableRow key={p.id}>
+                    <TableCell>{formatDateTime(p.paidAt ?? p.createdAt)}</TableCell>
+                    <TableCell>{formatCurrency(p.amount)}</TableCell>
+                    <TableCell>{PAYOUT_LABELS[p.status]}</TableCell>
+                    <TableCell className="text-xs">{p.status === "failed" ? p.failureReason : (p.stripeTransferId ?? "")}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+          <p className="pt-2 text-sm text-gray-600">Last payout: {money.lastPayoutAt ? formatDate(money.lastPayoutAt) : "Never"}</p>
+        </CardContent>
+      </Card>
+    </div>
   );
 }

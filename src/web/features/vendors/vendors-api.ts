@@ -9,6 +9,7 @@ import {
   listVendorSalesEndpoint,
   setVendorStatusEndpoint,
 } from "@contract/vendors";
+import { getVendorPayoutsEndpoint, refreshPayoutAccountEndpoint } from "@contract/financial";
 import { callApi, mutationOf } from "@web/lib/api-client";
 
 export interface VendorListParams {
@@ -115,4 +116,25 @@ export function useDeleteVendor() {
 /** The message part of the product's alerts ('Failed to … vendor: {message}'), 'Unknown error' when there is none. */
 export function errorMessage(error: unknown): string {
   return error instanceof Error && error.message ? error.message : "Unknown error";
+}
+
+/** The vendor's payout account, money and last payouts (docs/product.md §15.4); kept under the financial area, which payout runs refresh. */
+export const vendorPayoutsKey = (id: string) => ["financial", "vendor", id] as const;
+
+export function useVendorPayouts(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: vendorPayoutsKey(id),
+    enabled,
+    queryFn: ({ signal }) => callApi(getVendorPayoutsEndpoint, { params: { id } }, { signal }),
+  });
+}
+
+/** Reads the vendor's connected account from Stripe again; the financial and vendors areas refresh after. */
+export function useRefreshPayoutAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...mutationOf(refreshPayoutAccountEndpoint),
+    mutationFn: (id: string) => callApi(refreshPayoutAccountEndpoint, { params: { id } }),
+    onSuccess: (data, id) => queryClient.setQueryData(vendorPayoutsKey(id), data),
+  });
 }

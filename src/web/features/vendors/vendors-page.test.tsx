@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AdminVendorsResponse } from "@contract/vendors";
 import { Toaster } from "@web/components/ui/toast";
 import { json, mockFetch, renderWithQuery } from "@web/test/render";
+import { CurrentUserContext, READ_ONLY_REASON } from "@web/app/current-user";
 import VendorsPage from "./vendors-page";
 
 afterEach(() => {
@@ -100,5 +101,22 @@ describe("VendorsPage", () => {
     await userEvent.click(await screen.findByRole("button", { name: "Enable Moonlit Ceramics" }));
     await userEvent.click(await screen.findByRole("button", { name: "Enable Vendor" }));
     expect(await screen.findByRole("button", { name: "Disable Moonlit Ceramics" })).toBeInTheDocument();
+  });
+});
+
+describe("VendorsPage for a viewer (read-only)", () => {
+  it("shows enable, disable and delete disabled with the reason", async () => {
+    mockFetch((url) => (url === "/api/config" ? json(config) : json(page([moon]))));
+    const router = createMemoryRouter([{ path: "/vendors", element: <VendorsPage /> }], { initialEntries: ["/vendors"] });
+    renderWithQuery(
+      <CurrentUserContext.Provider value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false }}>
+        <RouterProvider router={router} />
+      </CurrentUserContext.Provider>,
+    );
+    const row = await screen.findByTestId("vendor-row-moonlit-ceramics");
+    expect(within(row).getByRole("button", { name: "Disable Moonlit Ceramics" })).toBeDisabled();
+    expect(within(row).getByRole("button", { name: "Delete Moonlit Ceramics" })).toBeDisabled();
+    expect(within(row).getAllByRole("note", { name: READ_ONLY_REASON })).toHaveLength(2);
+    expect(within(row).getByRole("link", { name: /View store/ })).toBeInTheDocument();
   });
 });

@@ -11,11 +11,13 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { toast } from "@web/components/ui/toast";
 import { formatDate } from "@web/lib/format";
 import { storefrontLink, usePublicConfig } from "@web/lib/use-public-config";
-import { useDebouncedValue } from "./use-debounced-value";
+import { useDebouncedValue } from "@web/lib/use-debounced-value";
 import { VendorDeleteDialog, VendorStatusDialog } from "./vendor-dialogs";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { errorMessage, useDeleteVendor, useSetVendorStatus, useVendorList, type VendorListParams } from "./vendors-api";
 import { LoadErrorCard } from "@web/components/ui/load-error-card";
+import { DisabledReason } from "@web/components/ui/disabled-reason";
+import { useWriteAccess } from "@web/app/current-user";
 
 const PAGE_SIZE = 20;
 const SEARCH_DEBOUNCE_MS = 300;
@@ -48,6 +50,8 @@ export default function VendorsPage() {
   const config = usePublicConfig();
   const setStatus = useSetVendorStatus();
   const deleteVendor = useDeleteVendor();
+  // Viewers see the actions disabled, with the reason (docs/product.md §1.3).
+  const { canWrite, reason: readOnly } = useWriteAccess();
   const [statusTarget, setStatusTarget] = useState<VendorListItem | null>(null);
   const [deleteTarget, setDeleteTarget] = useState<VendorListItem | null>(null);
 
@@ -223,12 +227,16 @@ export default function VendorsPage() {
                             >
                               View Store
                             </a>
-                            <Button size="sm" variant="outline" onClick={() => setStatusTarget(v)} aria-label={`${v.isActive ? "Disable" : "Enable"} ${v.name}`}>
-                              {v.isActive ? "Disable" : "Enable"}
-                            </Button>
-                            <Button size="sm" variant="destructive" onClick={() => setDeleteTarget(v)} aria-label={`Delete ${v.name}`}>
-                              Delete
-                            </Button>
+                            <DisabledReason reason={readOnly}>
+                              <Button size="sm" variant="outline" disabled={!canWrite} onClick={() => setStatusTarget(v)} aria-label={`${v.isActive ? "Disable" : "Enable"} ${v.name}`}>
+                                {v.isActive ? "Disable" : "Enable"}
+                              </Button>
+                            </DisabledReason>
+                            <DisabledReason reason={readOnly}>
+                              <Button size="sm" variant="destructive" disabled={!canWrite} onClick={() => setDeleteTarget(v)} aria-label={`Delete ${v.name}`}>
+                                Delete
+                              </Button>
+                            </DisabledReason>
                           </div>
                         </TableCell>
                       </TableRow>

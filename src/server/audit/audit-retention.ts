@@ -1,0 +1,62 @@
+import type { AppDeps } from "../app-env.ts";
+import type { Clock } from "../clock.ts";
+import type { JobWorker } from "../jobs/job-worker.ts";
+import { CHUNK_ROWS, type Executor } from "../ledger/executor.ts";
+import { recordAudit } from "./audit-log.ts";
+import { deleteAuditRows, selectAuditIdsBefore } from "./audit.queries.ts";
+
+export const AUDIT_RETENTION_JOB = "audit.retention";
+const DAY_MS = 86_400_000;
+
+/** Lets other work run between chunks: a sweep never holds the event loop (or SQLite's writer) long. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export interface RetentionResult {
+  deleted: number;
+  cutoff: string;
+  /** True when asked to stop before the end; the next run continues. */
+  stopped: boolean;
+}
+
+/**
+ * Deletes audit rows older than `retentionDays`, CHUNK_ROWS per statement (each its own short
+ * transaction), yielding between chunks; never in a request. When it deleted anything it records
+ * one audit row of its own (actor "system") saying how many and up to when.
+ */
+export async function sweepAuditRetention(
+  db: Executor,
+  clock: Clock,
+  retentionDays: number,
+  options: { shouldStop?: () => Promise<boolean>; onChunk?: (deleted: number) => Promise<void>; chunkRows?: number } = {},
+): Promise<RetentionResult> {
+  const chunkRows = options.chunkRows ?? CHUNK_ROWS;
+  const cutoff = new Date(clock.now().getTime() - retentionDays * DAY_MS).toISOString();
+  let deleted = 0;
+  let stopped = false;
+  for (;;) {
+    const ids = await selectAuditIdsBefore(db, cutoff, chunkRows);
+    deleted += await deleteAuditRows(db, ids);
+    if (ids.length < chunkRows) break;
+    await options.onChunk?.(deleted);
+    if (await options.shouldStop?.()) {
+      stopped = true;
+      break;
+    }
+    await yieldToEventLoop();
+  }
+  if (deleted > 0) {
+    await recordAudit(db, { actor: null, action: "audit_log.retention", target: { type: "audit_log", id: "retention", label: `rows older than ${retentionDays} days` }, details: { deleted, cutoff, retentionDays, complete: !stopped } }, clock);
+  }
+  return { deleted, cutoff, stopped };
+}
+
+/** The daily retention sweep (AUDIT_RETENTION_DAYS), on the job worker of every server process (one runs it). */
+export function auditJobs(worker: JobWorker, deps: AppDeps): void {
+  worker.register(AUDIT_RETENTION_JOB, async (context) =>
+    sweepAuditRetention(deps.database.db, deps.clock, deps.config.auditRetentionDays, {
+      shouldStop: () => context.shouldStop(),
+      onChunk: (deleted) => context.reportProgress({ deleted }),
+    }),
+  );
+  worker.schedule(AUDIT_RETENTION_JOB, DAY_MS);
+}

@@ -1,0 +1,55 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { verifyPassword } from "../auth/password-hash.ts";
+import { TEST_PASSWORD, type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
+import { runUserCreate } from "./user-create-command.ts";
+
+/** Issue 15 finding 7: `user:create` must not silently reset an existing account. */
+describe.each(testDatabaseKinds)("user:create (%s)", (kind) => {
+  let ctx: TestContext;
+  let out: string[];
+  let err: string[];
+  beforeEach(async () => {
+    ctx = await createTestContext(kind);
+    out = [];
+    err = [];
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  const run = (...args: string[]) => runUserCreate(args, ctx.database.db, ctx.clock, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  const account = (email: string) => ctx.database.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+
+  it("refuses to change an existing user found under a case or space variant of the e-mail, without --update", async () => {
+    const email = ctx.config.adminEmail;
+    const before = await account(email);
+    for (const variant of [email.toUpperCase(), ` ${email} `, email.replace(/^./, (c) => c.toUpperCase())]) {
+      expect(await run("--email", variant, "--password", "new-password-1", "--role", "user")).toBe(2);
+    }
+    expect(err.at(-1)).toBe(`user:create: a user ${email} (role admin) already exists; nothing was changed. Add --update to reset their password and role.`);
+    const after = await account(email);
+    expect(after).toEqual(before);
+    expect(await verifyPassword(TEST_PASSWORD, after.password_hash!)).toBe(true);
+  });
+
+  it("changes the existing user with --update (password, role, sessions ended)", async () => {
+    const user = await ctx.createUser({ email: "artist@example.com" });
+    expect((await ctx.request("/api/auth/me", { token: user.token })).status).toBe(200);
+    expect(await run("--email", "Artist@Example.com", "--password", "new-password-1", "--role", "admin", "--update")).toBe(0);
+    expect(out).toEqual(["Updated admin artist@example.com (password reset, sessions ended)"]);
+    const after = await account("artist@example.com");
+    expect(after.role).toBe("admin");
+    expect(await verifyPassword("new-password-1", after.password_hash!)).toBe(true);
+    expect((await ctx.request("/api/auth/me", { token: user.token })).status).toBe(401);
+  });
+
+  it("creates a new user, normalising the e-mail; refuses bad arguments", async () => {
+    expect(await run("--email", " New.Person@Example.com", "--password", "long-enough-1")).toBe(0);
+    expect(out).toEqual(["Created user new.person@example.com"]);
+    expect((await account("new.person@example.com")).role).toBe("user");
+    expect(await run("--email", "nope", "--password", "long-enough-1")).toBe(2);
+    expect(await run("--email", "a@b.example", "--password", "short")).toBe(2);
+    expect(await run("--email", "a@b.example", "--password", "long-enough-1", "--role", "root")).toBe(2);
+    expect(await run("--email", "a@b.example", "--password", "long-enough-1", "--bogus")).toBe(2);
+  });
+});

@@ -1,0 +1,36 @@
+import type { Insertable, Selectable } from "kysely";
+import type { MailOutboxTable } from "../db/schema.ts";
+import type { Executor } from "../ledger/executor.ts";
+
+/** The only place SQL for the mail outbox lives. */
+
+export type OutboxRow = Selectable<MailOutboxTable>;
+
+export async function insertOutboxMail(db: Executor, row: Insertable<MailOutboxTable>): Promise<void> {
+  await db.insertInto("mail_outbox").values(row).execute();
+}
+
+export async function findOutboxMail(db: Executor, id: string): Promise<OutboxRow | undefined> {
+  return db.selectFrom("mail_outbox").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** pending -> sending, only from pending: exactly one deliverer gets to send it. */
+export async function claimOutboxMail(db: Executor, id: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable("mail_outbox")
+    .set((eb) => ({ status: "sending", sending_at: now, attempts: eb("attempts", "+", 1) }))
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function finishOutboxMail(db: Executor, id: string, outcome: { status: "sent"; at: string } | { status: "pending" | "failed"; error: string }): Promise<void> {
+  const changes = outcome.status === "sent" ? { status: "sent" as const, sent_at: outcome.at, last_error: null } : { status: outcome.status, last_error: outcome.error.slice(0, 2000) };
+  await db.updateTable("mail_outbox").set(changes).where("id", "=", id).where("status", "=", "sending").execute();
+}
+
+/** The mails about one thing (e.g. "invitation:<id>"), newest first (tests, support). */
+export async function selectOutboxByReference(db: Executor, reference: string): Promise<OutboxRow[]> {
+  return db.selectFrom("mail_outbox").selectAll().where("reference", "=", reference).orderBy("created_at", "desc").orderBy("id", "desc").execute();
+}

@@ -1,0 +1,177 @@
+import Stripe from "stripe";
+import { secretPrefix, stripeHostOptions } from "./stripe-check.ts";
+
+/**
+ * Stripe Connect for payouts (docs/product.md §15), through the official SDK: transfers to a
+ * vendor's connected account, and reading that account's status. The SDK never retries on its
+ * own (maxNetworkRetries 0): the payout run decides, paced, with the same idempotency key.
+ */
+
+export const STRIPE_PAYOUT_TIMEOUT_MS = 20_000;
+
+export interface TransferRequest {
+  amountCents: number;
+  currency: string;
+  /** The connected account, acct_… */
+  destination: string;
+  /** The run's id: Stripe groups a run's transfers under it. */
+  transferGroup: string;
+  /** Derived from the payout id (and attempt): a repeated call answers the same transfer. */
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+export type TransferOutcome =
+  /** The transfer exists (made now, or replayed for the same key). */
+  | { kind: "paid"; transferId: string }
+  /** Stripe refused it: nothing was transferred; the message is Stripe's. */
+  | { kind: "failed"; message: string }
+  /** Try again later with the same key: rate limited (429), Stripe's own error (5xx), a concurrent
+   * request with the key, or no answer in time (then Stripe may have made the transfer). */
+  | { kind: "retry"; message: string; retryAfterMs: number | null; outcomeUnknown: boolean }
+  /** The key itself is refused (401/403): no transfer can succeed; the run stops. */
+  | { kind: "abort"; message: string };
+
+export interface ConnectedAccountFacts {
+  chargesEnabled: boolean;
+  payoutsEnabled: boolean;
+  detailsSubmitted: boolean;
+  currentlyDue: string[];
+  pastDue: string[];
+  disabledReason: string | null;
+}
+
+/** What a payout run and the account refresh need of a payment provider (tests may fake it). */
+export interface PayoutProvider {
+  createTransfer(request: TransferRequest): Promise<TransferOutcome>;
+  /** Throws ProviderError when Stripe cannot answer or refuses. */
+  retrieveAccount(accountId: string): Promise<ConnectedAccountFacts>;
+}
+
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    /** Stripe answered that the account does not exist. */
+    readonly notFound = false,
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+}
+
+/** The account's status from Stripe's facts: active when it can take charges and payouts, restricted when Stripe disabled it, pending otherwise. */
+export function accountStatusOf(facts: ConnectedAccountFacts): "active" | "pending" | "restricted" {
+  if (facts.disabledReason && !facts.disabledReason.startsWith("requirements.pending")) return "restricted";
+  if (facts.pastDue.length > 0) return "restricted";
+  if (facts.chargesEnabled && facts.payoutsEnabled) return "active";
+  return "pending";
+}
+
+export interface StripePayoutsOptions {
+  secretKey: string;
+  apiBase?: string | undefined;
+  timeoutMs?: number;
+  fetchImpl?: typeof fetch | undefined;
+}
+
+export class StripePayouts implements PayoutProvider {
+  private readonly stripe: Stripe;
+
+  constructor(private readonly options: StripePayoutsOptions) {
+    this.stripe = new Stripe(options.secretKey, {
+      maxNetworkRetries: 0,
+      timeout: options.timeoutMs ?? STRIPE_PAYOUT_TIMEOUT_MS,
+      telemetry: false,
+      ...stripeHostOptions(options.apiBase),
+      ...(options.fetchImpl ? { httpClient: Stripe.createFetchHttpClient(options.fetchImpl) } : {}),
+    });
+  }
+
+  async createTransfer(request: TransferRequest): Promise<TransferOutcome> {
+    try {
+      const transfer = await this.stripe.transfers.create(
+        {
+          amount: request.amountCents,
+          currency: request.currency,
+          destination: request.destination,
+          transfer_group: request.transferGroup,
+          metadata: request.metadata,
+        },
+        { idempotencyKey: request.idempotencyKey },
+      );
+      return { kind: "paid", transferId: transfer.id };
+    } catch (err) {
+      return this.outcomeOf(err);
+    }
+  }
+
+  async retrieveAccount(accountId: string): Promise<ConnectedAccountFacts> {
+    try {
+      const account = await this.stripe.accounts.retrieve(accountId);
+      const req = account.requirements;
+      return {
+        chargesEnabled: account.charges_enabled === true,
+        payoutsEnabled: account.payouts_enabled === true,
+        detailsSubmitted: account.details_submitted === true,
+        currentlyDue: req?.currently_due ?? [],
+        pastDue: req?.past_due ?? [],
+        disabledReason: req?.disabled_reason ?? null,
+      };
+    } catch (err) {
+      const notFound = err instanceof Stripe.errors.StripeError && (err.code === "resource_missing" || err.statusCode === 404);
+      throw new ProviderError(this.describe(err), notFound);
+    }
+  }
+
+  private outcomeOf(err: unknown): TransferOutcome {
+    const message = this.describe(err);
+    if (err instanceof Stripe.errors.StripeConnectionError) return { kind: "retry", message, retryAfterMs: null, outcomeUnknown: true };
+    if (err instanceof Stripe.errors.StripeAuthenticationError || err instanceof Stripe.errors.StripePermissionError) return { kind: "abort", message };
+    if (err instanceof Stripe.errors.StripeError) {
+      const status = err.statusCode ?? 0;
+      const retryAfter = Number(err.headers?.["retry-after"]);
+      const retryAfterMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : null;
+      if (err instanceof Stripe.errors.StripeRateLimitError || status === 429) return { kind: "retry", message, retryAfterMs, outcomeUnknown: false };
+      if (err instanceof Stripe.errors.StripeIdempotencyError || status === 409) return { kind: "retry", message, retryAfterMs, outcomeUnknown: true };
+      if (status >= 500 || status === 0) return { kind: "retry", message, retryAfterMs, outcomeUnknown: true };
+      return { kind: "failed", message };
+    }
+    // Anything else (a bug, a broken answer): Stripe may or may not have acted.
+    return { kind: "retry", message, retryAfterMs: null, outcomeUnknown: true };
+  }
+
+  private describe(err: unknown): string {
+    const message = err instanceof Error ? err.message : String(err);
+    const key = this.options.secretKey;
+    return message.split(key).join(`${secretPrefix(key)}…`);
+  }
+}
+
+/**
+ * Spaces calls out to at most `perSecond` (STRIPE_MAX_RPS): each caller waits for its slot, so
+ * concurrent senders together keep the pace, and a burst never exceeds it.
+ */
+export class Pacer {
+  private next = 0;
+  private readonly intervalMs: number;
+
+  constructor(
+    perSecond: number,
+    private readonly now: () => number = () => performance.now(),
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  ) {
+    this.intervalMs = 1000 / Math.max(0.001, perSecond);
+  }
+
+  async slot(): Promise<void> {
+    const t = this.now();
+    const at = Math.max(t, this.next);
+    this.next = at + this.intervalMs;
+    if (at > t) await this.sleep(at - t);
+  }
+
+  /** Pushes every later slot back (after a 429, so the pace slows for everyone). */
+  pause(ms: number): void {
+    this.next = Math.max(this.next, this.now() + ms);
+  }
+}

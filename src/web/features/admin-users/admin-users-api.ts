@@ -1,0 +1,142 @@
+import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import {
+  type StaffRole,
+  changeUserRoleEndpoint,
+  inviteAdminUserEndpoint,
+  listAdminUsersEndpoint,
+  listInvitationsEndpoint,
+  listUserSessionsEndpoint,
+  removeUserAccessEndpoint,
+  resendInvitationEndpoint,
+  revokeInvitationEndpoint,
+  revokeUserSessionsEndpoint,
+} from "@contract/admin-users";
+import { listAuditLogEndpoint } from "@contract/audit-log";
+import { ApiRequestError, callApi, mutationOf } from "@web/lib/api-client";
+
+export const STAFF_PAGE_SIZE = 25;
+export const ACTIVITY_PAGE_SIZE = 25;
+
+export interface StaffListParams {
+  search: string;
+  role: StaffRole | "all";
+  /** Keyset position from the previous page's nextCursor; null for the first page. */
+  cursor: string | null;
+}
+
+/** The Activity tab's filters, as the URL and the CSV export carry them ("" = not set). */
+export interface ActivityFilters {
+  actor: string;
+  action: string;
+  targetType: string;
+  targetId: string;
+  from: string;
+  to: string;
+}
+
+/** Query keys of the admin-users area (users, invitations, sessions; each starts with the area). */
+export const adminUsersKeys = {
+  all: ["admin-users"] as const,
+  list: (params: StaffListParams) => [...adminUsersKeys.all, "list", params] as const,
+  invitations: () => [...adminUsersKeys.all, "invitations"] as const,
+  sessions: (id: string) => [...adminUsersKeys.all, "sessions", id] as const,
+};
+
+/** Query keys of the audit-log area. */
+export const auditLogKeys = {
+  all: ["audit-log"] as const,
+  page: (filters: ActivityFilters, cursor: string | null) => [...auditLogKeys.all, "page", filters, cursor] as const,
+};
+
+/** The filters the API takes: only the ones set. */
+export function activityQuery(filters: ActivityFilters): Partial<ActivityFilters> {
+  return Object.fromEntries(Object.entries(filters).filter(([, v]) => v.trim() !== "").map(([k, v]) => [k, v.trim()]));
+}
+
+export function useStaffList(params: StaffListParams, enabled = true) {
+  const search = params.search.trim();
+  return useQuery({
+    queryKey: adminUsersKeys.list(params),
+    enabled,
+    queryFn: ({ signal }) =>
+      callApi(
+        listAdminUsersEndpoint,
+        { query: { limit: STAFF_PAGE_SIZE, search: search === "" ? undefined : search, role: params.role === "all" ? undefined : params.role, cursor: params.cursor ?? undefined } },
+        { signal },
+      ),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useInvitations(enabled = true) {
+  return useQuery({ queryKey: adminUsersKeys.invitations(), enabled, queryFn: ({ signal }) => callApi(listInvitationsEndpoint, {}, { signal }) });
+}
+
+export function useUserSessions(id: string | null) {
+  return useQuery({
+    queryKey: adminUsersKeys.sessions(id ?? ""),
+    enabled: id !== null,
+    queryFn: ({ signal }) => callApi(listUserSessionsEndpoint, { params: { id: id! } }, { signal }),
+    staleTime: 0,
+  });
+}
+
+export function useAuditLog(filters: ActivityFilters, cursor: string | null, enabled = true) {
+  return useQuery({
+    queryKey: auditLogKeys.page(filters, cursor),
+    enabled,
+    queryFn: ({ signal }) => callApi(listAuditLogEndpoint, { query: { ...activityQuery(filters), limit: ACTIVITY_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
+    placeholderData: keepPreviousData,
+    // Every screen's actions write here: opening the tab always shows the latest.
+    staleTime: 0,
+  });
+}
+
+// Each mutation's definition names the areas it changes (admin-users, audit-log), refreshed after success.
+
+export function useInvite() {
+  return useMutation({ ...mutationOf(inviteAdminUserEndpoint), mutationFn: (body: { email: string; role: StaffRole }) => callApi(inviteAdminUserEndpoint, { body }) });
+}
+
+export function useResendInvitation() {
+  return useMutation({ ...mutationOf(resendInvitationEndpoint), mutationFn: (id: string) => callApi(resendInvitationEndpoint, { params: { id } }) });
+}
+
+export function useRevokeInvitation() {
+  return useMutation({ ...mutationOf(revokeInvitationEndpoint), mutationFn: (id: string) => callApi(revokeInvitationEndpoint, { params: { id } }) });
+}
+
+export function useChangeRole() {
+  return useMutation({ ...mutationOf(changeUserRoleEndpoint), mutationFn: ({ id, role }: { id: string; role: StaffRole }) => callApi(changeUserRoleEndpoint, { params: { id }, body: { role } }) });
+}
+
+export function useRemoveAccess() {
+  return useMutation({ ...mutationOf(removeUserAccessEndpoint), mutationFn: (id: string) => callApi(removeUserAccessEndpoint, { params: { id } }) });
+}
+
+export function useSignOutEverywhere() {
+  return useMutation({ ...mutationOf(revokeUserSessionsEndpoint), mutationFn: (id: string) => callApi(revokeUserSessionsEndpoint, { params: { id } }) });
+}
+
+/** The server's own words for a failure (its error.message), else the error's text. */
+export function failureMessage(error: unknown): string {
+  if (error instanceof ApiRequestError) {
+    try {
+      const message = (JSON.parse(error.body) as { error?: { message?: unknown } }).error?.message;
+      if (typeof message === "string" && message) return message;
+    } catch {
+      // not JSON: fall back to the error's own text
+    }
+  }
+  return error instanceof Error && error.message ? error.message : "Unknown error";
+}
+
+/** Each invalid input of a 400 with its message (error.fields), or {}. */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiRequestError) || error.status !== 400) return {};
+  try {
+    return (JSON.parse(error.body) as { error?: { fields?: Record<string, string> } }).error?.fields ?? {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,73 @@
+import type { AccountStatusName, FinancialPeriod, PayoutStatusName } from "@contract/financial";
+import { ApiRequestError } from "@web/lib/api-client";
+
+/** The screen's words (docs/product.md §15.4), kept in one place so tests and the page agree. */
+
+export const PERIOD_OPTIONS: ReadonlyArray<{ value: FinancialPeriod; label: string }> = [
+  { value: "7", label: "7 days" },
+  { value: "30", label: "30 days" },
+  { value: "90", label: "90 days" },
+  { value: "mtd", label: "Month to date" },
+  { value: "ytd", label: "Year to date" },
+];
+
+export function periodFromParam(value: string | null): FinancialPeriod {
+  return PERIOD_OPTIONS.find((p) => p.value === value)?.value ?? "30";
+}
+
+export const ACCOUNT_STATUS_LABELS: Record<AccountStatusName, string> = {
+  active: "Active",
+  pending: "Pending",
+  restricted: "Restricted",
+  not_connected: "Not connected",
+};
+
+export const PAYOUT_STATUS_LABELS: Record<PayoutStatusName, string> = {
+  pending: "Pending",
+  processing: "Processing",
+  paid: "Paid",
+  failed: "Failed",
+  canceled: "Canceled",
+};
+
+export const ACCOUNT_BADGE: Record<AccountStatusName, "success" | "warning" | "destructive" | "secondary"> = {
+  active: "success",
+  pending: "warning",
+  restricted: "destructive",
+  not_connected: "secondary",
+};
+
+export const PAYOUT_BADGE: Record<PayoutStatusName, "success" | "warning" | "destructive" | "secondary" | "info"> = {
+  pending: "secondary",
+  processing: "info",
+  paid: "success",
+  failed: "destructive",
+  canceled: "warning",
+};
+
+/**
+ * The change from the previous period as the cards show it: '+12.5% vs previous period', or null
+ * when the previous period had nothing to compare with.
+ */
+export function changeText(current: number, previous: number): { text: string; up: boolean } | null {
+  if (previous === 0) return null;
+  const pct = ((current - previous) / Math.abs(previous)) * 100;
+  const rounded = Math.round(pct * 10) / 10;
+  return { text: `${rounded >= 0 ? "+" : ""}${rounded.toFixed(1)}% vs previous period`, up: rounded >= 0 };
+}
+
+/** 'artist' or 'artists'. */
+export const artists = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "artist" : "artists"}`;
+
+/** The API's own message when there is one (e.g. 'Payment provider not configured'), else the error's. */
+export function apiMessage(error: unknown): string {
+  if (error instanceof ApiRequestError) {
+    try {
+      const message = (JSON.parse(error.body) as { error?: { message?: unknown } }).error?.message;
+      if (typeof message === "string" && message) return message;
+    } catch {
+      /* not JSON: fall through */
+    }
+  }
+  return error instanceof Error && error.message ? error.message : "Unknown error";
+}
