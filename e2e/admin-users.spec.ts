@@ -83,7 +83,7 @@ test("invite a viewer, accept in a fresh browser, read-only; promote; remove; ev
   await row.getByRole("button", { name: `Remove access of ${email}` }).click();
   await expect(page.getByRole("alertdialog")).toContainText("loses access to the admin panel at once");
   await page.getByRole("alertdialog").getByRole("button", { name: "Remove access" }).click();
-  await expect(page.getByText(`Access removed for ${email}`)).toBeVisible();
+  await expect(page.getByText(`Access removed for ${email}`, { exact: true })).toBeVisible();
   await expect(row).toBeHidden();
   await guest.reload();
   await expect(guest.getByText("Administrator access required")).toBeVisible();

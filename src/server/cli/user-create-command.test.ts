@@ -52,4 +52,10 @@ describe.each(testDatabaseKinds)("user:create (%s)", (kind) => {
     expect(await run("--email", "a@b.example", "--password", "long-enough-1", "--role", "root")).toBe(2);
     expect(await run("--email", "a@b.example", "--password", "long-enough-1", "--bogus")).toBe(2);
   });
+
+  it("creates a read-only viewer", async () => {
+    expect(await run("--email", "support@example.com", "--password", "long-enough-1", "--role", "viewer")).toBe(0);
+    expect(out).toEqual(["Created viewer support@example.com"]);
+    expect((await account("support@example.com")).role).toBe("viewer");
+  });
 });

@@ -3,7 +3,7 @@ import { findUserByEmail, upsertUser } from "../auth/users.ts";
 import type { Clock } from "../clock.ts";
 import type { Executor } from "../ledger/executor.ts";
 
-export const USER_CREATE_USAGE = "npm run user:create -- --email E --password P [--role admin|user] [--name N] [--update]";
+export const USER_CREATE_USAGE = "npm run user:create -- --email E --password P [--role admin|viewer|user] [--name N] [--update]";
 
 /**
  * `user:create`: creates a user. An account that already exists under that e-mail — compared
@@ -40,7 +40,7 @@ export async function runUserCreate(
   }
   if (!values.email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(values.email.trim())) return fail("--email must be an e-mail address");
   if (!values.password || values.password.length < 8) return fail("--password must be at least 8 characters");
-  if (values.role !== "admin" && values.role !== "user") return fail("--role must be admin or user");
+  if (values.role !== "admin" && values.role !== "viewer" && values.role !== "user") return fail("--role must be admin, viewer or user");
 
   const existing = await findUserByEmail(db, values.email);
   if (existing && !values.update) {

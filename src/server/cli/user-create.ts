@@ -4,7 +4,7 @@ import { openDatabase } from "../db/connect.ts";
 import { migrateToLatest } from "../db/migrate.ts";
 import { runUserCreate } from "./user-create-command.ts";
 
-/** npm run user:create -- --email E --password P [--role admin|user] [--name N] [--update] (see user-create-command.ts) */
+/** npm run user:create -- --email E --password P [--role admin|viewer|user] [--name N] [--update] (see user-create-command.ts) */
 async function main(): Promise<number> {
   const config = loadConfig();
   const database = openDatabase(config.database);
