@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineEndpoint } from "@contract/endpoint";
-import { ApiRequestError, apiRequest, callApi, checkAnswersAgainstContract, mutationOf } from "./api-client";
+import { ApiRequestError, apiErrorMessage, apiFieldErrors, apiRequest, callApi, checkAnswersAgainstContract, mutationOf } from "./api-client";
 import { setSessionToken } from "./session";
 
 function mockFetch(response: Response) {
@@ -157,5 +157,23 @@ describe("callApi", () => {
   it("mutationOf carries the definition's invalidated areas (none when it names none)", () => {
     expect(mutationOf(patchItem)).toEqual({ meta: { invalidates: ["vendors", "dashboard"] } });
     expect(mutationOf(removeItem)).toEqual({ meta: { invalidates: [] } });
+  });
+});
+
+describe("reading a failure", () => {
+  const failure = (status: number, body: string) => new ApiRequestError(status, "Bad Request", body);
+
+  it("gives the server's own message, else the error's text", () => {
+    expect(apiErrorMessage(failure(409, JSON.stringify({ error: { code: "conflict", message: "You cannot remove your own access" } })))).toBe("You cannot remove your own access");
+    expect(apiErrorMessage(failure(502, "<html>bad gateway</html>"))).toBe("API Error: Bad Request - <html>bad gateway</html>");
+    expect(apiErrorMessage(new Error("offline"))).toBe("offline");
+    expect(apiErrorMessage("??")).toBe("Unknown error");
+  });
+
+  it("gives each invalid input of a 400, and nothing for other failures", () => {
+    const body = JSON.stringify({ error: { code: "invalid_input", message: "email: invalid", fields: { email: "invalid", role: "must be admin or viewer" } } });
+    expect(apiFieldErrors(failure(400, body))).toEqual({ email: "invalid", role: "must be admin or viewer" });
+    expect(apiFieldErrors(failure(409, body))).toEqual({});
+    expect(apiFieldErrors(failure(400, "not json"))).toEqual({});
   });
 });

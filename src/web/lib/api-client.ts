@@ -89,6 +89,31 @@ export function mutationOf(definition: EndpointDefinition): { meta: MutationMeta
   return { meta: { invalidates: definition.invalidates ?? [] } };
 }
 
+/** The parsed error shape of a failed call (`{ error: { code, message, fields? } }`), when there is one. */
+function apiErrorBody(error: unknown): { message?: unknown; fields?: unknown } | undefined {
+  if (!(error instanceof ApiRequestError)) return undefined;
+  try {
+    return (JSON.parse(error.body) as { error?: { message?: unknown; fields?: unknown } } | null)?.error;
+  } catch {
+    return undefined; // not JSON (a proxy's page, an empty body)
+  }
+}
+
+/** The server's own words for a failure (its error.message), else the error's text, else 'Unknown error'. */
+export function apiErrorMessage(error: unknown): string {
+  const message = apiErrorBody(error)?.message;
+  if (typeof message === "string" && message) return message;
+  return error instanceof Error && error.message ? error.message : "Unknown error";
+}
+
+/** Each invalid input of a 400 with its message (the answer's error.fields), or {}. */
+export function apiFieldErrors(error: unknown): Record<string, string> {
+  if (errorStatus(error) !== 400) return {};
+  const fields = apiErrorBody(error)?.fields;
+  if (typeof fields !== "object" || fields === null) return {};
+  return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+}
+
 /** The HTTP status of a failed call, when the failure came from the API. */
 export function errorStatus(error: unknown): number | undefined {
   return error instanceof ApiRequestError ? error.status : undefined;

@@ -1,3 +1,4 @@
+import { apiErrorMessage } from "@web/lib/api-client";
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { AUDIT_LOG_EXPORT_KIND, type AuditEntry } from "@contract/audit-log";
@@ -13,7 +14,7 @@ import { toast } from "@web/components/ui/toast";
 import { downloadExport } from "@web/lib/download-export";
 import { formatDateTime } from "@web/lib/format";
 import { useLoadDelay } from "@web/lib/use-load-delay";
-import { type ActivityFilters, activityQuery, failureMessage, useAuditLog } from "./admin-users-api";
+import { type ActivityFilters, activityQuery, useAuditLog } from "./admin-users-api";
 import { AuditDiff } from "./audit-diff";
 
 const FILTER_KEYS = ["actor", "action", "targetType", "targetId", "from", "to"] as const;
@@ -106,7 +107,7 @@ export function ActivityTab() {
     try {
       await downloadExport(AUDIT_LOG_EXPORT_KIND, activityQuery(filters));
     } catch (error) {
-      toast({ title: `Failed to export: ${failureMessage(error)}`, variant: "destructive" });
+      toast({ title: `Failed to export: ${apiErrorMessage(error)}`, variant: "destructive" });
     } finally {
       setExporting(false);
     }
@@ -171,7 +172,7 @@ export function ActivityTab() {
       {log.isPending ? (
         <Spinner className="py-12" label="Loading activity" />
       ) : log.isError ? (
-        <LoadErrorCard title="Error loading activity" message={failureMessage(log.error)} onRetry={() => void log.refetch()} retrying={log.isFetching} />
+        <LoadErrorCard title="Error loading activity" message={apiErrorMessage(log.error)} onRetry={() => void log.refetch()} retrying={log.isFetching} />
       ) : entries && entries.length === 0 ? (
         <Card>
           <CardContent className="py-10 text-center text-gray-600">{filtered ? "No activity matches these filters." : "No activity yet."}</CardContent>

@@ -12,7 +12,7 @@ import {
   revokeUserSessionsEndpoint,
 } from "@contract/admin-users";
 import { listAuditLogEndpoint } from "@contract/audit-log";
-import { ApiRequestError, callApi, mutationOf } from "@web/lib/api-client";
+import { callApi, mutationOf } from "@web/lib/api-client";
 
 export const STAFF_PAGE_SIZE = 25;
 export const ACTIVITY_PAGE_SIZE = 25;
@@ -118,25 +118,3 @@ export function useSignOutEverywhere() {
   return useMutation({ ...mutationOf(revokeUserSessionsEndpoint), mutationFn: (id: string) => callApi(revokeUserSessionsEndpoint, { params: { id } }) });
 }
 
-/** The server's own words for a failure (its error.message), else the error's text. */
-export function failureMessage(error: unknown): string {
-  if (error instanceof ApiRequestError) {
-    try {
-      const message = (JSON.parse(error.body) as { error?: { message?: unknown } }).error?.message;
-      if (typeof message === "string" && message) return message;
-    } catch {
-      // not JSON: fall back to the error's own text
-    }
-  }
-  return error instanceof Error && error.message ? error.message : "Unknown error";
-}
-
-/** Each invalid input of a 400 with its message (error.fields), or {}. */
-export function fieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof ApiRequestError) || error.status !== 400) return {};
-  try {
-    return (JSON.parse(error.body) as { error?: { fields?: Record<string, string> } }).error?.fields ?? {};
-  } catch {
-    return {};
-  }
-}

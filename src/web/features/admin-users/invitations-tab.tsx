@@ -1,3 +1,4 @@
+import { apiErrorMessage, apiFieldErrors } from "@web/lib/api-client";
 import { useId, useState, type FormEvent } from "react";
 import type { Invitation, SentInvitation, StaffRole } from "@contract/admin-users";
 import { useWriteAccess } from "@web/app/current-user";
@@ -15,7 +16,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { toast } from "@web/components/ui/toast";
 import { formatDateTime } from "@web/lib/format";
 import { useLoadDelay } from "@web/lib/use-load-delay";
-import { failureMessage, fieldErrors, useInvitations, useInvite, useResendInvitation, useRevokeInvitation } from "./admin-users-api";
+import { useInvitations, useInvite, useResendInvitation, useRevokeInvitation } from "./admin-users-api";
 import { ROLE_LABELS } from "./users-tab";
 
 const LINK_UNKNOWN = "The link is shown only when the invitation is sent: use Resend for a new one";
@@ -57,7 +58,7 @@ export function InvitationsTab() {
         remember(again);
         toast({ title: `Invitation sent again to ${again.email}`, description: `The new link works until ${formatDateTime(again.expiresAt)}; the old one no longer works.`, variant: "success" });
       },
-      onError: (error) => toast({ title: `Failed to resend the invitation: ${failureMessage(error)}`, variant: "destructive" }),
+      onError: (error) => toast({ title: `Failed to resend the invitation: ${apiErrorMessage(error)}`, variant: "destructive" }),
     });
 
   const onRevoke = () => {
@@ -66,7 +67,7 @@ export function InvitationsTab() {
     if (!invitation) return;
     revoke.mutate(invitation.id, {
       onSuccess: () => toast({ title: `Invitation of ${invitation.email} revoked`, variant: "success" }),
-      onError: (error) => toast({ title: `Failed to revoke the invitation: ${failureMessage(error)}`, variant: "destructive" }),
+      onError: (error) => toast({ title: `Failed to revoke the invitation: ${apiErrorMessage(error)}`, variant: "destructive" }),
     });
   };
 
@@ -84,7 +85,7 @@ export function InvitationsTab() {
       {invitations.isPending ? (
         <Spinner className="py-12" label="Loading invitations" />
       ) : invitations.isError ? (
-        <LoadErrorCard title="Error loading invitations" message={failureMessage(invitations.error)} onRetry={() => void invitations.refetch()} retrying={invitations.isFetching} />
+        <LoadErrorCard title="Error loading invitations" message={apiErrorMessage(invitations.error)} onRetry={() => void invitations.refetch()} retrying={invitations.isFetching} />
       ) : list && list.length === 0 ? (
         <Card>
           <CardContent className="py-10 text-center text-gray-600">No pending invitations</CardContent>
@@ -198,9 +199,9 @@ function InviteDialog({ open, onClose, onSent }: { open: boolean; onClose: () =>
           onSent(invitation);
         },
         onError: (error) => {
-          const fields = fieldErrors(error);
+          const fields = apiFieldErrors(error);
           if (Object.keys(fields).length > 0) setErrors(fields);
-          else setErrors({ form: failureMessage(error) });
+          else setErrors({ form: apiErrorMessage(error) });
         },
       },
     );

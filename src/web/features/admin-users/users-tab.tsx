@@ -1,3 +1,4 @@
+import { apiErrorMessage } from "@web/lib/api-client";
 import { useContext, useState } from "react";
 import { useSearchParams } from "react-router";
 import type { AdminUser, StaffRole } from "@contract/admin-users";
@@ -16,7 +17,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { toast } from "@web/components/ui/toast";
 import { formatDateTime } from "@web/lib/format";
 import { useLoadDelay } from "@web/lib/use-load-delay";
-import { failureMessage, useChangeRole, useRemoveAccess, useSignOutEverywhere, useStaffList, useUserSessions } from "./admin-users-api";
+import { useChangeRole, useRemoveAccess, useSignOutEverywhere, useStaffList, useUserSessions } from "./admin-users-api";
 import { useDebouncedValue } from "@web/lib/use-debounced-value";
 
 const ROLE_FILTERS: Array<{ value: StaffRole | "all"; label: string }> = [
@@ -78,18 +79,18 @@ export function UsersTab() {
         { id: user.id, role: action.role },
         {
           onSuccess: () => toast({ title: `${user.email} is now ${action.role === "admin" ? "an admin" : "a viewer"}`, variant: "success" }),
-          onError: (error) => toast({ title: `Failed to change the role: ${failureMessage(error)}`, variant: "destructive" }),
+          onError: (error) => toast({ title: `Failed to change the role: ${apiErrorMessage(error)}`, variant: "destructive" }),
         },
       );
     } else if (action.kind === "remove") {
       removeAccess.mutate(user.id, {
         onSuccess: (result) => toast({ title: `Access removed for ${user.email}`, description: `${result.sessionsRevoked} open session${result.sessionsRevoked === 1 ? "" : "s"} signed out.`, variant: "success" }),
-        onError: (error) => toast({ title: `Failed to remove access: ${failureMessage(error)}`, variant: "destructive" }),
+        onError: (error) => toast({ title: `Failed to remove access: ${apiErrorMessage(error)}`, variant: "destructive" }),
       });
     } else {
       signOut.mutate(user.id, {
         onSuccess: (result) => toast({ title: `Signed ${user.email} out everywhere`, description: `${result.revoked} session${result.revoked === 1 ? "" : "s"} ended.`, variant: "success" }),
-        onError: (error) => toast({ title: `Failed to sign out: ${failureMessage(error)}`, variant: "destructive" }),
+        onError: (error) => toast({ title: `Failed to sign out: ${apiErrorMessage(error)}`, variant: "destructive" }),
       });
     }
   };
@@ -128,7 +129,7 @@ export function UsersTab() {
       {list.isPending ? (
         <Spinner className="py-12" label="Loading staff" />
       ) : list.isError ? (
-        <LoadErrorCard title="Error loading staff" message={failureMessage(list.error)} onRetry={() => void list.refetch()} retrying={list.isFetching} />
+        <LoadErrorCard title="Error loading staff" message={apiErrorMessage(list.error)} onRetry={() => void list.refetch()} retrying={list.isFetching} />
       ) : data && data.users.length === 0 ? (
         <Card>
           <CardContent className="py-10 text-center text-gray-600">No staff members match.</CardContent>
@@ -252,7 +253,7 @@ function SessionsDialog({ user, onClose }: { user: AdminUser | null; onClose: ()
           <Spinner label="Loading sessions" />
         ) : sessions.isError ? (
           <p role="alert" className="text-sm text-red-700">
-            Failed to load sessions: {failureMessage(sessions.error)}
+            Failed to load sessions: {apiErrorMessage(sessions.error)}
           </p>
         ) : sessions.data.sessions.length === 0 ? (
           <p className="text-sm text-gray-600">No open sessions.</p>

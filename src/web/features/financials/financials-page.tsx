@@ -1,3 +1,4 @@
+import { apiErrorMessage } from "@web/lib/api-client";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router";
@@ -41,7 +42,6 @@ import {
 import {
   ACCOUNT_BADGE,
   ACCOUNT_STATUS_LABELS,
-  apiMessage,
   artists,
   changeText,
   PAYOUT_BADGE,
@@ -75,7 +75,7 @@ export default function FinancialsPage() {
   const openConfirmation = () => {
     preview.mutate(undefined, {
       onSuccess: (run) => setPreviewRun(run),
-      onError: (error) => toast({ title: `Failed to prepare payouts: ${apiMessage(error)}`, variant: "destructive" }),
+      onError: (error) => toast({ title: `Failed to prepare payouts: ${apiErrorMessage(error)}`, variant: "destructive" }),
     });
   };
 
@@ -123,7 +123,7 @@ export default function FinancialsPage() {
         queryClient.setQueryData(financialKeys.latestRun(), run);
         toast({ title: "Payout run started", description: `Paying ${artists(run.vendors)} ${formatCurrency(run.total)}.` });
       },
-      onError: (error) => toast({ title: `Failed to start payouts: ${apiMessage(error)}`, variant: "destructive" }),
+      onError: (error) => toast({ title: `Failed to start payouts: ${apiErrorMessage(error)}`, variant: "destructive" }),
     });
   };
 
@@ -285,7 +285,7 @@ function RunCard({ run }: { run: PayoutRunItem | null }) {
         onConfirm={() =>
           cancel.mutate(run.id, {
             onSuccess: () => toast({ title: "Canceling the payout run…" }),
-            onError: (error) => toast({ title: `Failed to cancel the run: ${apiMessage(error)}`, variant: "destructive" }),
+            onError: (error) => toast({ title: `Failed to cancel the run: ${apiErrorMessage(error)}`, variant: "destructive" }),
           })
         }
       />
@@ -340,7 +340,7 @@ function useCursorPages() {
 }
 
 function exportCsv(kind: "payouts" | "balances", filters: Record<string, string | undefined>) {
-  downloadExport(kind, filters).catch((error: unknown) => toast({ title: `Export failed: ${apiMessage(error)}`, variant: "destructive" }));
+  downloadExport(kind, filters).catch((error: unknown) => toast({ title: `Export failed: ${apiErrorMessage(error)}`, variant: "destructive" }));
 }
 
 function Pager({ label, page, hasNext, onPrevious, onNext }: { label: string; page: number; hasNext: boolean; onPrevious: () => void; onNext: () => void }) {
@@ -537,7 +537,7 @@ function PayoutsCard({ enabled, live }: { enabled: boolean; live: boolean }) {
                             onClick={() =>
                               retry.mutate(p.id, {
                                 onSuccess: () => toast({ title: `Payout to ${p.vendorName} queued again`, variant: "success" }),
-                                onError: (error) => toast({ title: `Failed to retry payout: ${apiMessage(error)}`, variant: "destructive" }),
+                                onError: (error) => toast({ title: `Failed to retry payout: ${apiErrorMessage(error)}`, variant: "destructive" }),
                               })
                             }
                           >

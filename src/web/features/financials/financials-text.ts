@@ -1,5 +1,4 @@
 import type { AccountStatusName, FinancialPeriod, PayoutStatusName } from "@contract/financial";
-import { ApiRequestError } from "@web/lib/api-client";
 
 /** The screen's words (docs/product.md §15.4), kept in one place so tests and the page agree. */
 
@@ -59,15 +58,3 @@ export function changeText(current: number, previous: number): { text: string; u
 /** 'artist' or 'artists'. */
 export const artists = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "artist" : "artists"}`;
 
-/** The API's own message when there is one (e.g. 'Payment provider not configured'), else the error's. */
-export function apiMessage(error: unknown): string {
-  if (error instanceof ApiRequestError) {
-    try {
-      const message = (JSON.parse(error.body) as { error?: { message?: unknown } }).error?.message;
-      if (typeof message === "string" && message) return message;
-    } catch {
-      /* not JSON: fall through */
-    }
-  }
-  return error instanceof Error && error.message ? error.message : "Unknown error";
-}

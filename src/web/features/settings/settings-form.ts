@@ -1,5 +1,5 @@
 import type { SettingKeyName, SettingsResponse } from "@contract/settings";
-import { ApiRequestError } from "@web/lib/api-client";
+import { apiFieldErrors } from "@web/lib/api-client";
 
 export type SettingValues = Record<SettingKeyName, string>;
 
@@ -68,18 +68,10 @@ export interface FieldError {
  * failures without `fields`, are not tied to a field.
  */
 export function fieldErrorsOf(error: unknown): FieldError[] {
-  if (!(error instanceof ApiRequestError) || error.status !== 400) return [];
-  let fields: unknown;
-  try {
-    fields = (JSON.parse(error.body) as { error?: { fields?: unknown } } | null)?.error?.fields;
-  } catch {
-    return [];
-  }
-  if (typeof fields !== "object" || fields === null) return [];
   const out: FieldError[] = [];
-  for (const [key, message] of Object.entries(fields)) {
+  for (const [key, message] of Object.entries(apiFieldErrors(error))) {
     const field = ALL_FIELDS.find((f) => f.key === key);
-    if (field && typeof message === "string") out.push({ key: field.key, message });
+    if (field) out.push({ key: field.key, message });
   }
   return out;
 }
