@@ -143,7 +143,7 @@ describe.each(testDatabaseKinds)("the audit log API on %s (docs/product.md §14.
     const chunks: number[] = [];
     const result = await sweepAuditRetention(t.database.db, t.clock, 365, { chunkRows: 3, onChunk: async (n) => void chunks.push(n) });
     expect(result).toEqual({ deleted: 7, cutoff: new Date(NOW - 365 * DAY_MS).toISOString(), stopped: false });
-    expect(chunks).toEqual([3, 6]);
+    expect(chunks).toEqual([3, 6, 7]);
     const left = await t.database.db.selectFrom("audit_log").select(["target_id", "action"]).orderBy("created_at").execute();
     expect(left.map((r) => r.target_id)).toEqual(["boundary", "new", "retention"]);
     expect(left[2]!.action).toBe("audit_log.retention");

@@ -1,15 +1,13 @@
 import type { AppDeps } from "../app-env.ts";
 import type { Clock } from "../clock.ts";
 import type { JobWorker } from "../jobs/job-worker.ts";
+import { inChunks } from "../db/in-chunks.ts";
 import { CHUNK_ROWS, type Executor } from "../ledger/executor.ts";
 import { recordAudit } from "./audit-log.ts";
 import { deleteAuditRows, selectAuditIdsBefore } from "./audit.queries.ts";
 
 export const AUDIT_RETENTION_JOB = "audit.retention";
 const DAY_MS = 86_400_000;
-
-/** Lets other work run between chunks: a sweep never holds the event loop (or SQLite's writer) long. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface RetentionResult {
   deleted: number;
@@ -19,8 +17,8 @@ export interface RetentionResult {
 }
 
 /**
- * Deletes audit rows older than `retentionDays`, CHUNK_ROWS per statement (each its own short
- * transaction), yielding between chunks; never in a request. When it deleted anything it records
+ * Deletes audit rows older than `retentionDays` in chunks (db/in-chunks.ts: each its own short
+ * statement, sized to stay near 20 ms, yielding between them); never in a request. When it deleted anything it records
  * one audit row of its own (actor "system") saying how many and up to when.
  */
 export async function sweepAuditRetention(
@@ -29,21 +27,13 @@ export async function sweepAuditRetention(
   retentionDays: number,
   options: { shouldStop?: () => Promise<boolean>; onChunk?: (deleted: number) => Promise<void>; chunkRows?: number } = {},
 ): Promise<RetentionResult> {
-  const chunkRows = options.chunkRows ?? CHUNK_ROWS;
   const cutoff = new Date(clock.now().getTime() - retentionDays * DAY_MS).toISOString();
-  let deleted = 0;
-  let stopped = false;
-  for (;;) {
-    const ids = await selectAuditIdsBefore(db, cutoff, chunkRows);
-    deleted += await deleteAuditRows(db, ids);
-    if (ids.length < chunkRows) break;
-    await options.onChunk?.(deleted);
-    if (await options.shouldStop?.()) {
-      stopped = true;
-      break;
-    }
-    await yieldToEventLoop();
-  }
+  const run = await inChunks(async (size) => deleteAuditRows(db, await selectAuditIdsBefore(db, cutoff, size)), {
+    startRows: options.chunkRows ?? CHUNK_ROWS,
+    ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
+    ...(options.onChunk ? { onChunk: options.onChunk } : {}),
+  });
+  const { total: deleted, stopped } = run;
   if (deleted > 0) {
     await recordAudit(db, { actor: null, action: "audit_log.retention", target: { type: "audit_log", id: "retention", label: `rows older than ${retentionDays} days` }, details: { deleted, cutoff, retentionDays, complete: !stopped } }, clock);
   }

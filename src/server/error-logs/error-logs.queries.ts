@@ -1,5 +1,6 @@
 import { ARCHIVE_RETENTION_DAYS, ERROR_LEVELS, type ErrorLevel, type ErrorLevelCounts, type ErrorLogEntry } from "../../contract/error-logs.ts";
-import { CHUNK_ROWS, type Executor } from "../ledger/executor.ts";
+import { inChunks } from "../db/in-chunks.ts";
+import type { Executor } from "../ledger/executor.ts";
 import type { ErrorLogCursor } from "./error-log-cursor.ts";
 
 /**
@@ -101,46 +102,11 @@ export async function archiveErrorLog(db: Executor, id: string, now: Date): Prom
   return (row as ErrorLogEntry | undefined) ?? null;
 }
 
-/** Lets queued requests run between two chunks of a bulk write (better-sqlite3 is synchronous). */
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** A chunk slower than this (a loaded machine) halves the next one; a faster one lets it grow back. */
-const CHUNK_BUDGET_MS = 20;
-const MIN_CHUNK_ROWS = 250;
-
-/**
- * Repeats `chunk(size)` (which changes at most `size` rows and says how many) until one changes
- * nothing, yielding to the event loop in between. Stopping only at zero (not at a short chunk)
- * keeps it complete when a concurrent archive took part of a chunk. The size starts at CHUNK_ROWS
- * (~10 ms on an idle 2-core machine) and adapts so one chunk stays near CHUNK_BUDGET_MS even when
- * the machine is busy: a waiting request is delayed by about one chunk, never by the whole job.
- * The bulk job gets at most about half of the time; it is rare, the other requests are not.
- */
-async function inChunks(chunk: (size: number) => Promise<number>): Promise<number> {
-  let total = 0;
-  let size = CHUNK_ROWS;
-  for (;;) {
-    const started = performance.now();
-    const changed = await chunk(size);
-    if (changed === 0) return total;
-    total += changed;
-    const took = performance.now() - started;
-    if (took > CHUNK_BUDGET_MS) size = Math.max(MIN_CHUNK_ROWS, Math.floor(size / 2));
-    else if (took < CHUNK_BUDGET_MS / 2) size = Math.min(CHUNK_ROWS, size * 2);
-    await yieldToEventLoop();
-    // Then rest as long as the chunk took: requests that need several event-loop turns (accept,
-    // read, query, write) finish between two chunks instead of waiting behind each of them.
-    await new Promise((resolve) => setTimeout(resolve, Math.min(took, CHUNK_BUDGET_MS)));
-  }
-}
-
 /** Archives every active entry (of one level when given), chunk by chunk. Returns how many. */
 export async function archiveAllErrorLogs(db: Executor, options: { level?: ErrorLevel | undefined; now: Date }): Promise<number> {
   const archivedAt = options.now.toISOString();
   const { level } = options;
-  return inChunks(async (size) => {
+  return (await inChunks(async (size) => {
     let batch = db
       .selectFrom("error_logs")
       .select("id")
@@ -159,7 +125,7 @@ export async function archiveAllErrorLogs(db: Executor, options: { level?: Error
       .where("archived", "<>", 1)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
-  });
+  })).total;
 }
 
 /** Archived entries older than this instant may be deleted (docs/product.md §5.2: retained 30 days). */
@@ -173,7 +139,7 @@ export function cleanupCutoff(now: Date): string {
  */
 export async function cleanupArchivedErrorLogs(db: Executor, now: Date): Promise<number> {
   const cutoff = cleanupCutoff(now);
-  return inChunks(async (size) => {
+  return (await inChunks(async (size) => {
     const batch = db
       .selectFrom("error_logs")
       .select("id")
@@ -186,5 +152,5 @@ export async function cleanupArchivedErrorLogs(db: Executor, now: Date): Promise
       .limit(size);
     const result = await db.deleteFrom("error_logs").where("id", "in", batch).executeTakeFirst();
     return Number(result.numDeletedRows);
-  });
+  })).total;
 }

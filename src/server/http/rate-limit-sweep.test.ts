@@ -30,7 +30,8 @@ describe.each(testDatabaseKinds)("rate_limits sweep (%s)", (kind) => {
     const job = await ctx.database.db.selectFrom("jobs").selectAll().where("kind", "=", RATE_LIMIT_SWEEP_JOB).executeTakeFirstOrThrow();
     expect(job.status).toBe("completed");
     expect(JSON.parse(job.result!)).toEqual({ deleted: expired, dropHours: 1 });
-    expect(JSON.parse(job.progress!)).toEqual({ deleted: 2 * RATE_LIMIT_SWEEP_CHUNK });
+    // Progress is reported after every chunk (their sizes adapt to the machine): the last one is the total.
+    expect(JSON.parse(job.progress!)).toEqual({ deleted: expired });
     const left = await ctx.database.db.selectFrom("rate_limits").select("bucket").orderBy("bucket").execute();
     expect(left.map((r) => r.bucket)).toEqual(["signin-acct:recent", "signin-ip:live"]);
     expect(await ctx.database.db.selectFrom("error_log_drops").select("hour").execute()).toEqual([{ hour: "2026-11-22T11" }]);

@@ -1,10 +1,11 @@
 import type { AppDeps } from "../app-env.ts";
+import { inChunks } from "../db/in-chunks.ts";
 import { deleteOldErrorLogDrops } from "../error-logging/error-logs-insert.queries.ts";
 import { hourKey } from "../error-logging/error-recorder.ts";
 import type { JobWorker } from "../jobs/job-worker.ts";
 
 export const RATE_LIMIT_SWEEP_JOB = "rate-limits.sweep";
-/** Rows per delete: one short transaction each (docs/product.md §12.3: bulk writes in chunks). */
+/** Most rows per delete: one short statement each, smaller when slow (db/in-chunks.ts; docs/product.md §12.3). */
 export const RATE_LIMIT_SWEEP_CHUNK = 1000;
 const SWEEP_EVERY_MS = 10 * 60_000;
 /** Hourly error-log drop counts are kept a week (the health page shows the last day). */
@@ -17,13 +18,11 @@ const DROP_COUNTS_KEPT_MS = 7 * 24 * 3_600_000;
  */
 export function registerRateLimitSweep(worker: JobWorker, deps: AppDeps): void {
   worker.register(RATE_LIMIT_SWEEP_JOB, async (context) => {
-    let deleted = 0;
-    for (;;) {
-      const n = await deps.limiter.sweepExpired(RATE_LIMIT_SWEEP_CHUNK);
-      deleted += n;
-      if (n < RATE_LIMIT_SWEEP_CHUNK || (await context.shouldStop())) break;
-      await context.reportProgress({ deleted });
-    }
+    const { total: deleted } = await inChunks((size) => deps.limiter.sweepExpired(size), {
+      startRows: RATE_LIMIT_SWEEP_CHUNK,
+      shouldStop: () => context.shouldStop(),
+      onChunk: (total) => context.reportProgress({ deleted: total }),
+    });
     const dropHours = await deleteOldErrorLogDrops(deps.database.db, hourKey(new Date(deps.clock.now().getTime() - DROP_COUNTS_KEPT_MS)));
     return { deleted, dropHours };
   });
