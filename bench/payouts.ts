@@ -78,11 +78,14 @@ async function main(): Promise<void> {
   let pid: number;
   let stop: () => Promise<unknown>;
   let token: string;
+  // What the server printed (from source only): shown when the run fails, to say why.
+  let serverOutput: () => string = () => "";
   if (values.from === "source") {
     const s = await startSourceServer(`sqlite:${dbPath}`, { env });
     ({ url: baseUrl } = s);
     pid = s.child.pid!;
     stop = () => s.stop();
+    serverOutput = () => s.output();
     token = await signInAdmin(baseUrl);
   } else {
     const s = await startBuiltServer(`sqlite:${dbPath}`, { readyTimeoutMs: 10 * 60_000, env });
@@ -139,6 +142,9 @@ async function main(): Promise<void> {
     mkdirSync("bench/results", { recursive: true });
     writeFileSync(values.out!, JSON.stringify({ at: new Date().toISOString(), machine: describeMachine(), vendors, run, csv }, null, 2));
     log(`wrote ${values.out}`);
+  } catch (err) {
+    console.error(serverOutput().slice(-4000));
+    throw err;
   } finally {
     await stop();
     await stripe.close();
