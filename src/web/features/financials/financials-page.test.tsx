@@ -3,6 +3,8 @@ import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { BalancesResponse, FinancialOverview, PayoutRunItem, PayoutsResponse } from "@contract/financial";
+import type { PublicUser } from "@contract/auth";
+import { CurrentUserContext, READ_ONLY_REASON } from "@web/app/current-user";
 import { Toaster } from "@web/components/ui/toast";
 import { json, mockFetch, renderWithQuery } from "@web/test/render";
 import FinancialsPage from "./financials-page";
@@ -130,15 +132,15 @@ function serve(server: Server) {
   });
 }
 
-function renderAt(path: string) {
+function renderAt(path: string, user?: PublicUser) {
   const router = createMemoryRouter([{ path: "/financials", element: <FinancialsPage /> }], { initialEntries: [path] });
   return {
     router,
     ...renderWithQuery(
-      <>
+      <CurrentUserContext.Provider value={user ?? null}>
         <RouterProvider router={router} />
         <Toaster />
-      </>,
+      </CurrentUserContext.Provider>,
     ),
   };
 }
@@ -207,6 +209,17 @@ describe("FinancialsPage", () => {
     await userEvent.click(screen.getByRole("button", { name: "Process Payouts" }));
     await userEvent.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Pay 2 artists" }));
     expect(await screen.findByText("Failed to start payouts: Payment provider not configured")).toBeInTheDocument();
+  });
+
+  it("shows a viewer every figure with the payout actions disabled and the reason", async () => {
+    const server: Server = { runs: [], calls: [] };
+    serve(server);
+    renderAt("/financials", { id: "u", email: "books@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false });
+    const table = await screen.findByRole("table", { name: "Payouts" });
+    await waitFor(() => expect(screen.getByRole("button", { name: "Process Payouts" })).toBeDisabled());
+    expect(within(table).getByRole("button", { name: "Retry" })).toBeDisabled();
+    expect(screen.getAllByRole("note", { name: READ_ONLY_REASON }).length).toBeGreaterThanOrEqual(2);
+    expect(server.calls.every((c) => c.method === "GET")).toBe(true);
   });
 
   it("shows the load error and retries", async () => {

@@ -1,3 +1,5 @@
+import { DisabledReason } from "@web/components/ui/disabled-reason";
+import { useWriteAccess } from "@web/app/current-user";
 import { apiErrorMessage } from "@web/lib/api-client";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
@@ -70,6 +72,7 @@ export default function FinancialsPage() {
   const queryClient = useQueryClient();
   const preview = usePayoutPreview();
   const start = useStartPayoutRun();
+  const { canWrite, reason: readOnly } = useWriteAccess();
   const [previewRun, setPreviewRun] = useState<PayoutRunItem | null>(null);
 
   const openConfirmation = () => {
@@ -143,9 +146,11 @@ export default function FinancialsPage() {
           </h1>
           <p className="text-gray-600">Earnings, balances owed to artists and payouts.</p>
         </div>
-        <Button onClick={openConfirmation} disabled={!ready || preview.isPending || start.isPending || activeRun !== null}>
-          {preview.isPending ? "Preparing…" : "Process Payouts"}
-        </Button>
+        <DisabledReason reason={readOnly}>
+          <Button onClick={openConfirmation} disabled={!ready || preview.isPending || start.isPending || activeRun !== null || !canWrite}>
+            {preview.isPending ? "Preparing…" : "Process Payouts"}
+          </Button>
+        </DisabledReason>
       </div>
 
       <div role="group" aria-label="Period" className="flex flex-wrap gap-2">
@@ -233,6 +238,7 @@ function OverviewContent({ data }: { data: FinancialOverview }) {
 /** The run in progress (a progress bar, cancel), or the last run's outcome. */
 function RunCard({ run }: { run: PayoutRunItem | null }) {
   const cancel = useCancelPayoutRun();
+  const { canWrite, reason: readOnly } = useWriteAccess();
   const [confirmCancel, setConfirmCancel] = useState(false);
   if (!run) return null;
   const active = isActiveRun(run);
@@ -268,9 +274,11 @@ function RunCard({ run }: { run: PayoutRunItem | null }) {
         {run.error && <p className="text-sm text-red-700">{run.error}</p>}
         {active && (
           <div>
-            <Button variant="outline" onClick={() => setConfirmCancel(true)} disabled={cancel.isPending}>
-              Cancel Run
-            </Button>
+            <DisabledReason reason={readOnly}>
+              <Button variant="outline" onClick={() => setConfirmCancel(true)} disabled={cancel.isPending || !canWrite}>
+                Cancel Run
+              </Button>
+            </DisabledReason>
           </div>
         )}
       </CardContent>
@@ -455,6 +463,7 @@ function PayoutsCard({ enabled, live }: { enabled: boolean; live: boolean }) {
   const pages = useCursorPages();
   const q = usePayouts(status, pages.cursor, enabled);
   const retry = useRetryPayout();
+  const { canWrite, reason: readOnly } = useWriteAccess();
   const { refetch } = q;
   useEffect(() => {
     if (!live) return;
@@ -530,10 +539,11 @@ function PayoutsCard({ enabled, live }: { enabled: boolean; live: boolean }) {
                       {p.status === "failed" ? (
                         <div className="flex flex-wrap items-center gap-2">
                           <span className="text-red-700">{p.failureReason}</span>
+                          <DisabledReason reason={readOnly}>
                           <Button
                             size="sm"
                             variant="outline"
-                            disabled={retry.isPending}
+                            disabled={retry.isPending || !canWrite}
                             onClick={() =>
                               retry.mutate(p.id, {
                                 onSuccess: () => toast({ title: `Payout to ${p.vendorName} queued again`, variant: "success" }),
@@ -543,6 +553,7 @@ function PayoutsCard({ enabled, live }: { enabled: boolean; live: boolean }) {
                           >
                             Retry
                           </Button>
+                          </DisabledReason>
                         </div>
                       ) : (
                         <code className="text-xs text-gray-600">{p.stripeTransferId ?? ""}</code>

@@ -9,7 +9,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@web/components/ui/tabs";
 import { toast } from "@web/components/ui/toast";
 import { formatCurrency, formatDate, formatDateTime } from "@web/lib/format";
-import { ApiRequestError } from "@web/lib/api-client";
+import { apiErrorMessage } from "@web/lib/api-client";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { DisabledReason } from "@web/components/ui/disabled-reason";
 import { useWriteAccess } from "@web/app/current-user";
@@ -372,21 +372,9 @@ const ACCOUNT_LABELS = { active: "Active", pending: "Pending", restricted: "Rest
 const ACCOUNT_VARIANTS = { active: "success", pending: "warning", restricted: "destructive", not_connected: "secondary" } as const;
 const PAYOUT_LABELS = { pending: "Pending", processing: "Processing", paid: "Paid", failed: "Failed", canceled: "Canceled" } as const;
 
-/** The API's own message of a failed call when it has one (e.g. 'Payment provider not configured'). */
-function apiErrorMessage(error: unknown): string {
-  if (error instanceof ApiRequestError) {
-    try {
-      const message = (JSON.parse(error.body) as { error?: { message?: unknown } }).error?.message;
-      if (typeof message === "string" && message) return message;
-    } catch {
-      /* not JSON */
-    }
-  }
-  return errorMessage(error);
-}
-
 /** Payout account (with a refresh from Stripe), what the vendor is owed, and its latest payouts (docs/product.md §15.4). */
 function PayoutsTab({ vendorId, active }: { vendorId: string; active: boolean }) {
+  const { canWrite, reason: readOnly } = useWriteAccess();
   const q = useVendorPayouts(vendorId, active);
   const refresh = useRefreshPayoutAccount();
   if (q.isPending) return <Spinner className="py-8" label="Loading payouts" />;
@@ -398,9 +386,10 @@ function PayoutsTab({ vendorId, active }: { vendorId: string; active: boolean })
       <Card>
         <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
           <CardTitle>Payout account</CardTitle>
+          <DisabledReason reason={readOnly}>
           <Button
             variant="outline"
-            disabled={refresh.isPending || account.stripeAccountId === null}
+            disabled={refresh.isPending || account.stripeAccountId === null || !canWrite}
             onClick={() =>
               refresh.mutate(vendorId, {
                 onSuccess: (data) => toast({ title: `Payout account is ${ACCOUNT_LABELS[data.account.status].toLowerCase()}`, variant: "success" }),
@@ -410,6 +399,7 @@ function PayoutsTab({ vendorId, active }: { vendorId: string; active: boolean })
           >
             {refresh.isPending ? "Refreshing…" : "Refresh from Stripe"}
           </Button>
+          </DisabledReason>
         </CardHeader>
         <CardContent className="grid gap-2 text-sm">
           <p>
