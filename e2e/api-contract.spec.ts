@@ -42,13 +42,16 @@ test("every answer the screens receive has the shape its endpoint definition dec
   await expect(page.getByRole("tab", { name: "Products" })).toBeVisible();
   await page.getByRole("tab", { name: "Products" }).click();
   await page.getByRole("tab", { name: "Sales" }).click();
-  await nav.getByRole("link", { name: "Error Logs" }).click();
-  await expect(page.getByRole("heading", { name: "Error Logs", level: 1 })).toBeVisible();
-  await nav.getByRole("link", { name: "Analytics" }).click();
-  await expect(page.getByRole("heading", { name: "Analytics", level: 1 })).toBeVisible();
-  await nav.getByRole("link", { name: "Settings" }).click();
-  await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
-  await nav.getByRole("link", { name: "System Debug" }).click();
+  // Each screen loads its data 100 ms after it opens: wait for that answer before moving on.
+  const visit = async (link: string, apiPath: string) => {
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === apiPath);
+    await nav.getByRole("link", { name: link }).click();
+    await answered;
+  };
+  await visit("Error Logs", "/api/admin/errors");
+  await visit("Analytics", "/api/admin/analytics");
+  await visit("Settings", "/api/admin/settings");
+  await visit("System Debug", "/api/debug/admin");
   await expect(page.getByTestId("overall-status")).toBeVisible();
   await page.waitForLoadState("networkidle");
   await Promise.all(pending);

@@ -119,6 +119,7 @@ const ALLOWED_FUNCTIONS = new Set([
 const BLOCK_AT_RULES = new Set(["media", "supports", "container", "layer", "keyframes"]);
 const VALUE_NODES = new Set(["Value", "Identifier", "Number", "Dimension", "Percentage", "Hash", "String", "Operator", "Parentheses", "Function", "Url"]);
 const VENDOR_PREFIX = /^-(?:webkit|moz|ms|o)-/;
+const PLAIN_KEYWORD = /^-{0,2}[a-z_\u0080-\uffff][a-z0-9_\u0080-\uffff-]*$/;
 
 /** A name as the browser reads it: CSS escapes decoded, lower case. */
 function plainName(raw: string): string {
@@ -147,6 +148,9 @@ function valueIsSafe(value: csstree.CssNode): boolean {
     if (!VALUE_NODES.has(node.type)) safe = false;
     else if (node.type === "Function" && !ALLOWED_FUNCTIONS.has(plainName(node.name))) safe = false;
     else if (node.type === "Url" && !isLocalUrl(node.value)) safe = false;
+    // A keyword is a plain name once escapes are decoded: `\@import` or `\28` spelled as a
+    // keyword is no keyword a property takes, only a way to smuggle text past the rules.
+    else if (node.type === "Identifier" && !PLAIN_KEYWORD.test(plainName(node.name))) safe = false;
   });
   return safe;
 }
