@@ -87,7 +87,7 @@ export const sentInvitationSchema = z.object({
 });
 export type SentInvitation = z.infer<typeof sentInvitationSchema>;
 
-export const inviteRequestSchema = z.object({ email: emailSchema, role: staffRoleSchema });
+export const inviteRequestSchema = z.strictObject({ email: emailSchema, role: staffRoleSchema });
 export type InviteRequest = z.input<typeof inviteRequestSchema>;
 export const inviteResponseSchema = z.object({ invitation: sentInvitationSchema });
 export type InviteResponse = z.infer<typeof inviteResponseSchema>;
@@ -98,7 +98,7 @@ export const invitationsResponseSchema = z.object({
 });
 export type InvitationsResponse = z.infer<typeof invitationsResponseSchema>;
 
-export const changeRoleRequestSchema = z.object({ role: staffRoleSchema });
+export const changeRoleRequestSchema = z.strictObject({ role: staffRoleSchema });
 export type ChangeRoleRequest = z.infer<typeof changeRoleRequestSchema>;
 export const adminUserResponseSchema = z.object({ user: adminUserSchema });
 export type AdminUserResponse = z.infer<typeof adminUserResponseSchema>;
@@ -124,12 +124,12 @@ export const revokeSessionsResponseSchema = z.object({ revoked: z.number() });
 export type RevokeSessionsResponse = z.infer<typeof revokeSessionsResponseSchema>;
 
 const tokenSchema = z.string().min(1, "token is required").max(MAX_TOKEN_LENGTH, "not a valid invitation token");
-export const invitationCheckRequestSchema = z.object({ token: tokenSchema });
+export const invitationCheckRequestSchema = z.strictObject({ token: tokenSchema });
 export const invitationCheckResponseSchema = z.object({
   invitation: z.object({ email: z.string(), role: staffRoleSchema, expiresAt: z.string() }),
 });
 export type InvitationCheckResponse = z.infer<typeof invitationCheckResponseSchema>;
-export const acceptInvitationRequestSchema = z.object({
+export const acceptInvitationRequestSchema = z.strictObject({
   token: tokenSchema,
   name: z.string().trim().min(1, "name is required").max(MAX_NAME_LENGTH),
   password: z.string().min(1, "password is required").max(MAX_PASSWORD_LENGTH),

@@ -30,7 +30,7 @@ export const publicUserSchema = signedInUserSchema.extend({
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
-export const signInRequestSchema = z.object({
+export const signInRequestSchema = z.strictObject({
   email: z.string().trim().min(1, "email is required").max(320),
   password: z.string().min(1, "password is required").max(1024),
 });
@@ -54,7 +54,7 @@ export const publicConfigSchema = z.object({
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
-export const betaVerifyRequestSchema = z.object({
+export const betaVerifyRequestSchema = z.strictObject({
   password: z.string().max(1024),
 });
 export type BetaVerifyRequest = z.infer<typeof betaVerifyRequestSchema>;

@@ -69,7 +69,7 @@ export const errorListResponseSchema = z.object({
 export type ErrorListResponse = z.infer<typeof errorListResponseSchema>;
 
 /** `level` may be absent (or null): then every active entry is archived. */
-export const archiveAllRequestSchema = z.object({ level: errorLevelSchema.nullish() }).strict();
+export const archiveAllRequestSchema = z.strictObject({ level: errorLevelSchema.nullish() });
 export type ArchiveAllRequest = z.infer<typeof archiveAllRequestSchema>;
 
 /** Archive-all and cleanup answer with a message the screen shows as is. */

@@ -4,7 +4,7 @@ import { defineEndpoint } from "./endpoint.ts";
 /** How long a download link lives; it also works only once. */
 export const EXPORT_LINK_TTL_SECONDS = 60;
 
-export const createExportRequestSchema = z.object({
+export const createExportRequestSchema = z.strictObject({
   /** Which list to export (each area registers its own: e.g. "audit-log", "payouts"). */
   kind: z.string().min(1).max(64),
   /** The list's filters as the screen shows them (query-string values). */

@@ -165,7 +165,7 @@ export const payoutRunSchema = z.object({
 });
 export type PayoutRunItem = z.infer<typeof payoutRunSchema>;
 
-export const createPayoutRunRequestSchema = z.object({
+export const createPayoutRunRequestSchema = z.strictObject({
   /** Count who would be paid and how much, without storing or paying anything. */
   dryRun: z.boolean().optional(),
 });

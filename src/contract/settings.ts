@@ -32,13 +32,15 @@ export type PlatformSetting = z.infer<typeof platformSettingSchema>;
 export const settingsResponseSchema = z.record(settingKeySchema, platformSettingSchema);
 export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
 
+const settingValueSchema = z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v));
+
 /**
- * PUT body: only the changed keys mapped to their new values. Keys are checked by the server's rules
- * (unknown key -> 400 naming it); numbers and booleans are accepted and kept as their string form.
+ * PUT body: only the changed keys mapped to their new values; any other key is refused (400 naming
+ * it). Values are checked by the server's rules; numbers and booleans are accepted and kept as
+ * their string form.
  */
-export const settingsUpdateRequestSchema = z.record(
-  z.string(),
-  z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v)),
+export const settingsUpdateRequestSchema = z.strictObject(
+  Object.fromEntries(SETTING_KEY_LIST.map((key) => [key, settingValueSchema.optional()])) as Record<SettingKeyName, z.ZodOptional<typeof settingValueSchema>>,
 );
 export type SettingsUpdateRequest = Record<string, string>;
 

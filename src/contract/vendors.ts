@@ -96,12 +96,12 @@ export const vendorDetailSchema = z.object({
 export type VendorDetail = z.infer<typeof vendorDetailSchema>;
 
 /** PATCH /api/vendors/{id}/status */
-export const vendorStatusRequestSchema = z.object({ isActive: z.boolean() });
+export const vendorStatusRequestSchema = z.strictObject({ isActive: z.boolean() });
 export type VendorStatusRequest = z.infer<typeof vendorStatusRequestSchema>;
 
 /** DELETE /api/vendors/{id}?action=delete */
 export const vendorDeleteQuerySchema = z.object({ action: z.literal("delete") });
-export const vendorDeleteRequestSchema = z.object({ deleteFromClerk: z.boolean() });
+export const vendorDeleteRequestSchema = z.strictObject({ deleteFromClerk: z.boolean() });
 export type VendorDeleteRequest = z.infer<typeof vendorDeleteRequestSchema>;
 
 export const vendorDeleteResponseSchema = z.object({

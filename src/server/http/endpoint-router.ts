@@ -4,6 +4,7 @@ import type { AppEnv } from "../app-env.ts";
 import { bearerToken } from "../auth/auth-middleware.ts";
 import type { AuthenticatedUser } from "../auth/auth-provider.ts";
 import { unauthorized } from "./http-error.ts";
+import { strictBodyProblem } from "./strict-body.ts";
 import { parseWith, readJsonBody, readQuery } from "./validate.ts";
 
 /** The signed-in user as handlers see it; set by the auth middleware. */
@@ -45,8 +46,9 @@ export function honoPath(path: string): string {
 /**
  * Registers handlers from their definitions, and only so: the input is read by the project's
  * rules (http/validate.ts: 415 for a body that is not JSON, an empty body taken as {}, a repeated
- * query key refused, NUL characters refused, a 400 naming each field at fault), the handler gets
- * it parsed, and its typed result is answered with the definition's success status.
+ * query key refused, NUL characters refused, unknown body keys refused, a 400 naming each field at
+ * fault), the handler gets it parsed, and its typed result is answered with the definition's
+ * success status.
  */
 export class EndpointRouter {
   readonly served: EndpointDefinition[] = [];
@@ -54,6 +56,9 @@ export class EndpointRouter {
   constructor(private readonly app: Hono<AppEnv>) {}
 
   handle<D extends EndpointDefinition>(definition: D, handler: EndpointHandler<D>): void {
+    // A body that accepts unknown keys is refused here, at start-up (http/strict-body.ts).
+    const bodyProblem = definition.body ? strictBodyProblem(definition.body) : null;
+    if (bodyProblem) throw new Error(`${definition.method.toUpperCase()} ${definition.path}: ${bodyProblem}`);
     this.served.push(definition);
     this.app.on(definition.method.toUpperCase(), honoPath(definition.path), async (c) => {
       c.set("route", definition.path);

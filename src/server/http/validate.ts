@@ -2,21 +2,37 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import { HttpError, badRequest, invalidField } from "./http-error.ts";
 
+/** What a 400 says of a key the schema does not know (request bodies refuse them: src/contract). */
+export const UNKNOWN_FIELD_MESSAGE = "not a field of this request";
+
+/**
+ * Each input at fault with its message, in order. An unknown key is an input of its own (named by
+ * its path, so `{"dry_run": true}` names `dry_run`), however many one issue lists.
+ */
+function issueFields(error: z.ZodError): Array<{ path: string; message: string }> {
+  const out: Array<{ path: string; message: string }> = [];
+  for (const issue of error.issues) {
+    const path = issue.path.map(String);
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) out.push({ path: [...path, key].join("."), message: UNKNOWN_FIELD_MESSAGE });
+    } else {
+      out.push({ path: path.join("."), message: issue.message });
+    }
+  }
+  return out;
+}
+
 /** "field: message" for the first zod issue, so a 400 names the field at fault. */
 export function describeZodError(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "Invalid input";
-  const path = issue.path.map(String).join(".");
-  return path ? `${path}: ${issue.message}` : issue.message;
+  const first = issueFields(error)[0];
+  if (!first) return "Invalid input";
+  return first.path ? `${first.path}: ${first.message}` : first.message;
 }
 
 /** Every input at fault with its first message; an issue about the whole input is named "input". */
 export function zodErrorFields(error: z.ZodError): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const name = issue.path.map(String).join(".") || "input";
-    fields[name] ??= issue.message;
-  }
+  for (const { path, message } of issueFields(error)) fields[path || "input"] ??= message;
   return fields;
 }
 
