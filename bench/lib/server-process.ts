@@ -45,6 +45,7 @@ export async function startServer(databaseUrl: string, options: { readyTimeoutMs
       SEED_DEMO: "false",
       PORT: String(port),
       HOST: "127.0.0.1",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       BETA_PASSWORD: BENCH_BETA_PASSWORD,
       ADMIN_EMAIL: BENCH_ADMIN.email,
       ADMIN_PASSWORD: BENCH_ADMIN.password,

@@ -25,6 +25,8 @@ const envSchema = z.object({
     .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, "must be a bare domain such as hki.global")
     .default("hki.global"),
   STOREFRONT_URL: z.string().url().default("http://localhost:5174"),
+  /** The panel's public address: every link the product writes starts with it (checked in loadConfig). */
+  PUBLIC_URL: z.string().optional(),
   SEED_DEMO: booleanString.optional(),
   AUTH_PROVIDER: z.enum(["local", "clerk"]).default("local"),
   CLERK_SECRET_KEY: z.string().min(1).optional(),
@@ -68,6 +70,13 @@ export interface AppConfig {
   adminPassword: string | undefined;
   adminEmailDomain: string;
   storefrontUrl: string;
+  /**
+   * The panel's public address (PUBLIC_URL), an origin such as "https://admin.example.com": the start
+   * of every link the product writes (invitations, their e-mails, export downloads). A request's
+   * Host or X-Forwarded-* headers never decide a link (issue 18: `Host: evil.example` once put
+   * an attacker's address in invitation e-mails).
+   */
+  publicUrl: string;
   seedDemo: boolean;
   authProvider: "local" | "clerk";
   clerkSecretKey: string | undefined;
@@ -141,6 +150,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (err) {
     throw new ConfigError(`Invalid TRUST_PROXY: ${(err as Error).message}`);
   }
+  const publicUrl = parsePublicUrl(e.PUBLIC_URL, production, e.HOST, e.PORT);
   const clerkAuthorizedParties = parseAuthorizedParties(e.CLERK_AUTHORIZED_PARTIES);
   const clerkIssuer = e.CLERK_ISSUER?.replace(/\/+$/, "") ?? issuerFromPublishableKey(e.CLERK_PUBLISHABLE_KEY);
   if (e.AUTH_PROVIDER === "clerk") {
@@ -159,6 +169,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminPassword: e.ADMIN_PASSWORD,
     adminEmailDomain: e.ADMIN_EMAIL_DOMAIN.toLowerCase(),
     storefrontUrl: e.STOREFRONT_URL.replace(/\/+$/, ""),
+    publicUrl,
     seedDemo: e.SEED_DEMO ?? database.kind === "sqlite",
     authProvider: e.AUTH_PROVIDER,
     clerkSecretKey: e.CLERK_SECRET_KEY,
@@ -179,6 +190,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/**
+ * PUBLIC_URL as an origin ("https://admin.example.com", no trailing slash). Required in production,
+ * where the listening address is rarely the public one (a proxy terminates TLS in front); otherwise
+ * http://HOST:PORT, with "localhost" for the unspecified addresses 0.0.0.0 and ::, which no browser
+ * can open. Only http(s) origins: no path, query, fragment or credentials.
+ */
+function parsePublicUrl(value: string | undefined, production: boolean, host: string, port: number): string {
+  if (value === undefined) {
+    if (production) throw new ConfigError("Invalid PUBLIC_URL: required when NODE_ENV=production (the panel's public address, e.g. https://admin.example.com; every link the product writes starts with it)");
+    const name = host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host;
+    return new URL(`http://${name}:${port}`).origin;
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash || url.pathname !== "/" || /[?#]/.test(value)) {
+    throw new ConfigError("Invalid PUBLIC_URL: must be an http(s) origin such as https://admin.example.com (no path, query or credentials)");
+  }
+  return url.origin;
 }
 
 /** "https://a.example, https://b.example" → their origins; a value that is not an origin stops the start. */

@@ -18,17 +18,17 @@ import { AdminUsersService } from "./admin-users.service.ts";
 /**
  * Staff, roles and invitations (docs/product.md §14). Under /api/admin the guard lets viewers read
  * and only admins change; the two accept calls are public (the invitation token authorises them).
- * Invitation links point at the address the request came to.
+ * Invitation links start with the panel's public address (PUBLIC_URL), never the request's Host.
  */
 export function adminUsersRoutes(router: EndpointRouter, deps: AppDeps): void {
   const staff = new AdminUsersService(deps);
 
   router.handle(listAdminUsersEndpoint, ({ query }) => staff.list(query));
-  router.handle(inviteAdminUserEndpoint, ({ body }, { actor, url }) => staff.invite(actor, body.email, body.role, url.origin));
+  router.handle(inviteAdminUserEndpoint, ({ body }, { actor }) => staff.invite(actor, body.email, body.role));
   // Before the "{id}" routes of users, so "invitations" is never read as a user id.
   router.handle(listInvitationsEndpoint, () => staff.listInvitations());
   router.handle(revokeInvitationEndpoint, ({ params }, { actor }) => staff.revokeInvitation(actor, params.id));
-  router.handle(resendInvitationEndpoint, ({ params }, { actor, url }) => staff.resendInvitation(actor, params.id, url.origin));
+  router.handle(resendInvitationEndpoint, ({ params }, { actor }) => staff.resendInvitation(actor, params.id));
   router.handle(changeUserRoleEndpoint, ({ params, body }, { actor }) => staff.changeRole(actor, params.id, body.role));
   router.handle(removeUserAccessEndpoint, ({ params }, { actor }) => staff.removeAccess(actor, params.id));
   router.handle(listUserSessionsEndpoint, ({ params }, { bearerToken }) => staff.sessions(params.id, bearerToken));

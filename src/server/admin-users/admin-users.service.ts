@@ -244,8 +244,13 @@ export class AdminUsersService {
 
   // ---- invitations ------------------------------------------------------------------------------
 
-  private acceptLink(origin: string, token: string): string {
-    return `${origin}/accept-invite?token=${encodeURIComponent(token)}`;
+  /** The panel's public address (PUBLIC_URL): the start of every link the invitations write. */
+  private get publicUrl(): string {
+    return this.deps.config.publicUrl;
+  }
+
+  private acceptLink(token: string): string {
+    return `${this.publicUrl}/accept-invite?token=${encodeURIComponent(token)}`;
   }
 
   private async queueInvitationMail(trx: Executor, invitation: { id: string; email: string; role: StaffRole; expiresAt: string }, link: string, inviter: Actor): Promise<void> {
@@ -272,14 +277,14 @@ export class AdminUsersService {
     if (existing && hasPanelAccess({ role: existing.role, email }, this.domain)) throw conflict(`${email} already has access to the admin panel`);
   }
 
-  async invite(actor: Actor, emailInput: string, role: StaffRole, origin: string): Promise<InviteResponse> {
+  async invite(actor: Actor, emailInput: string, role: StaffRole): Promise<InviteResponse> {
     const email = normalizeEmail(emailInput);
     const { clock } = this.deps;
     const token = randomBytes(32).toString("base64url");
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + INVITATION_TTL_DAYS * DAY_MS).toISOString();
     const id = newId();
-    const link = this.acceptLink(origin, token);
+    const link = this.acceptLink(token);
     const invitation = await this.inTransaction(async (trx) => {
       await this.checkInvitee(trx, email, role);
       const previous = await findOpenInvitation(trx, email);
@@ -314,7 +319,7 @@ export class AdminUsersService {
       if (this.clerk) {
         // The hosted provider is called last: its failure rolls everything above back.
         if (previous?.provider_invitation_id) await this.clerk.revoke(previous.provider_invitation_id);
-        const created = await this.clerk.create({ email, role, redirectUrl: `${origin}/`, expiresInDays: INVITATION_TTL_DAYS });
+        const created = await this.clerk.create({ email, role, redirectUrl: `${this.publicUrl}/`, expiresInDays: INVITATION_TTL_DAYS });
         await renewInvitation(trx, id, { token_hash: tokenHash(token), expires_at: expiresAt, provider_invitation_id: created.id });
         sent.link = created.url;
       } else {
@@ -360,12 +365,12 @@ export class AdminUsersService {
     });
   }
 
-  async resendInvitation(actor: Actor, id: string, origin: string): Promise<InviteResponse> {
+  async resendInvitation(actor: Actor, id: string): Promise<InviteResponse> {
     const { clock } = this.deps;
     const token = randomBytes(32).toString("base64url");
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + INVITATION_TTL_DAYS * DAY_MS).toISOString();
-    const link = this.acceptLink(origin, token);
+    const link = this.acceptLink(token);
     const invitation = await this.inTransaction(async (trx) => {
       const row = await this.openInvitation(trx, id);
       await this.checkInvitee(trx, row.email, row.role);
@@ -380,7 +385,7 @@ export class AdminUsersService {
       const sent: SentInvitation = { id: row.id, email: row.email, role: row.role, expiresAt, link };
       if (this.clerk) {
         if (row.provider_invitation_id) await this.clerk.revoke(row.provider_invitation_id);
-        const created = await this.clerk.create({ email: row.email, role: row.role, redirectUrl: `${origin}/`, expiresInDays: INVITATION_TTL_DAYS });
+        const created = await this.clerk.create({ email: row.email, role: row.role, redirectUrl: `${this.publicUrl}/`, expiresInDays: INVITATION_TTL_DAYS });
         await renewInvitation(trx, row.id, { token_hash: tokenHash(token), expires_at: expiresAt, provider_invitation_id: created.id });
         sent.link = created.url;
       } else {

@@ -106,7 +106,8 @@ describe.each(testDatabaseKinds)("staff, roles and invitations API on %s (docs/p
     it("invites with a single-use link valid 7 days, stores only the token's hash, queues the e-mail and audits it", async () => {
       const sent = await invite("New.Colleague@Example.com", "viewer");
       expect(sent).toMatchObject({ email: "new.colleague@example.com", role: "viewer", expiresAt: new Date(Date.parse("2026-11-22T12:00:00.000Z") + 7 * DAY_MS).toISOString() });
-      expect(sent.link).toMatch(/^http:\/\/localhost\/accept-invite\?token=[\w-]{43}$/);
+      // PUBLIC_URL starts the link (the test config's default, http://HOST:PORT), not the request's address (http://localhost here).
+      expect(sent.link).toMatch(/^http:\/\/127\.0\.0\.1:3000\/accept-invite\?token=[\w-]{43}$/);
       const token = tokenOf(sent.link);
       const row = await t.database.db.selectFrom("user_invitations").selectAll().where("id", "=", sent.id).executeTakeFirstOrThrow();
       expect(JSON.stringify(row)).not.toContain(token);

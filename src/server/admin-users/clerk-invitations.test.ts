@@ -58,7 +58,7 @@ describe.each(testDatabaseKinds)("invitations through Clerk's invitations API on
 
   beforeEach(async () => {
     clerk = fakeClerkInvitations();
-    t = await createTestContext(kind, { env: CLERK_ENV, fetchImpl: clerk.fetchImpl });
+    t = await createTestContext(kind, { env: { ...CLERK_ENV, PUBLIC_URL: origin }, fetchImpl: clerk.fetchImpl });
     service = new AdminUsersService(t.deps);
   });
   afterEach(async () => {
@@ -69,7 +69,7 @@ describe.each(testDatabaseKinds)("invitations through Clerk's invitations API on
   const auditActions = async () => (await t.database.db.selectFrom("audit_log").select("action").orderBy("created_at").orderBy("id").execute()).map((r) => r.action);
 
   it("creates the invitation at Clerk with the role in public metadata; Clerk sends the e-mail and gives the link", async () => {
-    const { invitation } = await service.invite(actor, "Helper@Example.com", "viewer", origin);
+    const { invitation } = await service.invite(actor, "Helper@Example.com", "viewer");
     expect(clerk.calls).toEqual([
       {
         method: "POST",
@@ -86,13 +86,13 @@ describe.each(testDatabaseKinds)("invitations through Clerk's invitations API on
   });
 
   it("re-inviting revokes the previous Clerk invitation; resend and revoke go to Clerk too", async () => {
-    const first = (await service.invite(actor, "helper@example.com", "viewer", origin)).invitation;
-    const second = (await service.invite(actor, "helper@example.com", "admin", origin)).invitation;
+    const first = (await service.invite(actor, "helper@example.com", "viewer")).invitation;
+    const second = (await service.invite(actor, "helper@example.com", "admin")).invitation;
     expect(clerk.invitations.get("inv_1")!.status).toBe("revoked");
     expect(clerk.invitations.get("inv_2")!.public_metadata).toEqual({ role: "admin" });
     expect(second.id).not.toBe(first.id);
 
-    const resent = (await service.resendInvitation(actor, second.id, origin)).invitation;
+    const resent = (await service.resendInvitation(actor, second.id)).invitation;
     expect(resent.link).toBe("https://accounts.clerk.test/sign-up?__clerk_ticket=inv_3");
     expect(clerk.invitations.get("inv_2")!.status).toBe("revoked");
 
@@ -111,9 +111,9 @@ describe.each(testDatabaseKinds)("invitations through Clerk's invitations API on
 
   it("a refusal or failure at Clerk changes nothing here (409 with Clerk's reason, or 502)", async () => {
     clerk.state.refuse = { status: 422, body: { errors: [{ code: "form_identifier_exists", message: "exists", long_message: "That email address is taken." }] } };
-    await expect(service.invite(actor, "taken@example.com", "viewer", origin)).rejects.toMatchObject({ status: 409, message: "Clerk refused the invitation: That email address is taken." });
+    await expect(service.invite(actor, "taken@example.com", "viewer")).rejects.toMatchObject({ status: 409, message: "Clerk refused the invitation: That email address is taken." });
     clerk.state.refuse = { status: 500, body: {} };
-    await expect(service.invite(actor, "later@example.com", "viewer", origin)).rejects.toMatchObject({ status: 502 });
+    await expect(service.invite(actor, "later@example.com", "viewer")).rejects.toMatchObject({ status: 502 });
     expect(await invitationRows()).toEqual([]);
     expect(await auditActions()).toEqual([]);
   });

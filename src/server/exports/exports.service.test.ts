@@ -41,7 +41,8 @@ describe.each(testDatabaseKinds)("CSV exports (%s)", (kind) => {
 
   it("streams every matching row page by page, with the header and the filters applied", async () => {
     const link = await service.createLink(admin, "test-vendors", { active: "true" });
-    expect(link.url).toMatch(/^\/api\/exports\/[\w-]{40,}$/);
+    // The link starts with PUBLIC_URL (the test config's default, http://HOST:PORT), never the request's Host.
+    expect(link.url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/api\/exports\/[\w-]{40,}$/);
     expect(link.filename).toBe("vendors-2026-11-22.csv");
     const res = await service.download(tokenOf(link.url));
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="vendors-2026-11-22.csv"');

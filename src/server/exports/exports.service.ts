@@ -22,7 +22,7 @@ export class ExportsService {
   private readonly kinds: Map<string, ExportKind<unknown, unknown, unknown>>;
 
   constructor(
-    private readonly deps: Pick<AppDeps, "database" | "clock">,
+    private readonly deps: Pick<AppDeps, "database" | "clock" | "config">,
     kinds: ReadonlyArray<ExportKind<never, never, never>>,
     private readonly pageRows = EXPORT_PAGE_ROWS,
   ) {
@@ -39,7 +39,8 @@ export class ExportsService {
     const { db } = this.deps.database;
     await deleteExpiredExportLinks(db, now.toISOString());
     await insertExportLink(db, { id: linkId(token), kind, filters: parsed, createdBy: actor.email, createdAt: now.toISOString(), expiresAt });
-    return { url: `/api/exports/${token}`, expiresAt, filename: fileName(exportKind, now) };
+    // The panel's public address (PUBLIC_URL) starts the link, never the request's Host.
+    return { url: `${this.deps.config.publicUrl}/api/exports/${token}`, expiresAt, filename: fileName(exportKind, now) };
   }
 
   /** The CSV as a streamed answer; the link is spent first, so it never downloads twice. */

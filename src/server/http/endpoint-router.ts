@@ -32,7 +32,7 @@ export interface RequestFacts<D extends EndpointDefinition = EndpointDefinition>
   bearerToken: string | null;
   /** The request's data version (keys the read cache; see app-env.ts). */
   dataVersion: () => string;
-  /** The URL the request came to (its origin is the API's public address). */
+  /** The URL the request came to. Its origin is whatever the client sent as Host: links start with config.publicUrl instead. */
   url: URL;
 }
 

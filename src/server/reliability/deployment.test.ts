@@ -15,7 +15,8 @@ import { SERVER_BUNDLE } from "../testing/server-command.ts";
  */
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
-const PRODUCTION_SECRETS = { BETA_PASSWORD: "a-long-beta-password", ADMIN_PASSWORD: "a-long-admin-password" };
+/** What an operator adds in production: the secrets and the panel's public address. */
+const PRODUCTION_SECRETS = { BETA_PASSWORD: "a-long-beta-password", ADMIN_PASSWORD: "a-long-admin-password", PUBLIC_URL: "https://admin.example.com" };
 
 interface Stage {
   from: string;
