@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCurrency, formatDate, formatRelativeTime, levelColorClasses } from "./format";
+import { countOf, formatCount, formatCurrency, formatDate, formatRelativeTime, levelColorClasses, roundCents } from "./format";
 
 const now = new Date("2026-03-10T12:00:00Z");
 const ago = (ms: number) => new Date(now.getTime() - ms);
@@ -10,6 +10,16 @@ describe("formatCurrency", () => {
     expect(formatCurrency(1234.5)).toBe("$1,234.50");
     expect(formatCurrency(0)).toBe("$0.00");
     expect(formatCurrency(Number.NaN)).toBe("$0.00");
+  });
+});
+
+describe("counts and cents", () => {
+  it("separates thousands, names the noun in the singular for exactly one, rounds sums to cents", () => {
+    expect(formatCount(50_000)).toBe("50,000");
+    expect(countOf(1, "vendor")).toBe("1 vendor");
+    expect(countOf(1_000, "staff member")).toBe("1,000 staff members");
+    expect(countOf(2, "entry", "entries")).toBe("2 entries");
+    expect(roundCents(0.1 + 0.2)).toBe(0.3);
   });
 });
 

@@ -1,6 +1,7 @@
-/** Formatting in one place (docs/product.md §2.5): US dollars, dates, relative-time buckets, level colours. */
+/** Formatting in one place (docs/product.md §2.5): US dollars, counts, dates, relative-time buckets, level colours. */
 
 const currencyFormatter = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+const countFormatter = new Intl.NumberFormat("en-US");
 const dateFormatter = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric" });
 const dateTimeFormatter = new Intl.DateTimeFormat("en-US", {
   year: "numeric",
@@ -19,9 +20,27 @@ function toDate(value: DateInput): Date {
   return value instanceof Date ? value : new Date(value);
 }
 
-/** Dollars (the API speaks dollars where the screens show dollars), e.g. 1234.5 -> "$1,234.50". */
+/**
+ * The one money display: dollars, e.g. 1234.5 -> "$1,234.50". The API turns the database's integer
+ * cents into dollars (ARCHITECTURE.md, invariants), so the web never divides by 100 itself.
+ */
 export function formatCurrency(amount: number): string {
   return currencyFormatter.format(Number.isFinite(amount) ? amount : 0);
+}
+
+/** A sum of dollar amounts rounded to whole cents (each amount is exact cents; their float sum may not be). */
+export function roundCents(dollars: number): number {
+  return Math.round(dollars * 100) / 100;
+}
+
+/** A count with thousands separators, e.g. 50000 -> "50,000". */
+export function formatCount(n: number): string {
+  return countFormatter.format(n);
+}
+
+/** A count and its noun, e.g. countOf(1, "vendor") -> "1 vendor", countOf(3, "staff member") -> "3 staff members". */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(n)} ${n === 1 ? singular : plural}`;
 }
 
 /** A calendar date such as "Jan 5, 2026"; invalid input gives an em dash instead of "Invalid Date". */

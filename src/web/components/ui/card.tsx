@@ -24,3 +24,21 @@ export function CardContent({ className, ...props }: HTMLAttributes<HTMLDivEleme
 export function CardFooter({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
   return <div className={cn("flex items-center p-6 pt-0", className)} {...props} />;
 }
+
+export interface TitledCardProps extends Omit<HTMLAttributes<HTMLDivElement>, "title"> {
+  title: string;
+  /** Classes of the content under the title. */
+  contentClassName?: string;
+}
+
+/** A card with a title over its content: the sections of the detail and dashboard screens. */
+export function TitledCard({ title, contentClassName, children, ...props }: TitledCardProps) {
+  return (
+    <Card {...props}>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+      </CardHeader>
+      <CardContent className={contentClassName}>{children}</CardContent>
+    </Card>
+  );
+}

@@ -7,6 +7,7 @@ import { Button } from "@web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@web/components/ui/card";
 import { Input } from "@web/components/ui/input";
 import { Label } from "@web/components/ui/label";
+import { FieldError, FormError, invalidProps } from "@web/components/ui/field-error";
 import { Spinner } from "@web/components/ui/spinner";
 
 export const INVALID_LINK = "This invitation link is not valid. Check that you copied the whole link, or ask for a new invitation.";
@@ -108,12 +109,8 @@ export default function AcceptInvitePage({ token = new URLSearchParams(window.lo
             <form onSubmit={onSubmit} className="grid gap-4" noValidate>
               <div className="grid gap-2">
                 <Label htmlFor={nameId}>Your name</Label>
-                <Input id={nameId} autoComplete="name" required autoFocus value={name} onChange={(e) => setName(e.target.value)} aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? `${nameId}-error` : undefined} />
-                {errors.name && (
-                  <p id={`${nameId}-error`} className="text-sm text-red-700">
-                    {errors.name}
-                  </p>
-                )}
+                <Input id={nameId} autoComplete="name" required autoFocus value={name} onChange={(e) => setName(e.target.value)} {...invalidProps(nameId, errors.name)} />
+                <FieldError id={nameId} error={errors.name} />
               </div>
               <div className="grid gap-2">
                 <Label htmlFor={passwordId}>Password</Label>
@@ -133,18 +130,10 @@ export default function AcceptInvitePage({ token = new URLSearchParams(window.lo
               </div>
               <div className="grid gap-2">
                 <Label htmlFor={repeatId}>Repeat password</Label>
-                <Input id={repeatId} type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} aria-invalid={errors.repeat ? true : undefined} aria-describedby={errors.repeat ? `${repeatId}-error` : undefined} />
-                {errors.repeat && (
-                  <p id={`${repeatId}-error`} className="text-sm text-red-700">
-                    {errors.repeat}
-                  </p>
-                )}
+                <Input id={repeatId} type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} {...invalidProps(repeatId, errors.repeat)} />
+                <FieldError id={repeatId} error={errors.repeat} />
               </div>
-              {errors.form && (
-                <p role="alert" className="text-sm text-red-700">
-                  {errors.form}
-                </p>
-              )}
+              <FormError error={errors.form} />
               <Button type="submit" disabled={submitting || name.trim() === "" || password === ""}>
                 {submitting ? "Accepting…" : "Accept invitation"}
               </Button>

@@ -1,4 +1,5 @@
 import type { AnalyticsPeriod, AnalyticsResponse, DailyMetric } from "@contract/analytics";
+import { roundCents } from "@web/lib/format";
 
 /** The period buttons (docs/product.md §6); typed against the contract so they cannot drift from the API. */
 export const PERIODS: readonly AnalyticsPeriod[] = [7, 30, 90];
@@ -28,7 +29,7 @@ export function periodTotals(metrics: readonly DailyMetric[]): PeriodTotals {
     fees += m.total_fees;
     orders += m.total_orders;
   }
-  return { revenue: Math.round(revenue * 100) / 100, fees: Math.round(fees * 100) / 100, orders };
+  return { revenue: roundCents(revenue), fees: roundCents(fees), orders };
 }
 
 /** docs/product.md §6: round(total products / active vendors); 0 when there are no active vendors. */

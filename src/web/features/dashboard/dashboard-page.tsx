@@ -1,7 +1,7 @@
 import { useNavigate } from "react-router";
 import type { DashboardStats, RecentActivity } from "@contract/dashboard";
 import { Button } from "@web/components/ui/button";
-import { Card, CardContent, CardHeader, CardTitle } from "@web/components/ui/card";
+import { TitledCard } from "@web/components/ui/card";
 import { Spinner } from "@web/components/ui/spinner";
 import { formatCurrency, formatDate } from "@web/lib/format";
 import { useLoadDelay } from "@web/lib/use-load-delay";
@@ -90,49 +90,39 @@ function TrendStatCard({ trend, trendLabel, ...card }: TrendStatCardProps) {
 
 function QuickActions() {
   const navigate = useNavigate();
+  // Present as docs/product.md §9.3 lists them; what each does is a later issue.
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Quick Actions</CardTitle>
-      </CardHeader>
-      {/* Present as docs/product.md §9.3 lists them; what each does is a later issue. */}
-      <CardContent className="grid grid-cols-2 gap-3">
-        <Button variant="outline">Create Invite Code</Button>
-        <Button variant="outline">Send Announcement</Button>
-        <Button variant="outline">View Analytics</Button>
-        {/* Opens Financials with the payout confirmation (docs/product.md §15.4). */}
-        <Button variant="outline" onClick={() => void navigate("/financials?confirm=payouts")}>
-          Process Payouts
-        </Button>
-      </CardContent>
-    </Card>
+    <TitledCard title="Quick Actions" contentClassName="grid grid-cols-2 gap-3">
+      <Button variant="outline">Create Invite Code</Button>
+      <Button variant="outline">Send Announcement</Button>
+      <Button variant="outline">View Analytics</Button>
+      {/* Opens Financials with the payout confirmation (docs/product.md §15.4). */}
+      <Button variant="outline" onClick={() => void navigate("/financials?confirm=payouts")}>
+        Process Payouts
+      </Button>
+    </TitledCard>
   );
 }
 
 function RecentActivityCard({ events }: { events: RecentActivity[] }) {
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Recent Activity</CardTitle>
-      </CardHeader>
-      <CardContent>
-        {events.length === 0 ? (
-          <p className="text-sm text-gray-600">No recent activity</p>
-        ) : (
-          <ul className="grid gap-3" aria-label="Recent Activity">
-            {events.map((e, i) => (
-              <li key={`${e.type}-${e.timestamp}-${i}`} className="flex items-baseline justify-between gap-3 text-sm">
-                <span>
-                  {activityLabel(e.type)} <span className="font-medium">{e.name}</span>
-                </span>
-                <time dateTime={e.timestamp} className="shrink-0 text-xs text-gray-600">
-                  {formatDate(e.timestamp)}
-                </time>
-              </li>
-            ))}
-          </ul>
-        )}
-      </CardContent>
-    </Card>
+    <TitledCard title="Recent Activity">
+      {events.length === 0 ? (
+        <p className="text-sm text-gray-600">No recent activity</p>
+      ) : (
+        <ul className="grid gap-3" aria-label="Recent Activity">
+          {events.map((e, i) => (
+            <li key={`${e.type}-${e.timestamp}-${i}`} className="flex items-baseline justify-between gap-3 text-sm">
+              <span>
+                {activityLabel(e.type)} <span className="font-medium">{e.name}</span>
+              </span>
+              <time dateTime={e.timestamp} className="shrink-0 text-xs text-gray-600">
+                {formatDate(e.timestamp)}
+              </time>
+            </li>
+          ))}
+        </ul>
+      )}
+    </TitledCard>
   );
 }

@@ -1,0 +1,81 @@
+import type { AdminUser, StaffRole } from "@contract/admin-users";
+import { ConfirmDialog } from "@web/components/ui/alert-dialog";
+import { toast } from "@web/components/ui/toast";
+import { apiErrorMessage } from "@web/lib/api-client";
+import { countOf } from "@web/lib/format";
+import { useChangeRole, useRemoveAccess, useSignOutEverywhere } from "./admin-users-api";
+
+/** An action on a staff member waiting for its confirmation. */
+export type PendingAction = { kind: "role"; user: AdminUser; role: StaffRole } | { kind: "remove"; user: AdminUser } | { kind: "sign-out"; user: AdminUser };
+
+const anA = (role: StaffRole) => (role === "admin" ? "an admin" : "a viewer");
+
+/** Runs a confirmed action, telling how it went in a toast (the server's reason when it refuses). */
+export function useStaffActions() {
+  const changeRole = useChangeRole();
+  const removeAccess = useRemoveAccess();
+  const signOut = useSignOutEverywhere();
+  const run = (action: PendingAction) => {
+    const { user } = action;
+    if (action.kind === "role") {
+      changeRole.mutate(
+        { id: user.id, role: action.role },
+        {
+          onSuccess: () => toast({ title: `${user.email} is now ${anA(action.role)}`, variant: "success" }),
+          onError: (error) => toast({ title: `Failed to change the role: ${apiErrorMessage(error)}`, variant: "destructive" }),
+        },
+      );
+    } else if (action.kind === "remove") {
+      removeAccess.mutate(user.id, {
+        onSuccess: (result) => toast({ title: `Access removed for ${user.email}`, description: `${countOf(result.sessionsRevoked, "open session")} signed out.`, variant: "success" }),
+        onError: (error) => toast({ title: `Failed to remove access: ${apiErrorMessage(error)}`, variant: "destructive" }),
+      });
+    } else {
+      signOut.mutate(user.id, {
+        onSuccess: (result) => toast({ title: `Signed ${user.email} out everywhere`, description: `${countOf(result.revoked, "session")} ended.`, variant: "success" }),
+        onError: (error) => toast({ title: `Failed to sign out: ${apiErrorMessage(error)}`, variant: "destructive" }),
+      });
+    }
+  };
+  return { run, busy: changeRole.isPending || removeAccess.isPending || signOut.isPending };
+}
+
+function describe(action: PendingAction): { title: string; confirm: string; text: string } {
+  const { email } = action.user;
+  if (action.kind === "role") {
+    const confirm = action.role === "admin" ? "Make admin" : "Make viewer";
+    const text =
+      action.role === "admin"
+        ? `Make ${email} an admin: they can change everything in the panel, including who has access.`
+        : `Make ${email} a viewer: they keep seeing every screen but can no longer change anything.`;
+    return { title: "Change role", confirm, text };
+  }
+  if (action.kind === "remove") {
+    return {
+      title: "Remove access",
+      confirm: "Remove access",
+      text: `${email} loses access to the admin panel at once: their role goes back to user and every open session is signed out. Their account is kept.`,
+    };
+  }
+  return {
+    title: "Sign out everywhere",
+    confirm: "Sign out everywhere",
+    text: `Every session of ${email} ends now (${action.user.activeSessions} open). They can sign in again with their password.`,
+  };
+}
+
+/** Asks before an action on a staff member, saying what will happen (docs/product.md §14.5). */
+export function StaffActionDialog({ pending, onCancel, onConfirm }: { pending: PendingAction | null; onCancel: () => void; onConfirm: () => void }) {
+  const words = pending ? describe(pending) : { title: "Sign out everywhere", confirm: "Sign out everywhere", text: "" };
+  return (
+    <ConfirmDialog
+      open={pending !== null}
+      onOpenChange={(open) => !open && onCancel()}
+      title={words.title}
+      confirmLabel={words.confirm}
+      confirmVariant={pending?.kind === "remove" ? "destructive" : "default"}
+      onConfirm={onConfirm}
+      description={words.text}
+    />
+  );
+}

@@ -1,0 +1,72 @@
+import type { VendorDetail } from "@contract/vendors";
+import { useWriteAccess } from "@web/app/current-user";
+import { Button } from "@web/components/ui/button";
+import { TitledCard } from "@web/components/ui/card";
+import { DisabledReason } from "@web/components/ui/disabled-reason";
+import { toast } from "@web/components/ui/toast";
+import { errorMessage, useSetVendorStatus } from "../vendors-api";
+
+/**
+ * Suspends or reactivates the vendor (docs/product.md §4.5: isActive true when the new status is
+ * active); viewers see the buttons disabled, with the reason (§1.3).
+ */
+export function useStatusChange(vendorId: string) {
+  const setStatus = useSetVendorStatus();
+  const { canWrite, reason } = useWriteAccess();
+  const change = (nextStatus: "active" | "suspended") => {
+    const isActive = nextStatus === "active";
+    setStatus.mutate(
+      { id: vendorId, isActive },
+      {
+        onSuccess: () => toast({ title: isActive ? "Vendor reactivated" : "Vendor suspended", variant: "success" }),
+        onError: (error) => toast({ title: `Failed to ${isActive ? "enable" : "disable"} vendor: ${errorMessage(error)}`, variant: "destructive" }),
+      },
+    );
+  };
+  return { change, disabled: setStatus.isPending || !canWrite, readOnly: reason };
+}
+
+/** One status change shared by the banner and the Settings tab (either disables both while it runs). */
+export type StatusChange = ReturnType<typeof useStatusChange>;
+
+/** The banner of a suspended vendor, with 'Reactivate Vendor' (docs/product.md §4.4). */
+export function SuspendedBanner({ vendor, status }: { vendor: VendorDetail; status: StatusChange }) {
+  if (vendor.status !== "suspended") return null;
+  return (
+    <div role="status" className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-yellow-300 bg-yellow-50 p-4 text-yellow-900">
+      <span>This vendor is suspended: the store is hidden and the vendor cannot use their dashboard.</span>
+      <DisabledReason reason={status.readOnly}>
+        <Button onClick={() => status.change("active")} disabled={status.disabled}>
+          Reactivate Vendor
+        </Button>
+      </DisabledReason>
+    </div>
+  );
+}
+
+/** The Settings tab: card 'Vendor status' with 'Suspend Vendor' or 'Activate Vendor' (docs/product.md §4.4). */
+export function SettingsTab({ vendor, status }: { vendor: VendorDetail; status: StatusChange }) {
+  const suspended = vendor.status === "suspended";
+  return (
+    <TitledCard title="Vendor status" contentClassName="grid gap-3">
+        <p className="text-gray-600">
+          {suspended
+            ? "The vendor is suspended. Activating makes the store visible again and restores dashboard access."
+            : "Suspending hides the store from public listings and blocks dashboard access; all data is kept."}
+        </p>
+        <div>
+          <DisabledReason reason={status.readOnly}>
+            {suspended ? (
+              <Button onClick={() => status.change("active")} disabled={status.disabled}>
+                Activate Vendor
+              </Button>
+            ) : (
+              <Button variant="destructive" onClick={() => status.change("suspended")} disabled={status.disabled}>
+                Suspend Vendor
+              </Button>
+            )}
+          </DisabledReason>
+        </div>
+    </TitledCard>
+  );
+}

@@ -1,0 +1,24 @@
+import type { StaffRole } from "@contract/admin-users";
+import type { ErrorLevel } from "@contract/error-logs";
+import type { AccountStatusName, PayoutStatusName } from "@contract/financial";
+import type { BadgeVariant } from "@web/components/ui/badge";
+
+/** The words (and badge colours) of the domain's statuses, roles and levels, for every screen that shows them (docs/product.md). */
+
+export const ROLE_LABELS: Record<StaffRole, string> = { admin: "Admin", viewer: "Viewer" };
+export const ROLE_BADGE: Record<StaffRole, BadgeVariant> = { admin: "default", viewer: "info" };
+
+export const LEVEL_LABELS: Record<ErrorLevel, string> = { error: "Error", warning: "Warning", info: "Info" };
+
+/** A vendor's payout account (docs/product.md §15.4). */
+export const ACCOUNT_STATUS_LABELS: Record<AccountStatusName, string> = { active: "Active", pending: "Pending", restricted: "Restricted", not_connected: "Not connected" };
+export const ACCOUNT_BADGE: Record<AccountStatusName, BadgeVariant> = { active: "success", pending: "warning", restricted: "destructive", not_connected: "secondary" };
+
+/**
+ * A payout (docs/product.md §15.4); `unknown`: Stripe has not confirmed the outcome yet. The maps
+ * are typed through constants, so they also fit a contract that does not name that status.
+ */
+const PAYOUT_WORDS = { pending: "Pending", processing: "Processing", unknown: "Unknown", paid: "Paid", failed: "Failed", canceled: "Canceled" } as const;
+const PAYOUT_COLOURS = { pending: "secondary", processing: "info", unknown: "warning", paid: "success", failed: "destructive", canceled: "warning" } as const;
+export const PAYOUT_STATUS_LABELS: Record<PayoutStatusName, string> = PAYOUT_WORDS;
+export const PAYOUT_BADGE: Record<PayoutStatusName, BadgeVariant> = PAYOUT_COLOURS;
