@@ -21,6 +21,7 @@ import type { EndpointDefinition } from "./endpoint.ts";
 import { createExportEndpoint, downloadExportEndpoint } from "./exports.ts";
 import {
   cancelPayoutRunEndpoint,
+  checkPayoutEndpoint,
   createPayoutRunEndpoint,
   financialOverviewEndpoint,
   getPayoutRunEndpoint,
@@ -87,6 +88,7 @@ export const apiEndpoints: readonly EndpointDefinition[] = [
   getPayoutRunEndpoint,
   cancelPayoutRunEndpoint,
   retryPayoutEndpoint,
+  checkPayoutEndpoint,
   getVendorPayoutsEndpoint,
   refreshPayoutAccountEndpoint,
   listAdminUsersEndpoint,

@@ -34,6 +34,44 @@ export const debugResponseSchema = z.object({
    * level, counted across every server process.
    */
   errorLogDrops: z.object({ hours: z.number().int(), error: z.number().int(), warning: z.number().int(), info: z.number().int() }),
+  /**
+   * The daily comparison of Stripe's transfers with the ledger (docs/product.md §15.3): the last one
+   * and the differences still open, newest first (at most 20), dollars.
+   */
+  stripeReconciliation: z.object({
+    last: z
+      .object({
+        startedAt: z.string(),
+        finishedAt: z.string().nullable(),
+        /** Runs created from then on were compared. */
+        since: z.string(),
+        runs: z.number().int(),
+        transfers: z.number().int(),
+        payouts: z.number().int(),
+        differences: z.number().int(),
+        /** Why it stopped short (Stripe could not answer). */
+        error: z.string().nullable(),
+      })
+      .nullable(),
+    openDifferences: z.number().int(),
+    differences: z.array(
+      z.object({
+        /** unknown_transfer: Stripe made a transfer the ledger does not count; amount_differs; missing_transfer: paid in the ledger, not at Stripe. */
+        kind: z.enum(["unknown_transfer", "amount_differs", "missing_transfer"]),
+        runId: z.string(),
+        payoutId: z.string().nullable(),
+        vendorId: z.string().nullable(),
+        vendorName: z.string().nullable(),
+        destination: z.string().nullable(),
+        stripeTransferId: z.string().nullable(),
+        stripeAmount: z.number().nullable(),
+        ledgerAmount: z.number().nullable(),
+        detail: z.string(),
+        foundAt: z.string(),
+        lastSeenAt: z.string(),
+      }),
+    ),
+  }),
   checkedAt: z.string(),
 });
 export type DebugResponse = z.infer<typeof debugResponseSchema>;

@@ -11,11 +11,17 @@ export const FINANCIAL_PERIODS = ["7", "30", "90", "mtd", "ytd"] as const;
 export type FinancialPeriod = (typeof FINANCIAL_PERIODS)[number];
 export const DEFAULT_FINANCIAL_PERIOD: FinancialPeriod = "30";
 
-export const PAYOUT_STATUSES = ["pending", "processing", "paid", "failed", "canceled"] as const;
+/**
+ * `unknown`: the transfer was asked for but Stripe never gave a definite answer (a 5xx it keeps
+ * under the idempotency key, or no answer at all), so it may or may not exist. The amount stays in
+ * flight until Stripe is asked (its transfers listed): then paid, or failed and owed again.
+ */
+export const PAYOUT_STATUSES = ["pending", "processing", "unknown", "paid", "failed", "canceled"] as const;
 export type PayoutStatusName = (typeof PAYOUT_STATUSES)[number];
 export const ACCOUNT_STATUSES = ["active", "pending", "restricted", "not_connected"] as const;
 export type AccountStatusName = (typeof ACCOUNT_STATUSES)[number];
-export const RUN_STATUSES = ["queued", "running", "completed", "canceled", "failed"] as const;
+/** `unresolved`: the run has ended but payouts of it have an unknown outcome; `completed` once they are settled. */
+export const RUN_STATUSES = ["queued", "running", "completed", "unresolved", "canceled", "failed"] as const;
 export type RunStatusName = (typeof RUN_STATUSES)[number];
 
 export const MAX_FINANCIAL_PAGE = 100;
@@ -80,17 +86,19 @@ export const payoutSchema = z.object({
   currency: z.string(),
   status: z.enum(PAYOUT_STATUSES),
   stripeTransferId: z.string().nullable(),
-  /** Stripe's message when the transfer failed. */
+  /** Stripe's message when the transfer failed; for an unknown outcome, the last answer (or its absence). */
   failureReason: z.string().nullable(),
   runId: z.string(),
   createdAt: z.string(),
   paidAt: z.string().nullable(),
+  /** When the payout's outcome was last asked of Stripe (its transfers listed); null when never. */
+  checkedAt: z.string().nullable(),
 });
 export type PayoutItem = z.infer<typeof payoutSchema>;
 
 /** GET /api/admin/financial/payouts?status&vendorId&runId&limit&cursor */
 export const payoutsQuerySchema = z.object({
-  status: z.enum(PAYOUT_STATUSES, { error: "must be pending, processing, paid, failed or canceled" }).optional(),
+  status: z.enum(PAYOUT_STATUSES, { error: "must be pending, processing, unknown, paid, failed or canceled" }).optional(),
   vendorId: id.optional(),
   runId: id.optional(),
   limit,
@@ -148,12 +156,16 @@ export const payoutRunSchema = z.object({
   /** Payouts paid. */
   done: z.number().int(),
   failed: z.number().int(),
+  /** Payouts whose outcome is unknown (in flight until checked with Stripe); the run is `unresolved` while any is. */
+  unknown: z.number().int(),
   canceled: z.number().int(),
   /** Dollars paid so far. */
   paidTotal: z.number(),
   /** Artists owed at least the minimum whose payout account is not active: not paid, shown. */
   skipped: z.number().int(),
   skippedTotal: z.number(),
+  /** Artists owed at least the minimum left out because a payout to them is still being sent or has an unknown outcome. */
+  held: z.number().int(),
   /** The minimum_payout_amount the run used, dollars. */
   minimum: z.number(),
   createdAt: z.string(),
@@ -183,6 +195,17 @@ export const payoutRunsResponseSchema = z.object({
 export type PayoutRunsResponse = z.infer<typeof payoutRunsResponseSchema>;
 
 export const payoutResponseSchema = z.object({ payout: payoutSchema });
+
+export const CHECK_OUTCOMES = ["paid", "owed_again", "unknown"] as const;
+
+/** What "Check with Stripe" found: the transfer (paid), none after the safe window (owed again), or none yet (still unknown). */
+export const checkPayoutResponseSchema = z.object({
+  payout: payoutSchema,
+  outcome: z.enum(CHECK_OUTCOMES),
+  /** What Stripe said, in words. */
+  message: z.string(),
+});
+export type CheckPayoutResponse = z.infer<typeof checkPayoutResponseSchema>;
 
 export const payoutAccountSchema = z.object({
   vendorId: z.string(),
@@ -311,6 +334,20 @@ export const retryPayoutEndpoint = defineEndpoint({
   params: idParams,
   success: { status: 200, description: "The payout, pending again", schema: payoutResponseSchema },
   errors: [404, 409, 422],
+  invalidates: RUN_CHANGES,
+});
+
+export const checkPayoutEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/admin/financial/payouts/{id}/check",
+  area: "financial",
+  access: "admin",
+  summary: "Ask Stripe whether a payout of unknown outcome was made (its run's transfers listed)",
+  description:
+    "Lists the run's transfers to the payout's account (transfers.list by transfer_group and destination). A transfer carrying the payout's id: the payout is paid with it. None, and the last attempt is older than the safe window (PAYOUT_UNKNOWN_WINDOW_SECONDS): failed, the amount owed again. None yet: still unknown. 409 when the payout's outcome is not unknown; 502 when Stripe cannot answer.",
+  params: idParams,
+  success: { status: 200, description: "The payout after the check, and what Stripe said", schema: checkPayoutResponseSchema },
+  errors: [404, 409, 422, 502],
   invalidates: RUN_CHANGES,
 });
 

@@ -36,6 +36,8 @@ const envSchema = z.object({
   STRIPE_API_BASE: z.string().url().optional(),
   /** Transfers per second a payout run asks Stripe for (docs/product.md §15); Stripe allows 25 in test mode. */
   STRIPE_MAX_RPS: z.coerce.number().min(0.1).max(1000).default(25),
+  /** How long after a payout's last attempt Stripe's "no such transfer" is believed (docs/product.md §15.3). */
+  PAYOUT_UNKNOWN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   NODE_ENV: z.string().optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, "must be smtp://[user:password@]host[:port] or smtps://…").optional(),
   MAIL_FROM: z.string().trim().min(3).max(320).optional(),
@@ -92,6 +94,8 @@ export interface AppConfig {
   stripeApiBase: string | undefined;
   /** Pace of a payout run's calls to Stripe, per second (STRIPE_MAX_RPS). */
   stripeMaxRps: number;
+  /** A payout of unknown outcome is declared not sent only when Stripe lists no transfer this long after its last attempt (PAYOUT_UNKNOWN_WINDOW_SECONDS). */
+  payoutUnknownWindowMs: number;
   production: boolean;
   /** Proxies trusted to report the client's address (TRUST_PROXY); off by default. */
   trustProxy: TrustProxy;
@@ -182,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeApiBase: e.STRIPE_API_BASE,
     stripeMaxRps: e.STRIPE_MAX_RPS,
+    payoutUnknownWindowMs: e.PAYOUT_UNKNOWN_WINDOW_SECONDS * 1000,
     production,
     trustProxy,
     clerkAuthorizedParties,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inviteResponseSchema } from "../../contract/admin-users.ts";
-import { addPendingPayouts, markPayoutFailed, markPayoutProcessing } from "../ledger/payouts.ts";
+import { addPendingPayouts, markPayoutFailed, markPayoutProcessing, markPayoutUnknown } from "../ledger/payouts.ts";
 import { type AppRoute, appRoutes } from "../testing/app-routes.ts";
 import { type FakeStripeServer, startFakeStripe } from "../testing/fake-stripe-server.ts";
 import { TEST_PASSWORD, type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
@@ -115,6 +115,26 @@ const RECIPES: Record<string, Recipe> = {
     await markPayoutProcessing(ctx.database.db, id, now);
     await markPayoutFailed(ctx.database.db, id, "Your destination account needs to have at least one of the following capabilities enabled: transfers", false, now);
     return { path: `/api/admin/financial/payouts/${id}/retry` };
+  },
+  "POST /api/admin/financial/payouts/:id/check": async (ctx, admin) => {
+    // A payout whose outcome is unknown; Stripe lists no transfer for it yet (it stays unknown, audited).
+    const runId = await aPayoutRun(ctx, admin);
+    const a = await ctx.database.db
+      .selectFrom("payout_accounts")
+      .innerJoin("vendors", "vendors.id", "payout_accounts.vendor_id")
+      .select(["vendor_id", "vendors.name", "stripe_account_id", "balance_cents"])
+      .where("status", "=", "active")
+      .where("balance_cents", ">", 100)
+      .where("vendor_id", "not in", (eb) => eb.selectFrom("payouts").select("payouts.vendor_id").where("payouts.run_id", "=", runId))
+      .orderBy("vendor_id")
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const id = `coverage-payout-${++sequence}`;
+    const now = ctx.clock.now().toISOString();
+    await addPendingPayouts(ctx.database.db, runId, [{ id, vendorId: a.vendor_id, vendorName: a.name, destination: a.stripe_account_id!, amountCents: Math.floor(Number(a.balance_cents) / 2) }], now);
+    await markPayoutProcessing(ctx.database.db, id, now);
+    await markPayoutUnknown(ctx.database.db, id, "An unknown error occurred while processing your request", now);
+    return { path: `/api/admin/financial/payouts/${id}/check` };
   },
   "POST /api/admin/vendors/:id/payout-account/refresh": async (ctx) => {
     const a = await anOwedAccount(ctx);

@@ -9,6 +9,7 @@ import * as jobsAuditExports from "./migrations/007-jobs-audit-exports.ts";
 import * as staffInvitationsMail from "./migrations/008-staff-invitations-mail.ts";
 import * as financialsPayouts from "./migrations/009-financials-payouts.ts";
 import * as hardening from "./migrations/010-hardening.ts";
+import * as payoutUnknownOutcomes from "./migrations/011-payout-unknown-outcomes.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   "008-staff-invitations-mail": staffInvitationsMail,
   "009-financials-payouts": financialsPayouts,
   "010-hardening": hardening,
+  "011-payout-unknown-outcomes": payoutUnknownOutcomes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

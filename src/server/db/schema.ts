@@ -257,8 +257,10 @@ export interface VendorTotalsTable {
 }
 
 export type PayoutAccountStatus = "active" | "pending" | "restricted" | "not_connected";
-export type PayoutStatus = "pending" | "processing" | "paid" | "failed" | "canceled";
-export type PayoutRunStatus = "queued" | "running" | "completed" | "canceled" | "failed";
+/** `unknown`: Stripe may or may not have made the transfer; in flight until Stripe is asked (migration 011). */
+export type PayoutStatus = "pending" | "processing" | "unknown" | "paid" | "failed" | "canceled";
+/** `unresolved`: the run has ended with payouts whose outcome is unknown; `completed` once they are settled. */
+export type PayoutRunStatus = "queued" | "running" | "completed" | "unresolved" | "canceled" | "failed";
 
 /**
  * A vendor's payout account (its Stripe connected account) and the money it is owed, kept by the
@@ -301,10 +303,13 @@ export interface PayoutRunsTable {
   total_cents: Generated<number>;
   pending: Generated<number>;
   processing: Generated<number>;
+  unknown: Generated<number>;
   paid: Generated<number>;
   paid_cents: Generated<number>;
   failed: Generated<number>;
   canceled: Generated<number>;
+  /** Artists owed at least the minimum left out because a payout to them was being sent or unknown (migration 011). */
+  held: Generated<number>;
   planning_done: Generated<number>;
   plan_cursor: string | null;
   cancel_requested: Generated<number>;
@@ -336,6 +341,45 @@ export interface PayoutsTable {
   created_at: string;
   updated_at: string;
   paid_at: string | null;
+  /** When the outcome was last asked of Stripe (transfers.list), migration 011. */
+  checked_at: Generated<string | null>;
+}
+
+/** One daily comparison of Stripe's transfers with the ledger (migration 011). */
+export interface StripeReconciliationsTable {
+  id: string;
+  started_at: string;
+  finished_at: string | null;
+  /** Runs created from this time on were compared. */
+  since: string;
+  runs: Generated<number>;
+  transfers: Generated<number>;
+  payouts: Generated<number>;
+  differences: Generated<number>;
+  error: string | null;
+}
+
+export type StripeDifferenceKind = "unknown_transfer" | "amount_differs" | "missing_transfer";
+
+/** A difference between Stripe and the ledger, open until a later comparison no longer finds it (migration 011). */
+export interface StripeReconciliationDifferencesTable {
+  id: string;
+  /** kind and the transfer (or payout) it is about: the same difference is recorded once. */
+  key: string;
+  kind: StripeDifferenceKind;
+  run_id: string;
+  payout_id: string | null;
+  vendor_id: string | null;
+  vendor_name: string | null;
+  destination: string | null;
+  stripe_transfer_id: string | null;
+  stripe_amount_cents: number | null;
+  ledger_amount_cents: number | null;
+  detail: string;
+  open: Generated<number>;
+  found_at: string;
+  last_seen_at: string;
+  resolved_at: string | null;
 }
 
 /** Named platform-wide counters (see ledger/counters.ts for the names). */
@@ -414,6 +458,8 @@ export interface DB {
   payout_balance_totals: PayoutBalanceTotalsTable;
   payout_runs: PayoutRunsTable;
   payouts: PayoutsTable;
+  stripe_reconciliations: StripeReconciliationsTable;
+  stripe_reconciliation_differences: StripeReconciliationDifferencesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -54,6 +54,8 @@ describe.each(testDatabaseKinds)("GET /api/debug/admin on %s", (kind) => {
       apiUrl: "http://localhost/api",
       database: kind === "sqlite" ? { kind: "sqlite", label: "SQLite (embedded)" } : { kind: "postgres", label: "PostgreSQL" },
       errorLogDrops: { hours: 24, error: 0, warning: 0, info: 0 },
+      // No comparison with Stripe has run yet (it runs daily once a key is set).
+      stripeReconciliation: { last: null, openDifferences: 0, differences: [] },
       checkedAt: "2026-11-22T12:00:00.000Z",
     });
   });

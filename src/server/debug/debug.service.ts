@@ -4,6 +4,7 @@ import type { DatabaseKind } from "../db/connect.ts";
 import type { ActingUser } from "../http/endpoint-router.ts";
 import { HttpError } from "../http/http-error.ts";
 import { StripeHealthCheck, secretPrefix } from "../payments/stripe-check.ts";
+import { readStripeReconciliation } from "../financial/financial.queries.ts";
 import { readLocalUserRole } from "./debug.queries.ts";
 
 /** Status of the test answer: an error status that the app's logging middleware does not log itself. */
@@ -11,6 +12,8 @@ export const TEST_ERROR_STATUS = 418;
 
 /** The health page shows error-log entries dropped over the last day. */
 const ERROR_LOG_DROP_HOURS = 24;
+/** Open differences between Stripe and the ledger listed on the page (the count covers all). */
+const STRIPE_DIFFERENCES_SHOWN = 20;
 
 /** Truthful names of the engines this build runs on (docs/decisions/0004). */
 export function databaseLabel(kind: DatabaseKind): string {
@@ -33,7 +36,13 @@ export class DebugService {
 
   async adminFacts(user: ActingUser, apiUrl: string): Promise<DebugResponse> {
     const { config, database, auth, clock } = this.deps;
-    const [payment, localUserRole, drops] = await Promise.all([this.stripe.check(), readLocalUserRole(database.db, user.id), this.deps.errors.droppedSince(ERROR_LOG_DROP_HOURS)]);
+    const [payment, localUserRole, drops, reconciliation] = await Promise.all([
+      this.stripe.check(),
+      readLocalUserRole(database.db, user.id),
+      this.deps.errors.droppedSince(ERROR_LOG_DROP_HOURS),
+      readStripeReconciliation(database.db, STRIPE_DIFFERENCES_SHOWN),
+    ]);
+    const dollars = (cents: number | null) => (cents === null ? null : cents / 100);
     return {
       userId: user.id,
       email: user.email,
@@ -54,6 +63,11 @@ export class DebugService {
       apiUrl,
       database: { kind: database.kind, label: databaseLabel(database.kind) },
       errorLogDrops: { hours: ERROR_LOG_DROP_HOURS, ...drops },
+      stripeReconciliation: {
+        last: reconciliation.last,
+        openDifferences: reconciliation.openDifferences,
+        differences: reconciliation.differences.map(({ stripeAmountCents, ledgerAmountCents, ...d }) => ({ ...d, stripeAmount: dollars(stripeAmountCents), ledgerAmount: dollars(ledgerAmountCents) })),
+      },
       checkedAt: clock.now().toISOString(),
     };
   }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ACCOUNT_STATUSES, PAYOUT_STATUSES } from "../../contract/financial.ts";
-import type { Payout, PayoutAccount, PayoutAccountStatus, PayoutRun, PayoutStatus } from "../db/schema.ts";
+import type { Payout, PayoutAccount, PayoutAccountStatus, PayoutRun, PayoutStatus, StripeDifferenceKind } from "../db/schema.ts";
 import { defineExport } from "../exports/export-kind.ts";
 import type { Executor } from "../ledger/executor.ts";
 import { normaliseAccount, normalisePayout, normaliseRun } from "../ledger/payouts.ts";
@@ -203,11 +203,16 @@ export async function findVendorName(db: Executor, vendorId: string): Promise<st
   return (await db.selectFrom("vendors").select("name").where("id", "=", vendorId).executeTakeFirst())?.name;
 }
 
+/** Payout states that hold a vendor out of a new run: the transfer is being sent, or may exist. */
+export const HOLDING_STATUSES = ["processing", "unknown"] as const;
+
 /**
- * Who a run with this minimum would pay (active accounts owed at least it) and who it would skip
- * (owed at least it, account not active): ranges of the (status, balance) index.
+ * Who a run with this minimum would pay (active accounts owed at least it, without a payout being
+ * sent or of unknown outcome), who it would skip (owed at least it, account not active) and who it
+ * holds back (active, owed at least it, a payout to them being sent or unknown): ranges of the
+ * (status, balance) index, and the few payouts in those states.
  */
-export async function countEligible(db: Executor, minimumCents: number): Promise<{ payouts: number; cents: number; skipped: number; skippedCents: number }> {
+export async function countEligible(db: Executor, minimumCents: number): Promise<{ payouts: number; cents: number; skipped: number; skippedCents: number; held: number }> {
   const floor = Math.max(1, minimumCents);
   const rows = await db
     .selectFrom("payout_accounts")
@@ -216,7 +221,7 @@ export async function countEligible(db: Executor, minimumCents: number): Promise
     .where("balance_cents", ">=", floor)
     .groupBy("status")
     .execute();
-  const out = { payouts: 0, cents: 0, skipped: 0, skippedCents: 0 };
+  const out = { payouts: 0, cents: 0, skipped: 0, skippedCents: 0, held: 0 };
   for (const r of rows) {
     if (r.status === "active") {
       out.payouts += Number(r.n);
@@ -226,6 +231,16 @@ export async function countEligible(db: Executor, minimumCents: number): Promise
       out.skippedCents += Number(r.c);
     }
   }
+  const held = await db
+    .selectFrom("payout_accounts")
+    .select((eb) => [eb.fn.countAll().as("n"), eb.fn.coalesce(eb.fn.sum("balance_cents"), eb.lit(0)).as("c")])
+    .where("status", "=", "active")
+    .where("balance_cents", ">=", floor)
+    .where("vendor_id", "in", (eb) => eb.selectFrom("payouts").select("payouts.vendor_id").where("payouts.status", "in", [...HOLDING_STATUSES]))
+    .executeTakeFirstOrThrow();
+  out.held = Number(held.n);
+  out.payouts -= out.held;
+  out.cents -= Number(held.c);
   return out;
 }
 
@@ -236,7 +251,11 @@ export interface EligibleAccount {
   balanceCents: number;
 }
 
-/** The next vendors (by id, after `afterVendorId`) a run pays: active account, balance ≥ the minimum. */
+/**
+ * The next vendors (by id, after `afterVendorId`) a run pays: active account, balance ≥ the
+ * minimum, and no payout to them being sent or of unknown outcome (paying them now could pay the
+ * same money twice if that transfer exists).
+ */
 export async function nextEligibleAccounts(db: Executor, minimumCents: number, afterVendorId: string | null, limit: number): Promise<{ accounts: EligibleAccount[]; lastVendorId: string | null; exhausted: boolean }> {
   let query = db
     .selectFrom("payout_accounts")
@@ -246,8 +265,21 @@ export async function nextEligibleAccounts(db: Executor, minimumCents: number, a
   // Walk by vendor id (the primary key): a vendor is planned at most once whatever its balance does meanwhile.
   const rows = await query.orderBy("payout_accounts.vendor_id").limit(limit).execute();
   const floor = Math.max(1, minimumCents);
-  const accounts = rows
-    .filter((r) => r.status === "active" && r.stripe_account_id !== null && Number(r.balance_cents) >= floor)
+  const candidates = rows.filter((r) => r.status === "active" && r.stripe_account_id !== null && Number(r.balance_cents) >= floor);
+  const held = new Set(
+    candidates.length === 0
+      ? []
+      : (
+          await db
+            .selectFrom("payouts")
+            .select("vendor_id")
+            .where("vendor_id", "in", candidates.map((r) => r.vendor_id))
+            .where("status", "in", [...HOLDING_STATUSES])
+            .execute()
+        ).map((r) => r.vendor_id),
+  );
+  const accounts = candidates
+    .filter((r) => !held.has(r.vendor_id))
     .map((r) => ({ vendorId: r.vendor_id, vendorName: r.name, destination: r.stripe_account_id!, balanceCents: Number(r.balance_cents) }));
   return { accounts, lastVendorId: rows.at(-1)?.vendor_id ?? afterVendorId, exhausted: rows.length < limit };
 }
@@ -289,6 +321,32 @@ export async function orphanPendingPayouts(db: Executor, limit: number): Promise
     .limit(limit)
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** Payouts whose outcome is unknown, by id after `afterId`, of one run or all. */
+export async function unknownPayouts(db: Executor, runId: string | null, afterId: string | null, limit: number): Promise<Payout[]> {
+  let query = db.selectFrom("payouts").selectAll().where("status", "=", "unknown");
+  if (runId) query = query.where("run_id", "=", runId);
+  if (afterId) query = query.where("id", ">", afterId);
+  return (await query.orderBy("id").limit(limit).execute()).map(normalisePayout);
+}
+
+/** Runs created at or after `since` (reconciliation against Stripe), oldest first. */
+export async function runsCreatedSince(db: Executor, since: string): Promise<PayoutRun[]> {
+  const rows = await db.selectFrom("payout_runs").selectAll().where("created_at", ">=", since).orderBy("created_at").orderBy("id").execute();
+  return rows.map(normaliseRun);
+}
+
+/** A run's payouts in every state, by id after `afterId` (reconciliation's walk). */
+export async function runPayoutsPage(db: Executor, runId: string, afterId: string | null, limit: number): Promise<Payout[]> {
+  let query = db.selectFrom("payouts").selectAll().where("run_id", "=", runId);
+  if (afterId) query = query.where("id", ">", afterId);
+  return (await query.orderBy("id").limit(limit).execute()).map(normalisePayout);
+}
+
+export async function findPayoutsByIds(db: Executor, ids: string[]): Promise<Payout[]> {
+  if (ids.length === 0) return [];
+  return (await db.selectFrom("payouts").selectAll().where("id", "in", ids).execute()).map(normalisePayout);
 }
 
 export async function isRunCancelRequested(db: Executor, runId: string): Promise<boolean> {
@@ -342,3 +400,131 @@ export const balancesExport = defineExport({
     return { rows, next: last ? { balanceCents: last.balance_cents, vendorId: last.vendor_id } : undefined };
   },
 });
+
+// ---------- reconciliation against Stripe (docs/product.md §15.3) ----------
+
+export interface NewStripeDifference {
+  key: string;
+  kind: StripeDifferenceKind;
+  runId: string;
+  payoutId: string | null;
+  vendorId: string | null;
+  vendorName: string | null;
+  destination: string | null;
+  stripeTransferId: string | null;
+  stripeAmountCents: number | null;
+  ledgerAmountCents: number | null;
+  detail: string;
+}
+
+export async function insertReconciliation(db: Executor, row: { id: string; startedAt: string; since: string }): Promise<void> {
+  await db.insertInto("stripe_reconciliations").values({ id: row.id, started_at: row.startedAt, since: row.since, finished_at: null, error: null }).execute();
+}
+
+export async function finishReconciliation(db: Executor, id: string, facts: { finishedAt: string; runs: number; transfers: number; payouts: number; differences: number; error: string | null }): Promise<void> {
+  await db
+    .updateTable("stripe_reconciliations")
+    .set({ finished_at: facts.finishedAt, runs: facts.runs, transfers: facts.transfers, payouts: facts.payouts, differences: facts.differences, error: facts.error })
+    .where("id", "=", id)
+    .execute();
+}
+
+/**
+ * Records a difference: a new one is inserted (true), one already known is marked seen again (and
+ * open again if a comparison had stopped finding it): false.
+ */
+export async function recordDifference(db: Executor, id: string, d: NewStripeDifference, now: string): Promise<boolean> {
+  const result = await db
+    .insertInto("stripe_reconciliation_differences")
+    .values({
+      id,
+      key: d.key,
+      kind: d.kind,
+      run_id: d.runId,
+      payout_id: d.payoutId,
+      vendor_id: d.vendorId,
+      vendor_name: d.vendorName,
+      destination: d.destination,
+      stripe_transfer_id: d.stripeTransferId,
+      stripe_amount_cents: d.stripeAmountCents,
+      ledger_amount_cents: d.ledgerAmountCents,
+      detail: d.detail.slice(0, 500),
+      open: 1,
+      found_at: now,
+      last_seen_at: now,
+      resolved_at: null,
+    })
+    .onConflict((oc) => oc.column("key").doNothing())
+    .executeTakeFirst();
+  if (Number(result.numInsertedOrUpdatedRows ?? 0) > 0) return true;
+  await db.updateTable("stripe_reconciliation_differences").set({ last_seen_at: now, open: 1, resolved_at: null, detail: d.detail.slice(0, 500) }).where("key", "=", d.key).execute();
+  return false;
+}
+
+/** Closes a run's open differences that the comparison at `now` did not find again; how many. */
+export async function resolveDifferencesNotSeen(db: Executor, runId: string, now: string): Promise<number> {
+  const result = await db
+    .updateTable("stripe_reconciliation_differences")
+    .set({ open: 0, resolved_at: now })
+    .where("run_id", "=", runId)
+    .where("open", "=", 1)
+    .where("last_seen_at", "<", now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export interface StripeReconciliationFacts {
+  last: { startedAt: string; finishedAt: string | null; since: string; runs: number; transfers: number; payouts: number; differences: number; error: string | null } | null;
+  openDifferences: number;
+  differences: Array<{
+    kind: StripeDifferenceKind;
+    runId: string;
+    payoutId: string | null;
+    vendorId: string | null;
+    vendorName: string | null;
+    destination: string | null;
+    stripeTransferId: string | null;
+    stripeAmountCents: number | null;
+    ledgerAmountCents: number | null;
+    detail: string;
+    foundAt: string;
+    lastSeenAt: string;
+  }>;
+}
+
+/** The last comparison with Stripe and the open differences, newest first (System Debug). */
+export async function readStripeReconciliation(db: Executor, limit: number): Promise<StripeReconciliationFacts> {
+  const last = await db.selectFrom("stripe_reconciliations").selectAll().orderBy("started_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+  const count = await db.selectFrom("stripe_reconciliation_differences").select((eb) => eb.fn.countAll().as("n")).where("open", "=", 1).executeTakeFirstOrThrow();
+  const rows = await db.selectFrom("stripe_reconciliation_differences").selectAll().where("open", "=", 1).orderBy("found_at", "desc").orderBy("id", "desc").limit(limit).execute();
+  const cents = (v: number | null) => (v === null ? null : Number(v));
+  return {
+    last: last
+      ? {
+          startedAt: last.started_at,
+          finishedAt: last.finished_at,
+          since: last.since,
+          runs: Number(last.runs),
+          transfers: Number(last.transfers),
+          payouts: Number(last.payouts),
+          differences: Number(last.differences),
+          error: last.error,
+        }
+      : null,
+    openDifferences: Number(count.n),
+    differences: rows.map((r) => ({
+      kind: r.kind,
+      runId: r.run_id,
+      payoutId: r.payout_id,
+      vendorId: r.vendor_id,
+      vendorName: r.vendor_name,
+      destination: r.destination,
+      stripeTransferId: r.stripe_transfer_id,
+      stripeAmountCents: cents(r.stripe_amount_cents),
+      ledgerAmountCents: cents(r.ledger_amount_cents),
+      detail: r.detail,
+      foundAt: r.found_at,
+      lastSeenAt: r.last_seen_at,
+    })),
+  };
+}

@@ -1,5 +1,6 @@
 import {
   cancelPayoutRunEndpoint,
+  checkPayoutEndpoint,
   createPayoutRunEndpoint,
   financialOverviewEndpoint,
   getPayoutRunEndpoint,
@@ -26,6 +27,7 @@ export function financialRoutes(router: EndpointRouter, deps: AppDeps): void {
   router.handle(getPayoutRunEndpoint, ({ params }) => financial.run(params.id));
   router.handle(cancelPayoutRunEndpoint, ({ params }, { actor }) => financial.cancelRun(actor, params.id));
   router.handle(retryPayoutEndpoint, ({ params }, { actor }) => financial.retryPayout(actor, params.id));
+  router.handle(checkPayoutEndpoint, ({ params }, { actor }) => financial.checkPayout(actor, params.id));
   router.handle(getVendorPayoutsEndpoint, ({ params }) => financial.vendorPayouts(params.id));
   router.handle(refreshPayoutAccountEndpoint, ({ params }, { actor }) => financial.refreshAccount(actor, params.id));
 }

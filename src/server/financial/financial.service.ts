@@ -1,5 +1,6 @@
 import type {
   BalancesQuery,
+  CheckPayoutResponse,
   BalancesResponse,
   FinancialDay,
   FinancialFigures,
@@ -21,7 +22,7 @@ import type { Actor } from "../http/endpoint-router.ts";
 import type { Executor } from "../ledger/executor.ts";
 import { conflict, HttpError, invalidField, notFound } from "../http/http-error.ts";
 import { cancelPayout, insertPayoutRun, requestPayoutRunCancel, retryFailedPayout, setPayoutAccount } from "../ledger/payouts.ts";
-import { accountStatusOf, type PayoutProvider, ProviderError } from "../payments/stripe-payouts.ts";
+import { accountStatusOf, Pacer, type PayoutProvider, ProviderError } from "../payments/stripe-payouts.ts";
 import { currentMinimumPayoutCents } from "../settings/settings.queries.ts";
 import {
   countEligible,
@@ -42,6 +43,7 @@ import {
   recentVendorPayouts,
 } from "./financial.queries.ts";
 import { dollars, toAccountItem, toBalanceItem, toPayoutItem, toRunItem } from "./money.ts";
+import { settleUnknownPayout } from "./payout-reconcile.ts";
 import { PAYOUT_RETRY_JOB, PAYOUT_RUN_JOB } from "./payout-run.job.ts";
 import { payoutProviderFor } from "./payout-provider.ts";
 
@@ -190,10 +192,12 @@ export class FinancialService {
           total: dollars(counts.cents),
           done: 0,
           failed: 0,
+          unknown: 0,
           canceled: 0,
           paidTotal: 0,
           skipped: counts.skipped,
           skippedTotal: dollars(counts.skippedCents),
+          held: counts.held,
           minimum: dollars(minimumCents),
           createdAt: now,
           createdBy: actor.user.email,
@@ -216,6 +220,7 @@ export class FinancialService {
         expectedCents: counts.cents,
         skipped: counts.skipped,
         skippedCents: counts.skippedCents,
+        held: counts.held,
         createdBy: actor.user.email,
         createdAt: now,
       });
@@ -227,7 +232,7 @@ export class FinancialService {
           actor,
           action: "payouts.run",
           target: { type: "payout_run", id: runId, label: `Payout run ${now.slice(0, 10)}` },
-          details: { vendors: counts.payouts, totalCents: counts.cents, minimumCents, skipped: counts.skipped, skippedCents: counts.skippedCents },
+          details: { vendors: counts.payouts, totalCents: counts.cents, minimumCents, skipped: counts.skipped, skippedCents: counts.skippedCents, held: counts.held },
         },
         this.deps.clock,
       );
@@ -262,7 +267,12 @@ export class FinancialService {
     await this.db.transaction().execute(async (trx) => {
       const run = await findPayoutRun(trx, id);
       if (!run) throw notFound("Payout run not found");
-      if (!(await requestPayoutRunCancel(trx, id))) throw conflict(`This payout run has already ${run.status === "canceled" ? "been canceled" : "finished"}`);
+      // One cancel per run: of two at once, the second finds it asked already (409, no audit row).
+      if (!(await requestPayoutRunCancel(trx, id))) {
+        const now = await findPayoutRun(trx, id);
+        if (now?.active === 1) throw conflict("This payout run is already being canceled");
+        throw conflict(`This payout run has already ${now?.status === "canceled" ? "been canceled" : "finished"}`);
+      }
       const job = await this.deps.jobs.get(id, trx);
       if (job?.status === "running") await this.deps.jobs.cancel(id, trx);
       await recordAudit(
@@ -289,6 +299,7 @@ export class FinancialService {
       const current = await findPayout(trx, id);
       if (!current) throw notFound("Payout not found");
       if (!this.provider) throw providerMissing();
+      if (current.status === "unknown") throw conflict("This payout's outcome is unknown: Stripe may have made the transfer. Check it with Stripe; it can be retried only if Stripe has none");
       if (current.status === "processing") {
         const run = await findPayoutRun(trx, current.run_id);
         if (run?.active === 1) throw conflict("This payout is being sent by its run");
@@ -315,6 +326,25 @@ export class FinancialService {
       );
     });
     return { payout: toPayoutItem((await findPayout(this.db, id))!) };
+  }
+
+  /**
+   * "Check with Stripe" on a payout whose outcome is unknown (docs/product.md §15.3): lists its
+   * run's transfers to its account; paid when one carries its id, owed again when none does after
+   * the safe window, still unknown otherwise. One audit row whatever the answer.
+   */
+  async checkPayout(actor: Actor, id: string): Promise<CheckPayoutResponse> {
+    const current = await findPayout(this.db, id);
+    if (!current) throw notFound("Payout not found");
+    if (!this.provider) throw providerMissing();
+    if (current.status !== "unknown") throw conflict(`Only a payout whose outcome is unknown can be checked with Stripe (this one is ${current.status})`);
+    try {
+      const result = await settleUnknownPayout(this.deps, this.provider, new Pacer(this.deps.config.stripeMaxRps), current, this.deps.config.payoutUnknownWindowMs, actor);
+      return { payout: toPayoutItem(result.payout), outcome: result.outcome, message: result.message };
+    } catch (err) {
+      if (err instanceof ProviderError) throw new HttpError(502, "payment_provider_error", `Stripe: ${err.message}`);
+      throw err;
+    }
   }
 
   async vendorPayouts(vendorId: string): Promise<VendorPayoutsResponse> {

@@ -19,6 +19,7 @@ export function toPayoutItem(p: Payout): PayoutItem {
     runId: p.run_id,
     createdAt: p.created_at,
     paidAt: p.paid_at,
+    checkedAt: p.checked_at ?? null,
   };
 }
 
@@ -37,10 +38,12 @@ export function toRunItem(r: PayoutRun): PayoutRunItem {
     total: dollars(planned ? r.total_cents : Math.max(r.total_cents, r.expected_cents)),
     done: r.paid,
     failed: r.failed,
+    unknown: Number(r.unknown ?? 0),
     canceled: r.canceled,
     paidTotal: dollars(r.paid_cents),
     skipped: r.skipped,
     skippedTotal: dollars(r.skipped_cents),
+    held: Number(r.held ?? 0),
     minimum: dollars(r.minimum_cents),
     createdAt: r.created_at,
     createdBy: r.created_by,

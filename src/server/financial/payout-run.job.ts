@@ -12,11 +12,14 @@ import {
   markPayoutFailed,
   markPayoutPaid,
   markPayoutProcessing,
+  markPayoutUnknown,
+  markRunProcessingUnknown,
   setRunPlanCursor,
   startPayoutRun,
 } from "../ledger/payouts.ts";
 import { Pacer, type PayoutProvider, type TransferOutcome } from "../payments/stripe-payouts.ts";
 import { findPayout, findPayoutRun, isRunCancelRequested, nextEligibleAccounts, runPayoutsInStatus } from "./financial.queries.ts";
+import { reconcileWithStripe, settleUnknownPayouts } from "./payout-reconcile.ts";
 import { payoutProviderFor } from "./payout-provider.ts";
 
 /**
@@ -28,10 +31,20 @@ import { payoutProviderFor } from "./payout-provider.ts";
  *   from the payout's id and attempt, then marks it paid or failed; a run that resumes first
  *   re-asks for the payouts it left in processing, with the same key, and Stripe answers with the
  *   transfer it already made: never a second one;
- * - calls are paced at STRIPE_MAX_RPS; 429s, Stripe's 5xx and timeouts are retried with the same key.
+ * - calls are paced at STRIPE_MAX_RPS; 429s, Stripe's 5xx and timeouts are retried with the same key;
+ * - when the calls run out without a definite answer after a 5xx or a timeout, Stripe may have made
+ *   the transfer (and keeps answering the key with the same 500): the payout becomes `unknown`,
+ *   stays in flight, and is settled by listing the run's transfers (payout-reconcile.ts): at the
+ *   end of the run, every PAYOUT_SETTLE_JOB period, and from "Check with Stripe". A run ending
+ *   with unknown payouts is `unresolved` until they are settled.
  */
 export const PAYOUT_RUN_JOB = "payouts.run";
 export const PAYOUT_RETRY_JOB = "payouts.retry";
+/** Settles payouts whose outcome is unknown (scheduled). */
+export const PAYOUT_SETTLE_JOB = "payouts.settle";
+/** Compares Stripe's transfers of the last days with the ledger (daily). */
+export const PAYOUT_RECONCILE_JOB = "payouts.reconcile";
+const DAY_MS = 86_400_000;
 
 export interface PayoutJobOptions {
   /** Replaces the provider made from the configuration (tests). */
@@ -44,14 +57,35 @@ export interface PayoutJobOptions {
   backoffBaseMs?: number;
   /** Vendors read per planning chunk. */
   planChunk?: number;
+  /** How long after a payout's last attempt Stripe's "no such transfer" is believed; default PAYOUT_UNKNOWN_WINDOW_SECONDS. */
+  unknownWindowMs?: number;
+}
+
+/** How often unknown payouts are checked with Stripe: the window, between 5 s and 5 minutes. */
+export function settleEveryMs(windowMs: number): number {
+  return Math.min(5 * 60_000, Math.max(5_000, windowMs));
 }
 
 const PAGE = 200;
 
 export function payoutJobs(worker: JobWorker, deps: AppDeps, options: PayoutJobOptions = {}): void {
   const provider = options.provider === undefined ? payoutProviderFor(deps) : options.provider;
+  const windowMs = options.unknownWindowMs ?? deps.config.payoutUnknownWindowMs;
+  const pacer = () => new Pacer(options.maxRps ?? deps.config.stripeMaxRps);
   worker.register<{ runId: string }>(PAYOUT_RUN_JOB, (ctx) => runPayouts(ctx, deps, provider, options));
   worker.register<{ payoutId: string }>(PAYOUT_RETRY_JOB, (ctx) => sendOnePayout(ctx.payload.payoutId, deps, provider, options));
+  worker.register(PAYOUT_SETTLE_JOB, async (ctx) => {
+    if (!provider) return { skipped: "Payment provider not configured" };
+    return settleUnknownPayouts(deps, provider, pacer(), { windowMs, shouldStop: () => ctx.shouldStop() });
+  });
+  worker.register(PAYOUT_RECONCILE_JOB, async (ctx) => {
+    if (!provider) return { skipped: "Payment provider not configured" };
+    return reconcileWithStripe(deps, provider, pacer(), { windowMs, shouldStop: () => ctx.shouldStop() });
+  });
+  if (provider) {
+    worker.schedule(PAYOUT_SETTLE_JOB, settleEveryMs(windowMs));
+    worker.schedule(PAYOUT_RECONCILE_JOB, DAY_MS);
+  }
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -75,9 +109,12 @@ class PayoutSender {
 
   private now = () => this.clock.now().toISOString();
 
-  async send(p: Payout): Promise<"paid" | "failed" | "abort"> {
+  async send(p: Payout): Promise<"paid" | "failed" | "unknown" | "abort"> {
     const db = this.database.db;
     let last: Extract<TransferOutcome, { kind: "retry" }> | null = null;
+    // Once a call may have reached Stripe without a definite answer, only Stripe's list can say
+    // whether the transfer exists: never "failed" (owed again) on our own.
+    let mayExist = false;
     for (let call = 1; call <= this.maxCalls; call++) {
       await this.pacer.slot();
       const outcome = await this.provider.createTransfer({
@@ -98,10 +135,12 @@ class PayoutSender {
       }
       if (outcome.kind === "abort") {
         this.aborted = outcome.message;
-        await markPayoutFailed(db, p.id, outcome.message, true, this.now());
+        if (mayExist) await markPayoutUnknown(db, p.id, `${outcome.message} (after an earlier call without a definite answer)`, this.now());
+        else await markPayoutFailed(db, p.id, outcome.message, true, this.now());
         return "abort";
       }
       last = outcome;
+      if (outcome.outcomeUnknown) mayExist = true;
       if (call < this.maxCalls) {
         const wait = outcome.retryAfterMs ?? Math.min(8_000, this.backoffBaseMs * 2 ** (call - 1));
         // A 429 slows every sender down, not just this one.
@@ -109,7 +148,13 @@ class PayoutSender {
         await sleep(wait);
       }
     }
-    await markPayoutFailed(db, p.id, `${last?.message ?? "No answer from Stripe"} (gave up after ${this.maxCalls} attempts)`, last?.outcomeUnknown ?? true, this.now());
+    const message = `${last?.message ?? "No answer from Stripe"} (gave up after ${this.maxCalls} attempts)`;
+    if (mayExist || !last) {
+      await markPayoutUnknown(db, p.id, `Outcome unknown: ${message}; Stripe may have made the transfer, so it is checked with Stripe before anything is sent again`, this.now());
+      return "unknown";
+    }
+    // Only 429s: Stripe did nothing.
+    await markPayoutFailed(db, p.id, message, false, this.now());
     return "failed";
   }
 }
@@ -127,14 +172,25 @@ async function runPayouts(ctx: JobContext<{ runId: string }>, deps: AppDeps, pro
   const run = await findPayoutRun(db, runId);
   if (!run || run.active !== 1) return { runId, skipped: "the run is not active" };
 
-  /** Ends the run: whatever is still pending is canceled (in chunks), then its final status. */
+  /**
+   * Ends the run: whatever is still pending is canceled (in chunks); payouts left in processing
+   * (a previous worker asked for them and this one did not get to) become unknown; the unknown
+   * ones are checked with Stripe once; then its final status (`unresolved` while any is unknown).
+   */
   const finish = async (status: "completed" | "canceled" | "failed", error: string | null = null) => {
     while ((await cancelPendingPayouts(db, runId, now())) > 0) {
       /* next chunk */
     }
+    while ((await markRunProcessingUnknown(db, runId, "Outcome unknown: the run ended while this payout was being sent by an earlier attempt; it is checked with Stripe", now())) > 0) {
+      /* next chunk */
+    }
+    if (provider) {
+      const windowMs = options.unknownWindowMs ?? deps.config.payoutUnknownWindowMs;
+      await settleUnknownPayouts(deps, provider, new Pacer(options.maxRps ?? deps.config.stripeMaxRps), { runId, windowMs });
+    }
     await finishPayoutRun(db, runId, status, now(), error);
     const final = await findPayoutRun(db, runId);
-    return { runId, status, paid: final?.paid ?? 0, failed: final?.failed ?? 0, canceled: final?.canceled ?? 0 };
+    return { runId, status: final?.status ?? status, paid: final?.paid ?? 0, failed: final?.failed ?? 0, unknown: final?.unknown ?? 0, canceled: final?.canceled ?? 0 };
   };
 
   if (!provider) return finish("failed", "Payment provider not configured");
@@ -209,7 +265,7 @@ async function runPayouts(ctx: JobContext<{ runId: string }>, deps: AppDeps, pro
         launched += 1;
       }
       const progress = await findPayoutRun(db, runId);
-      if (progress) await ctx.reportProgress({ payouts: progress.payouts, paid: progress.paid, failed: progress.failed, canceled: progress.canceled });
+      if (progress) await ctx.reportProgress({ payouts: progress.payouts, paid: progress.paid, failed: progress.failed, unknown: progress.unknown, canceled: progress.canceled });
     }
   }
   await Promise.all(inFlight);

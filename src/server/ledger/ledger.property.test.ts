@@ -12,6 +12,8 @@ import {
   markPayoutFailed,
   markPayoutPaid,
   markPayoutProcessing,
+  markPayoutUnknown,
+  markUnknownPayoutAbsent,
   retryFailedPayout,
   setPayoutAccount,
 } from "./payouts.ts";
@@ -43,7 +45,8 @@ type Command =
   | { op: "visits"; pick: number; day: number; count: number }
   | { op: "account"; pick: number; status: "active" | "pending" | "restricted" | "not_connected" }
   | { op: "run"; minimum: number; minute: number }
-  | { op: "payout"; pick: number; outcome: "paid" | "failed" | "unknown"; minute: number }
+  | { op: "payout"; pick: number; outcome: "paid" | "failed" | "unknown" | "legacyUnknown"; minute: number }
+  | { op: "settle"; pick: number; found: boolean; amountDelta: number; minute: number }
   | { op: "cancelPayout" | "retryPayout" | "endRun"; pick: number };
 
 const pick = fc.nat(1000);
@@ -64,7 +67,9 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   // payouts are sent, paid, failed, canceled and retried, in any order.
   { arbitrary: fc.record({ op: fc.constant("account" as const), pick, status: fc.constantFrom("active" as const, "active" as const, "pending" as const, "restricted" as const, "not_connected" as const) }), weight: 2 },
   { arbitrary: fc.record({ op: fc.constant("run" as const), minimum: fc.constantFrom(0, 1, 2500), minute }), weight: 3 },
-  { arbitrary: fc.record({ op: fc.constant("payout" as const), pick, outcome: fc.constantFrom("paid" as const, "paid" as const, "failed" as const, "unknown" as const), minute }), weight: 6 },
+  { arbitrary: fc.record({ op: fc.constant("payout" as const), pick, outcome: fc.constantFrom("paid" as const, "paid" as const, "failed" as const, "unknown" as const, "legacyUnknown" as const), minute }), weight: 6 },
+  // Unknown outcomes settled by Stripe's list: found (with Stripe's amount, which may differ) or absent.
+  { arbitrary: fc.record({ op: fc.constant("settle" as const), pick, found: fc.boolean(), amountDelta: fc.constantFrom(0, 0, 0, 1, -1, 250), minute }), weight: 2 },
   fc.record({ op: fc.constantFrom("cancelPayout" as const, "retryPayout" as const, "endRun" as const), pick }),
 );
 
@@ -186,7 +191,15 @@ async function run(db: Executor, cmd: Command, n: number): Promise<void> {
       if (!p) return;
       if (p.status === "pending") await markPayoutProcessing(db, p.id, time(cmd.minute));
       else if (cmd.outcome === "paid") await markPayoutPaid(db, p.id, `tr_${n}`, time(cmd.minute));
-      else await markPayoutFailed(db, p.id, "Your destination account needs to have at least one of the following capabilities enabled: transfers", cmd.outcome === "unknown", time(cmd.minute));
+      else if (cmd.outcome === "unknown") await markPayoutUnknown(db, p.id, "An unknown error occurred while processing your request", time(cmd.minute));
+      else await markPayoutFailed(db, p.id, "Your destination account needs to have at least one of the following capabilities enabled: transfers", cmd.outcome === "legacyUnknown", time(cmd.minute));
+      return;
+    }
+    case "settle": {
+      const p = at(await db.selectFrom("payouts").select(["id", "amount_cents"]).where("status", "=", "unknown").orderBy("id").execute(), cmd.pick);
+      if (!p) return;
+      if (cmd.found) await markPayoutPaid(db, p.id, `tr_${n}`, time(cmd.minute), Math.max(1, Number(p.amount_cents) + cmd.amountDelta));
+      else await markUnknownPayoutAbsent(db, p.id, "Stripe has no transfer for this payout", time(cmd.minute));
       return;
     }
     case "cancelPayout":

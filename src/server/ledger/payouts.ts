@@ -11,9 +11,12 @@ import { addToDailyPlatformTotals } from "./rollups.ts";
  *   account status;
  * - payout_runs: each run's payouts counted (and summed) by status;
  * - daily_platform_totals.payouts_cents: payouts paid per day.
- * A payout moves pending → processing → paid | failed, or pending → canceled, and failed → pending
- * on a retry. Every move is a conditional update, so doing it twice (two workers, a replay after
- * a crash) changes nothing the second time.
+ * A payout moves pending → processing → paid | failed | unknown, or pending → canceled, and
+ * failed → pending on a retry. `unknown` (Stripe may or may not have made the transfer) stays in
+ * flight until Stripe is asked: unknown → paid when Stripe lists the transfer, unknown → failed
+ * when it confirms there is none (only then is the amount owed again). Every move is a
+ * conditional update, so doing it twice (two workers, a replay after a crash) changes nothing the
+ * second time.
  */
 
 export interface PayoutAccountDeltas {
@@ -149,7 +152,7 @@ export function normalisePayout(p: Payout): Payout {
   return { ...p, amount_cents: Number(p.amount_cents) };
 }
 
-type RunCount = "pending" | "processing" | "paid" | "failed" | "canceled";
+type RunCount = "pending" | "processing" | "unknown" | "paid" | "failed" | "canceled";
 
 interface RunDeltas {
   payouts?: number;
@@ -168,6 +171,7 @@ async function addToRun(db: Executor, runId: string, d: RunDeltas): Promise<void
       paid_cents: eb("paid_cents", "+", d.paidCents ?? 0),
       pending: eb("pending", "+", counts.pending ?? 0),
       processing: eb("processing", "+", counts.processing ?? 0),
+      unknown: eb("unknown", "+", counts.unknown ?? 0),
       paid: eb("paid", "+", counts.paid ?? 0),
       failed: eb("failed", "+", counts.failed ?? 0),
       canceled: eb("canceled", "+", counts.canceled ?? 0),
@@ -243,16 +247,80 @@ export function markPayoutProcessing(db: Executor, payoutId: string, now: string
   });
 }
 
-/** processing → paid with Stripe's transfer id: the money leaves "in flight" for "paid out". */
-export function markPayoutPaid(db: Executor, payoutId: string, transferId: string, paidAt: string): Promise<Payout | null> {
+/**
+ * processing (or unknown) → paid with Stripe's transfer id: the money leaves "in flight" for "paid
+ * out". `amountCents` is the amount Stripe's transfer has when it differs from the payout's (found
+ * by reconciliation): the ledger records what was sent.
+ */
+export function markPayoutPaid(db: Executor, payoutId: string, transferId: string, paidAt: string, amountCents?: number): Promise<Payout | null> {
   return inTransaction(db, async (trx) => {
-    const p = await movePayout(trx, payoutId, "processing", "paid", { stripe_transfer_id: transferId, paid_at: paidAt, failure_reason: null, reuse_key: 0 }, paidAt);
+    const before = await trx.selectFrom("payouts").select(["amount_cents"]).where("id", "=", payoutId).executeTakeFirst();
+    if (!before) return null;
+    const planned = Number(before.amount_cents);
+    const sent = amountCents ?? planned;
+    const set = { stripe_transfer_id: transferId, paid_at: paidAt, failure_reason: null, reuse_key: 0, amount_cents: sent };
+    let from: "processing" | "unknown" = "processing";
+    let p = await movePayout(trx, payoutId, "processing", "paid", set, paidAt);
+    if (!p) {
+      from = "unknown";
+      p = await movePayout(trx, payoutId, "unknown", "paid", set, paidAt);
+    }
     if (!p) return null;
-    await addToPayoutAccount(trx, p.vendor_id, { paidOutCents: p.amount_cents, inFlightCents: -p.amount_cents }, paidAt);
-    await addToDailyPlatformTotals(trx, dayOf(paidAt), { payoutsCents: p.amount_cents });
-    await addToRun(trx, p.run_id, { paidCents: p.amount_cents, counts: { processing: -1, paid: 1 } });
+    await addToPayoutAccount(trx, p.vendor_id, { paidOutCents: sent, inFlightCents: -planned }, paidAt);
+    await addToDailyPlatformTotals(trx, dayOf(paidAt), { payoutsCents: sent });
+    await addToRun(trx, p.run_id, { paidCents: sent, totalCents: sent - planned, counts: { [from]: -1, paid: 1 } });
+    await completeSettledRun(trx, p.run_id);
     return p;
   });
+}
+
+/**
+ * processing → unknown: the calls ran out (or the run ended) without a definite answer, so Stripe
+ * may have made the transfer. The amount stays in flight: it is neither owed again nor planned
+ * again until Stripe has been asked (financial/payout-reconcile.ts).
+ */
+export function markPayoutUnknown(db: Executor, payoutId: string, reason: string, now: string): Promise<Payout | null> {
+  return inTransaction(db, async (trx) => {
+    const p = await movePayout(trx, payoutId, "processing", "unknown", { failure_reason: reason.slice(0, 500), reuse_key: 1 }, now);
+    if (p) await addToRun(trx, p.run_id, { counts: { processing: -1, unknown: 1 } });
+    return p;
+  });
+}
+
+/** Moves up to `limit` of a run's payouts left in processing to unknown; how many it moved. */
+export async function markRunProcessingUnknown(db: Executor, runId: string, reason: string, now: string, limit = CHUNK_ROWS): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const ids = await trx.selectFrom("payouts").select("id").where("run_id", "=", runId).where("status", "=", "processing").orderBy("id").limit(limit).execute();
+    let n = 0;
+    for (const { id } of ids) if (await markPayoutUnknown(trx, id, reason, now)) n++;
+    return n;
+  });
+}
+
+/**
+ * unknown → failed, once Stripe confirmed it has no transfer for the payout (listed after the safe
+ * window): the amount goes back into the balance, and a retry uses a new idempotency key (the old
+ * one may hold Stripe's stored 500).
+ */
+export function markUnknownPayoutAbsent(db: Executor, payoutId: string, reason: string, now: string): Promise<Payout | null> {
+  return inTransaction(db, async (trx) => {
+    const p = await movePayout(trx, payoutId, "unknown", "failed", { failure_reason: reason.slice(0, 500), reuse_key: 0, checked_at: now }, now);
+    if (!p) return null;
+    await addToPayoutAccount(trx, p.vendor_id, { inFlightCents: -p.amount_cents });
+    await addToRun(trx, p.run_id, { counts: { unknown: -1, failed: 1 } });
+    await completeSettledRun(trx, p.run_id);
+    return p;
+  });
+}
+
+/** Notes when Stripe was last asked about a payout's outcome (no rollup changes). */
+export async function markPayoutChecked(db: Executor, payoutId: string, now: string): Promise<void> {
+  await db.updateTable("payouts").set({ checked_at: now }).where("id", "=", payoutId).execute();
+}
+
+/** An `unresolved` run whose payouts are all settled becomes `completed`. */
+export async function completeSettledRun(db: Executor, runId: string): Promise<void> {
+  await db.updateTable("payout_runs").set({ status: "completed" }).where("id", "=", runId).where("status", "=", "unresolved").where("unknown", "=", 0).where("processing", "=", 0).execute();
 }
 
 /**
@@ -260,11 +328,13 @@ export function markPayoutPaid(db: Executor, payoutId: string, transferId: strin
  * (a timeout: Stripe may have made the transfer) makes a retry reuse the same idempotency key.
  */
 export function markPayoutFailed(db: Executor, payoutId: string, reason: string, outcomeUnknown: boolean, now: string): Promise<Payout | null> {
+  // Kept for rows from before unknown outcomes had a state of their own; the payout run never fails an unknown outcome.
   return inTransaction(db, async (trx) => {
     const p = await movePayout(trx, payoutId, "processing", "failed", { failure_reason: reason.slice(0, 500), reuse_key: outcomeUnknown ? 1 : 0 }, now);
     if (!p) return null;
     await addToPayoutAccount(trx, p.vendor_id, { inFlightCents: -p.amount_cents });
     await addToRun(trx, p.run_id, { counts: { processing: -1, failed: 1 } });
+    await completeSettledRun(trx, p.run_id);
     return p;
   });
 }
@@ -320,8 +390,9 @@ export function retryFailedPayout(db: Executor, payoutId: string, now: string): 
  */
 export async function deleteVendorPayouts(db: Executor, vendorId: string): Promise<number> {
   return inTransaction(db, async (trx) => {
-    const sending = await trx.selectFrom("payouts").select("id").where("vendor_id", "=", vendorId).where("status", "=", "processing").limit(1).executeTakeFirst();
-    if (sending) throw new LedgerError("invalid_state", "A payout to this vendor is being sent; delete the vendor once the payout run has finished");
+    const sending = await trx.selectFrom("payouts").select("status").where("vendor_id", "=", vendorId).where("status", "in", ["processing", "unknown"]).limit(1).executeTakeFirst();
+    if (sending?.status === "processing") throw new LedgerError("invalid_state", "A payout to this vendor is being sent; delete the vendor once the payout run has finished");
+    if (sending) throw new LedgerError("invalid_state", "A payout to this vendor has an unknown outcome; delete the vendor once it has been checked with Stripe");
     let deleted = 0;
     for (;;) {
       const rows = await trx
@@ -373,6 +444,8 @@ export interface NewPayoutRun {
   expectedCents: number;
   skipped: number;
   skippedCents: number;
+  /** Artists left out because a payout to them is being sent or has an unknown outcome. */
+  held?: number;
   createdBy: string | null;
   createdAt: string;
 }
@@ -393,6 +466,7 @@ export async function insertPayoutRun(db: Executor, run: NewPayoutRun): Promise<
       expected_cents: run.expectedCents,
       skipped: run.skipped,
       skipped_cents: run.skippedCents,
+      held: run.held ?? 0,
       plan_cursor: null,
       error: null,
       created_by: run.createdBy,
@@ -416,19 +490,31 @@ export async function setRunPlanCursor(db: Executor, runId: string, cursor: stri
   await db.updateTable("payout_runs").set({ plan_cursor: cursor, planning_done: done ? 1 : 0 }).where("id", "=", runId).execute();
 }
 
-/** Ends a run (completed, canceled or failed); it stops being the active one. */
+/**
+ * Ends a run (completed, canceled or failed); it stops being the active one. A run that would be
+ * completed while payouts of it have an unknown outcome ends `unresolved` instead, decided in the
+ * same statement as the end (so a payout settled meanwhile is counted).
+ */
 export async function finishPayoutRun(db: Executor, runId: string, status: "completed" | "canceled" | "failed", now: string, error: string | null = null): Promise<boolean> {
   const result = await db
     .updateTable("payout_runs")
-    .set({ status, active: null, finished_at: now, error })
+    .set((eb) => ({
+      status: status === "completed" ? eb.case().when(eb.or([eb("unknown", ">", 0), eb("processing", ">", 0)])).then("unresolved" as const).else("completed" as const).end() : status,
+      active: null,
+      finished_at: now,
+      error,
+    }))
     .where("id", "=", runId)
     .where("active", "=", 1)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Asks a run to stop: the worker cancels what has not started at its next check. */
+/**
+ * Asks a run to stop: the worker cancels what has not started at its next check. Only once: of two
+ * concurrent asks one changes the row, the other finds it asked already (false).
+ */
 export async function requestPayoutRunCancel(db: Executor, runId: string): Promise<boolean> {
-  const result = await db.updateTable("payout_runs").set({ cancel_requested: 1 }).where("id", "=", runId).where("active", "=", 1).executeTakeFirst();
+  const result = await db.updateTable("payout_runs").set({ cancel_requested: 1 }).where("id", "=", runId).where("active", "=", 1).where("cancel_requested", "=", 0).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

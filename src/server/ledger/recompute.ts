@@ -35,7 +35,7 @@ const VENDOR_FIELDS = ["listed_products", "gross_cents", "orders", "fees_cents",
 const PRODUCT_FIELDS = ["units_sold", "revenue_cents"] as const;
 const ACCOUNT_FIELDS = ["earned_cents", "paid_out_cents", "in_flight_cents", "balance_cents", "last_payout_at"] as const;
 const BALANCE_TOTAL_FIELDS = ["vendors_owed", "owed_cents"] as const;
-const RUN_FIELDS = ["payouts", "total_cents", "pending", "processing", "paid", "paid_cents", "failed", "canceled"] as const;
+const RUN_FIELDS = ["payouts", "total_cents", "pending", "processing", "unknown", "paid", "paid_cents", "failed", "canceled"] as const;
 
 const TIME_FIELDS = new Set(["last_sale_at", "last_payout_at"]);
 
@@ -201,7 +201,8 @@ export async function computeExpectedRollups(db: Executor): Promise<RollupSnapsh
       a.paid_out_cents = Number(a.paid_out_cents) + amount;
       if (p.paid_at && (a.last_payout_at === null || String(a.last_payout_at) < p.paid_at)) a.last_payout_at = p.paid_at;
     }
-    if (p.status === "pending" || p.status === "processing") a.in_flight_cents = Number(a.in_flight_cents) + amount;
+    // A payout whose outcome is unknown may have been sent: in flight until Stripe is asked.
+    if (p.status === "pending" || p.status === "processing" || p.status === "unknown") a.in_flight_cents = Number(a.in_flight_cents) + amount;
   }
   const balanceTotals = new Map<string, Row>();
   for (const [vendorId, a] of payoutAccounts) {
@@ -403,6 +404,7 @@ export async function recomputeRollups(db: Executor): Promise<RollupDifference[]
           total_cents: Number(r.total_cents),
           pending: Number(r.pending),
           processing: Number(r.processing),
+          unknown: Number(r.unknown),
           paid: Number(r.paid),
           paid_cents: Number(r.paid_cents),
           failed: Number(r.failed),

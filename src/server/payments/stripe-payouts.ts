@@ -3,8 +3,9 @@ import { secretPrefix, stripeHostOptions } from "./stripe-check.ts";
 
 /**
  * Stripe Connect for payouts (docs/product.md §15), through the official SDK: transfers to a
- * vendor's connected account, and reading that account's status. The SDK never retries on its
- * own (maxNetworkRetries 0): the payout run decides, paced, with the same idempotency key.
+ * vendor's connected account, listing a run's transfers (to settle unknown outcomes and to
+ * reconcile), and reading that account's status. The SDK never retries on its own
+ * (maxNetworkRetries 0): the payout run decides, paced, with the same idempotency key.
  */
 
 export const STRIPE_PAYOUT_TIMEOUT_MS = 20_000;
@@ -32,6 +33,29 @@ export type TransferOutcome =
   /** The key itself is refused (401/403): no transfer can succeed; the run stops. */
   | { kind: "abort"; message: string };
 
+/** A transfer as Stripe lists it. */
+export interface TransferFacts {
+  id: string;
+  amountCents: number;
+  currency: string;
+  destination: string | null;
+  transferGroup: string | null;
+  metadata: Record<string, string>;
+  /** Unix seconds. */
+  created: number;
+}
+
+export interface TransferListRequest {
+  /** The run's id (every transfer of a run carries it). */
+  transferGroup: string;
+  /** Only transfers to this connected account. */
+  destination?: string | undefined;
+  /** The last transfer of the previous page (Stripe's `starting_after`). */
+  startingAfter?: string | undefined;
+  /** 1–100 (Stripe's page size). */
+  limit?: number;
+}
+
 export interface ConnectedAccountFacts {
   chargesEnabled: boolean;
   payoutsEnabled: boolean;
@@ -44,6 +68,8 @@ export interface ConnectedAccountFacts {
 /** What a payout run and the account refresh need of a payment provider (tests may fake it). */
 export interface PayoutProvider {
   createTransfer(request: TransferRequest): Promise<TransferOutcome>;
+  /** One page of `transfers.list`, newest first. Throws ProviderError when Stripe cannot answer or refuses. */
+  listTransfers(request: TransferListRequest): Promise<{ transfers: TransferFacts[]; hasMore: boolean }>;
   /** Throws ProviderError when Stripe cannot answer or refuses. */
   retrieveAccount(accountId: string): Promise<ConnectedAccountFacts>;
 }
@@ -105,6 +131,31 @@ export class StripePayouts implements PayoutProvider {
     }
   }
 
+  async listTransfers(request: TransferListRequest): Promise<{ transfers: TransferFacts[]; hasMore: boolean }> {
+    try {
+      const page = await this.stripe.transfers.list({
+        transfer_group: request.transferGroup,
+        ...(request.destination ? { destination: request.destination } : {}),
+        ...(request.startingAfter ? { starting_after: request.startingAfter } : {}),
+        limit: request.limit ?? 100,
+      });
+      return {
+        hasMore: page.has_more,
+        transfers: page.data.map((t) => ({
+          id: t.id,
+          amountCents: t.amount,
+          currency: t.currency,
+          destination: typeof t.destination === "string" ? t.destination : (t.destination?.id ?? null),
+          transferGroup: t.transfer_group ?? null,
+          metadata: { ...(t.metadata ?? {}) },
+          created: t.created,
+        })),
+      };
+    } catch (err) {
+      throw new ProviderError(this.describe(err));
+    }
+  }
+
   async retrieveAccount(accountId: string): Promise<ConnectedAccountFacts> {
     try {
       const account = await this.stripe.accounts.retrieve(accountId);
@@ -144,6 +195,23 @@ export class StripePayouts implements PayoutProvider {
     const message = err instanceof Error ? err.message : String(err);
     const key = this.options.secretKey;
     return message.split(key).join(`${secretPrefix(key)}…`);
+  }
+}
+
+/**
+ * Every transfer of a run (to one destination when given), all pages, each page call waiting for
+ * its slot of the pacer. Throws ProviderError as `listTransfers` does.
+ */
+export async function listAllTransfers(provider: PayoutProvider, pacer: Pacer, filter: { transferGroup: string; destination?: string | undefined }): Promise<TransferFacts[]> {
+  const out: TransferFacts[] = [];
+  let startingAfter: string | undefined;
+  for (;;) {
+    await pacer.slot();
+    const page = await provider.listTransfers({ ...filter, startingAfter, limit: 100 });
+    out.push(...page.transfers);
+    const last = page.transfers.at(-1);
+    if (!page.hasMore || !last) return out;
+    startingAfter = last.id;
   }
 }
 

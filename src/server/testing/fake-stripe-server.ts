@@ -11,7 +11,26 @@ export interface FakeTransfer {
   transfer_group: string | null;
   metadata: Record<string, string>;
   idempotencyKey: string | null;
+  /** Unix seconds, as Stripe gives it. */
+  created: number;
+  /** When it was made (ms), for `listLagMs`. */
+  madeAtMs: number;
 }
+
+/**
+ * What the fake does with one transfer request (a new key, or a replay of a stored one):
+ * - "500-after-create": makes the transfer, answers 500 and stores that 500 under the key, so every
+ *   replay answers 500 too (Stripe: "subsequent requests with the same key return the same result,
+ *   including 500 errors");
+ * - "500": makes nothing, answers 500 and stores it under the key;
+ * - "timeout-after-create": makes the transfer (or replays the stored answer) and never answers;
+ * - "hang": makes nothing and never answers (on a replay: never answers);
+ * - "refuse": makes nothing and answers 400 (the account cannot receive transfers), kept under the key.
+ */
+export type FakeTransferFault = "500-after-create" | "500" | "timeout-after-create" | "hang" | "refuse";
+
+/** Stripe's refusal of a transfer to an account without the transfers capability. */
+export const TRANSFER_REFUSAL = "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments";
 
 export interface FakeAccount {
   id: string;
@@ -41,6 +60,18 @@ export interface FakeStripeServer {
   timeoutAfterCreateNext: number;
   /** The next N transfer requests never answer and make nothing. */
   hangNext: number;
+  /** The next N transfer requests with a new key make the transfer and answer 500, kept under the key (replays answer 500). */
+  fail500AfterCreateNext: number;
+  /** The next N transfer requests with a new key make nothing and answer 500, kept under the key. */
+  fail500Next: number;
+  /** Decides a fault per transfer request (after the counters above); null: answer normally. */
+  transferFault: ((request: { destination: string; idempotencyKey: string | null; replay: boolean }) => FakeTransferFault | null) | null;
+  /** `GET /v1/transfers` leaves out transfers made less than this many ms ago (a list lags a create). */
+  listLagMs: number;
+  /** `GET /v1/transfers` requests received. */
+  listCalls: number;
+  /** The next N `GET /v1/transfers` requests answer 500. */
+  listFailNext: number;
   /** Delay before each answer, ms. */
   latencyMs: number;
   /** Sum of transfers to a destination (what a connected account received). */
@@ -52,6 +83,23 @@ interface StoredAnswer {
   params: string;
   status: number;
   body: string;
+}
+
+/** A transfer as Stripe answers it. */
+function transferObject(t: FakeTransfer) {
+  return {
+    id: t.id,
+    object: "transfer",
+    livemode: false,
+    reversed: false,
+    amount: t.amount,
+    amount_reversed: 0,
+    currency: t.currency,
+    destination: t.destination,
+    transfer_group: t.transfer_group,
+    metadata: t.metadata,
+    created: t.created,
+  };
 }
 
 function parseForm(text: string): { fields: Record<string, string>; metadata: Record<string, string> } {
@@ -68,8 +116,10 @@ function parseForm(text: string): { fields: Record<string, string>; metadata: Re
 /**
  * A local stand-in for api.stripe.com for tests: the balance read (success, the 401 of a bad key,
  * or no answer), and Stripe Connect as payouts use it: transfers with idempotency keys (a key used
- * again answers the stored result, as Stripe does), connected accounts, refused destinations, 429
- * rate limits and requests that time out before or after the transfer was made.
+ * again answers the stored result, as Stripe does, a stored 500 included), connected accounts,
+ * refused destinations, 429 rate limits, requests that time out before or after the transfer was
+ * made, 500s after making it, and `GET /v1/transfers` filtered by `transfer_group` and
+ * `destination`, newest first, in pages (`limit`, `starting_after`, `has_more`).
  */
 export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<FakeStripeServer> {
   const pending = new Set<ServerResponse>();
@@ -86,6 +136,12 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
     rateLimitNext: 0,
     timeoutAfterCreateNext: 0,
     hangNext: 0,
+    fail500AfterCreateNext: 0,
+    fail500Next: 0,
+    transferFault: null,
+    listLagMs: 0,
+    listCalls: 0,
+    listFailNext: 0,
     latencyMs: 0,
     paidTo: (destination) => state.transfers.filter((t) => t.destination === destination).reduce((s, t) => s + t.amount, 0),
     close: async () => undefined,
@@ -110,27 +166,42 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
     }
     const { fields, metadata } = parseForm(body);
     const params = JSON.stringify([fields, metadata]);
-    if (idempotencyKey) {
-      const stored = answers.get(idempotencyKey);
-      if (stored) {
-        if (stored.params !== params) {
-          return error(400, "idempotency_error", `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`);
-        }
-        res.setHeader("idempotent-replayed", "true");
-        if (state.timeoutAfterCreateNext > 0) {
-          state.timeoutAfterCreateNext -= 1;
-          hold(res);
-          return null;
-        }
-        return { status: stored.status, body: stored.body };
-      }
-    }
-    let answer: { status: number; body: string };
     const destination = fields.destination ?? "";
+    const stored = idempotencyKey ? answers.get(idempotencyKey) : undefined;
+    const fault = state.transferFault?.({ destination, idempotencyKey, replay: stored !== undefined }) ?? null;
+    if (stored) {
+      if (stored.params !== params) {
+        return error(400, "idempotency_error", `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`);
+      }
+      res.setHeader("idempotent-replayed", "true");
+      if (state.timeoutAfterCreateNext > 0 || fault === "timeout-after-create" || fault === "hang") {
+        if (fault !== "timeout-after-create" && fault !== "hang") state.timeoutAfterCreateNext -= 1;
+        hold(res);
+        return null;
+      }
+      return { status: stored.status, body: stored.body };
+    }
+    const serverError = () => error(500, "api_error", "An unknown error occurred while processing your request. Please try again later.");
+    let answer: { status: number; body: string };
+    let kind: FakeTransferFault | null = fault;
+    if (kind === "hang") {
+      hold(res);
+      return null;
+    }
+    if (state.fail500AfterCreateNext > 0) {
+      state.fail500AfterCreateNext -= 1;
+      kind = "500-after-create";
+    } else if (state.fail500Next > 0) {
+      state.fail500Next -= 1;
+      kind = "500";
+    }
     const refusal = state.failDestinations.get(destination);
     if (!fields.amount || !/^\d+$/.test(fields.amount)) answer = error(400, "invalid_request_error", "Missing required param: amount.");
+    else if (kind === "500") answer = serverError();
+    else if (kind === "refuse") answer = error(400, "invalid_request_error", TRANSFER_REFUSAL);
     else if (refusal) answer = error(400, "invalid_request_error", refusal);
     else {
+      const madeAtMs = Date.now();
       const t: FakeTransfer = {
         id: `tr_fake${String(nextTransfer++).padStart(8, "0")}`,
         amount: Number(fields.amount),
@@ -139,17 +210,43 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
         transfer_group: fields.transfer_group ?? null,
         metadata,
         idempotencyKey,
+        created: Math.floor(madeAtMs / 1000),
+        madeAtMs,
       };
       state.transfers.push(t);
-      answer = { status: 200, body: JSON.stringify({ object: "transfer", livemode: false, reversed: false, ...t }) };
+      answer = kind === "500-after-create" ? serverError() : { status: 200, body: JSON.stringify(transferObject(t)) };
     }
     if (idempotencyKey) answers.set(idempotencyKey, { params, ...answer });
-    if (state.timeoutAfterCreateNext > 0) {
-      state.timeoutAfterCreateNext -= 1;
+    if (state.timeoutAfterCreateNext > 0 || kind === "timeout-after-create") {
+      if (kind !== "timeout-after-create") state.timeoutAfterCreateNext -= 1;
       hold(res);
       return null;
     }
     return answer;
+  };
+
+  /** `GET /v1/transfers?transfer_group=&destination=&limit=&starting_after=`: newest first, as Stripe lists. */
+  const listTransfers = (query: URLSearchParams): { status: number; body: string } => {
+    state.listCalls += 1;
+    if (state.listFailNext > 0) {
+      state.listFailNext -= 1;
+      return error(500, "api_error", "An unknown error occurred while processing your request. Please try again later.");
+    }
+    const group = query.get("transfer_group");
+    const destination = query.get("destination");
+    const limit = Math.min(100, Math.max(1, Number(query.get("limit") ?? 10) || 10));
+    const startingAfter = query.get("starting_after");
+    const visibleBefore = Date.now() - state.listLagMs;
+    let list = state.transfers
+      .filter((t) => (group === null || t.transfer_group === group) && (destination === null || t.destination === destination) && t.madeAtMs <= visibleBefore)
+      .reverse();
+    if (startingAfter) {
+      const at = list.findIndex((t) => t.id === startingAfter);
+      if (at < 0) return error(400, "invalid_request_error", `No such transfer: '${startingAfter}'`, "resource_missing");
+      list = list.slice(at + 1);
+    }
+    const page = list.slice(0, limit);
+    return { status: 200, body: JSON.stringify({ object: "list", url: "/v1/transfers", has_more: list.length > limit, data: page.map(transferObject) }) };
   };
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -168,10 +265,12 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
           res.end(JSON.stringify({ error: { message: "Invalid API Key provided: sk_test_****wxyz", type: "invalid_request_error" } }));
           return;
         }
-        const path = (req.url ?? "").split("?")[0] ?? "";
+        const [path = "", search = ""] = (req.url ?? "").split("?");
         let answer: { status: number; body: string } | null;
         if (path === "/v1/balance") {
           answer = { status: 200, body: JSON.stringify({ object: "balance", available: [{ amount: 0, currency: "usd" }], pending: [], livemode: false }) };
+        } else if (path === "/v1/transfers" && req.method === "GET") {
+          answer = listTransfers(new URLSearchParams(search));
         } else if (path === "/v1/transfers" && req.method === "POST") {
           const key = req.headers["idempotency-key"];
           answer = transfer(Buffer.concat(chunks).toString("utf8"), typeof key === "string" ? key : null, res);

@@ -5,6 +5,7 @@ import {
   type PayoutRunItem,
   type PayoutStatusName,
   cancelPayoutRunEndpoint,
+  checkPayoutEndpoint,
   createPayoutRunEndpoint,
   financialOverviewEndpoint,
   getPayoutRunEndpoint,
@@ -105,5 +106,13 @@ export function useRetryPayout() {
   return useMutation({
     ...mutationOf(retryPayoutEndpoint),
     mutationFn: async (id: string) => (await callApi(retryPayoutEndpoint, { params: { id } })).payout,
+  });
+}
+
+/** "Check with Stripe" on a payout whose outcome is unknown: what Stripe said, and the payout after. */
+export function useCheckPayout() {
+  return useMutation({
+    ...mutationOf(checkPayoutEndpoint),
+    mutationFn: (id: string) => callApi(checkPayoutEndpoint, { params: { id } }),
   });
 }

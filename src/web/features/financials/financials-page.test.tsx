@@ -60,6 +60,7 @@ const payouts: PayoutsResponse = {
       runId: "r0",
       createdAt: "2026-11-01T10:00:00.000Z",
       paidAt: null,
+      checkedAt: null,
     },
     {
       id: "p2",
@@ -73,6 +74,7 @@ const payouts: PayoutsResponse = {
       runId: "r0",
       createdAt: "2026-11-01T10:00:00.000Z",
       paidAt: "2026-11-01T10:05:00.000Z",
+      checkedAt: null,
     },
   ],
   total: 2,
@@ -87,10 +89,12 @@ const run = (over: Partial<PayoutRunItem>): PayoutRunItem => ({
   total: 246.25,
   done: 0,
   failed: 0,
+  unknown: 0,
   canceled: 0,
   paidTotal: 0,
   skipped: 1,
   skippedTotal: 295.5,
+  held: 0,
   minimum: 25,
   createdAt: "2026-12-02T10:00:00.000Z",
   createdBy: "finance@hki.global",
@@ -100,8 +104,28 @@ const run = (over: Partial<PayoutRunItem>): PayoutRunItem => ({
   ...over,
 });
 
+/** A payout whose transfer Stripe may or may not have made (docs/product.md §15.3). */
+const unknownPayout: PayoutsResponse["payouts"][number] = {
+  id: "p3",
+  vendorId: "v4",
+  vendorName: "Dan Drawings",
+  amount: 80,
+  currency: "usd",
+  status: "unknown",
+  stripeTransferId: null,
+  failureReason: "Outcome unknown: An unknown error occurred while processing your request. (gave up after 6 attempts)",
+  runId: "r1",
+  createdAt: "2026-12-02T10:00:00.000Z",
+  paidAt: null,
+  checkedAt: "2026-12-02T10:02:00.000Z",
+};
+
 interface Server {
   runs: PayoutRunItem[];
+  /** Artists the dry run says are held back. */
+  dryHeld?: number;
+  /** Payouts listed (the fixture's by default). */
+  payouts?: PayoutsResponse["payouts"];
   startStatus?: number;
   calls: Array<{ method: string; url: string; body: unknown }>;
   failOverview?: number;
@@ -119,14 +143,17 @@ function serve(server: Server) {
     if (url.startsWith("/api/admin/financial/payouts/runs") && method === "GET") return json({ runs: server.runs.slice(-1), nextCursor: null });
     if (url === "/api/admin/financial/payouts/runs" && method === "POST") {
       const body = JSON.parse(String(init?.body)) as { dryRun?: boolean };
-      if (body.dryRun) return json({ run: run({ id: "dry-run", dryRun: true }) }, 201, "Created");
+      if (body.dryRun) return json({ run: run({ id: "dry-run", dryRun: true, held: server.dryHeld ?? 0 }) }, 201, "Created");
       if (server.startStatus === 422) return json({ error: { code: "payment_provider_not_configured", message: "Payment provider not configured" } }, 422, "Unprocessable Entity");
       const started = run({});
       server.runs.push(started);
       return json({ run: started }, 201, "Created");
     }
     if (url === "/api/admin/financial/payouts/p1/retry") return json({ payout: { ...payouts.payouts[0]!, status: "pending", failureReason: null } });
-    if (url.startsWith("/api/admin/financial/payouts")) return json(payouts);
+    if (url === "/api/admin/financial/payouts/p3/check") {
+      return json({ payout: { ...unknownPayout, status: "paid", stripeTransferId: "tr_found", failureReason: null }, outcome: "paid", message: "Stripe made the transfer tr_found of 80.00 USD: the payout is paid" });
+    }
+    if (url.startsWith("/api/admin/financial/payouts")) return json(server.payouts ? { payouts: server.payouts, total: server.payouts.length, nextCursor: null } : payouts);
     if (url === "/api/admin/exports") return json({ url: "/api/exports/tok", expiresAt: "2026-12-02T10:01:00.000Z", filename: "payouts-2026-12-02.csv" }, 201, "Created");
     return json({ error: { code: "not_found", message: url } }, 404, "Not Found");
   });
@@ -220,6 +247,43 @@ describe("FinancialsPage", () => {
     expect(within(table).getByRole("button", { name: "Retry" })).toBeDisabled();
     expect(screen.getAllByRole("note", { name: READ_ONLY_REASON }).length).toBeGreaterThanOrEqual(2);
     expect(server.calls.every((c) => c.method === "GET")).toBe(true);
+  });
+
+  it("shows a payout of unknown outcome with what it means, and 'Check with Stripe' settles it", async () => {
+    const server: Server = { runs: [run({ status: "unresolved", done: 1, unknown: 1, finishedAt: "2026-12-02T10:01:00.000Z" })], calls: [], payouts: [unknownPayout, ...payouts.payouts] };
+    serve(server);
+    renderAt("/financials");
+    const card = await screen.findByRole("region", { name: "Last payout run" });
+    expect(card.textContent).toContain("Unresolved");
+    expect(within(card).getByTestId("run-progress").textContent).toContain("1 unknown");
+    expect(within(card).getByRole("status").textContent).toContain("1 payout has an unknown outcome");
+    const table = await screen.findByRole("table", { name: "Payouts" });
+    const row = within(table).getByText("Dan Drawings").closest("tr")!;
+    expect(within(row).getByText("Unknown")).toBeInTheDocument();
+    expect(row.textContent).toContain("the transfer may or may not exist");
+    expect(row.textContent).toContain("Last answer: Outcome unknown");
+    await userEvent.click(within(row).getByRole("button", { name: "Check with Stripe" }));
+    expect(await screen.findByText("Payout to Dan Drawings is paid")).toBeInTheDocument();
+    expect(server.calls.some((c) => c.method === "POST" && c.url === "/api/admin/financial/payouts/p3/check")).toBe(true);
+  });
+
+  it("shows a viewer 'Check with Stripe' disabled with the reason", async () => {
+    const server: Server = { runs: [], calls: [], payouts: [unknownPayout] };
+    serve(server);
+    renderAt("/financials", { id: "u", email: "books@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false });
+    const table = await screen.findByRole("table", { name: "Payouts" });
+    expect(within(table).getByRole("button", { name: "Check with Stripe" })).toBeDisabled();
+    expect(within(table).getByRole("note", { name: READ_ONLY_REASON })).toBeInTheDocument();
+    expect(server.calls.every((c) => c.method === "GET")).toBe(true);
+  });
+
+  it("names the artists a run leaves out while an earlier payout to them is open", async () => {
+    serve({ runs: [], calls: [], dryHeld: 1 });
+    renderAt("/financials");
+    await screen.findByRole("group", { name: "Gross Sales" });
+    await userEvent.click(screen.getByRole("button", { name: "Process Payouts" }));
+    const dialog = await screen.findByRole("alertdialog", { name: "Process Payouts" });
+    expect(dialog.textContent).toContain("1 artist will be left out: a payout to them is still being sent or its outcome is unknown");
   });
 
   it("shows the load error and retries", async () => {

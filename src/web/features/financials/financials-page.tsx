@@ -34,6 +34,7 @@ import {
   isActiveRun,
   useBalances,
   useCancelPayoutRun,
+  useCheckPayout,
   useFinancialOverview,
   useLatestRun,
   usePayoutPreview,
@@ -50,6 +51,8 @@ import {
   PAYOUT_STATUS_LABELS,
   PERIOD_OPTIONS,
   periodFromParam,
+  runStatusText,
+  UNKNOWN_EXPLANATION,
 } from "./financials-text";
 
 // Recharts loads only when the chart is drawn (docs/product.md §2.5).
@@ -111,9 +114,16 @@ export default function FinancialsPage() {
       seenActive.current = null;
       void queryClient.invalidateQueries({ queryKey: financialKeys.all });
       toast({
-        title: run.status === "completed" ? "Payout run completed" : run.status === "canceled" ? "Payout run canceled" : "Payout run stopped",
-        description: `${artists(run.done)} paid, ${run.failed} failed${run.canceled ? `, ${run.canceled} canceled` : ""}.`,
-        variant: run.failed > 0 || run.status === "failed" ? "destructive" : "success",
+        title:
+          run.status === "completed"
+            ? "Payout run completed"
+            : run.status === "unresolved"
+              ? "Payout run ended with unknown outcomes"
+              : run.status === "canceled"
+                ? "Payout run canceled"
+                : "Payout run stopped",
+        description: `${artists(run.done)} paid, ${run.failed} failed${run.unknown ? `, ${run.unknown} unknown` : ""}${run.canceled ? `, ${run.canceled} canceled` : ""}.`,
+        variant: run.failed > 0 || run.status === "failed" ? "destructive" : run.unknown > 0 ? "default" : "success",
       });
     }
   }, [latestRun.data, queryClient]);
@@ -242,7 +252,7 @@ function RunCard({ run }: { run: PayoutRunItem | null }) {
   const [confirmCancel, setConfirmCancel] = useState(false);
   if (!run) return null;
   const active = isActiveRun(run);
-  const settled = run.done + run.failed + run.canceled;
+  const settled = run.done + run.failed + run.unknown + run.canceled;
   const percent = run.vendors > 0 ? Math.round((settled / run.vendors) * 100) : active ? 0 : 100;
   return (
     <Card aria-label={active ? "Payout run in progress" : "Last payout run"} role="region">
@@ -252,7 +262,7 @@ function RunCard({ run }: { run: PayoutRunItem | null }) {
           Started {formatDateTime(run.createdAt)}
           {run.createdBy ? ` by ${run.createdBy}` : ""}
           {run.finishedAt ? ` · ended ${formatDateTime(run.finishedAt)}` : ""}
-          {!active ? ` · ${run.status === "completed" ? "Completed" : run.status === "canceled" ? "Canceled" : run.status === "failed" ? "Stopped" : run.status}` : ""}
+          {!active ? ` · ${runStatusText(run.status)}` : ""}
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-3">
@@ -268,9 +278,17 @@ function RunCard({ run }: { run: PayoutRunItem | null }) {
         </div>
         <p className="text-sm text-gray-700" data-testid="run-progress">
           {run.done.toLocaleString("en-US")} of {artists(run.vendors)} paid ({formatCurrency(run.paidTotal)} of {formatCurrency(run.total)}) · {run.failed} failed
+          {run.unknown ? ` · ${run.unknown} unknown` : ""}
           {run.canceled ? ` · ${run.canceled} canceled` : ""}
           {run.skipped ? ` · ${artists(run.skipped)} skipped (payout account not active)` : ""}
+          {run.held ? ` · ${artists(run.held)} held back (an earlier payout still open)` : ""}
         </p>
+        {!active && run.unknown > 0 && (
+          <p role="status" className="text-sm text-yellow-800">
+            {run.unknown === 1 ? "1 payout has" : `${run.unknown} payouts have`} an unknown outcome: Stripe never answered for certain, so the money stays in flight until
+            Stripe confirms whether the transfer was made. They are checked with Stripe every few minutes, or use 'Check with Stripe' on the payout.
+          </p>
+        )}
         {run.error && <p className="text-sm text-red-700">{run.error}</p>}
         {active && (
           <div>
@@ -321,6 +339,11 @@ function PayoutConfirmation({ run, onCancel, onConfirm }: { run: PayoutRunItem |
               {run && run.skipped > 0 && (
                 <p className="text-yellow-800">
                   {artists(run.skipped)} owed {formatCurrency(run.skippedTotal)} will be skipped: their payout account is not active.
+                </p>
+              )}
+              {run && run.held > 0 && (
+                <p className="text-yellow-800">
+                  {artists(run.held)} will be left out: a payout to them is still being sent or its outcome is unknown, so paying them now could pay the same money twice.
                 </p>
               )}
             </div>
@@ -463,6 +486,7 @@ function PayoutsCard({ enabled, live }: { enabled: boolean; live: boolean }) {
   const pages = useCursorPages();
   const q = usePayouts(status, pages.cursor, enabled);
   const retry = useRetryPayout();
+  const check = useCheckPayout();
   const { canWrite, reason: readOnly } = useWriteAccess();
   const { refetch } = q;
   useEffect(() => {
@@ -533,10 +557,45 @@ function PayoutsCard({ enabled, live }: { enabled: boolean; live: boolean }) {
                     <TableCell>{p.vendorName}</TableCell>
                     <TableCell className="text-right">{formatCurrency(p.amount)}</TableCell>
                     <TableCell>
-                      <Badge variant={PAYOUT_BADGE[p.status]}>{PAYOUT_STATUS_LABELS[p.status]}</Badge>
+                      <Badge variant={PAYOUT_BADGE[p.status]} title={p.status === "unknown" ? UNKNOWN_EXPLANATION : undefined}>
+                        {PAYOUT_STATUS_LABELS[p.status]}
+                      </Badge>
                     </TableCell>
                     <TableCell className="max-w-md text-sm">
-                      {p.status === "failed" ? (
+                      {p.status === "unknown" ? (
+                        <div className="grid gap-1">
+                          <span className="text-yellow-800">{UNKNOWN_EXPLANATION}</span>
+                          {p.failureReason && <span className="text-xs text-gray-600">Last answer: {p.failureReason}</span>}
+                          <span className="text-xs text-gray-600">{p.checkedAt ? `Last checked with Stripe ${formatDateTime(p.checkedAt)}` : "Not checked with Stripe yet"}</span>
+                          <div>
+                            <DisabledReason reason={readOnly}>
+                              <Button
+                                size="sm"
+                                variant="outline"
+                                disabled={check.isPending || !canWrite}
+                                onClick={() =>
+                                  check.mutate(p.id, {
+                                    onSuccess: (result) =>
+                                      toast({
+                                        title:
+                                          result.outcome === "paid"
+                                            ? `Payout to ${p.vendorName} is paid`
+                                            : result.outcome === "owed_again"
+                                              ? `Payout to ${p.vendorName} was not sent: the amount is owed again`
+                                              : `Still unknown: Stripe lists no transfer for ${p.vendorName} yet`,
+                                        description: result.message,
+                                        variant: result.outcome === "paid" ? "success" : "default",
+                                      }),
+                                    onError: (error) => toast({ title: `Failed to check with Stripe: ${apiErrorMessage(error)}`, variant: "destructive" }),
+                                  })
+                                }
+                              >
+                                Check with Stripe
+                              </Button>
+                            </DisabledReason>
+                          </div>
+                        </div>
+                      ) : p.status === "failed" ? (
                         <div className="flex flex-wrap items-center gap-2">
                           <span className="text-red-700">{p.failureReason}</span>
                           <DisabledReason reason={readOnly}>

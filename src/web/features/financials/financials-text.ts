@@ -1,4 +1,4 @@
-import type { AccountStatusName, FinancialPeriod, PayoutStatusName } from "@contract/financial";
+import type { AccountStatusName, FinancialPeriod, PayoutRunItem, PayoutStatusName } from "@contract/financial";
 
 /** The screen's words (docs/product.md §15.4), kept in one place so tests and the page agree. */
 
@@ -24,6 +24,7 @@ export const ACCOUNT_STATUS_LABELS: Record<AccountStatusName, string> = {
 export const PAYOUT_STATUS_LABELS: Record<PayoutStatusName, string> = {
   pending: "Pending",
   processing: "Processing",
+  unknown: "Unknown",
   paid: "Paid",
   failed: "Failed",
   canceled: "Canceled",
@@ -39,10 +40,33 @@ export const ACCOUNT_BADGE: Record<AccountStatusName, "success" | "warning" | "d
 export const PAYOUT_BADGE: Record<PayoutStatusName, "success" | "warning" | "destructive" | "secondary" | "info"> = {
   pending: "secondary",
   processing: "info",
+  unknown: "warning",
   paid: "success",
   failed: "destructive",
   canceled: "warning",
 };
+
+/** What an unknown outcome means, beside its badge (docs/product.md §15.3). */
+export const UNKNOWN_EXPLANATION =
+  "Stripe never gave a definite answer, so the transfer may or may not exist. The amount stays in flight (it is not owed again or paid in another run) until Stripe has been asked; this happens on its own every few minutes.";
+
+/** A run's state as the run card says it. */
+export function runStatusText(status: PayoutRunItem["status"]): string {
+  switch (status) {
+    case "completed":
+      return "Completed";
+    case "unresolved":
+      return "Unresolved";
+    case "canceled":
+      return "Canceled";
+    case "failed":
+      return "Stopped";
+    case "queued":
+      return "Queued";
+    case "running":
+      return "Running";
+  }
+}
 
 /**
  * The change from the previous period as the cards show it: '+12.5% vs previous period', or null

@@ -29,6 +29,7 @@ const data: DebugResponse = {
   apiUrl: "http://127.0.0.1:3000/api",
   database: { kind: "sqlite", label: "SQLite (embedded)" },
   errorLogDrops: { hours: 24, error: 0, warning: 0, info: 0 },
+  stripeReconciliation: { last: null, openDifferences: 0, differences: [] },
   checkedAt: "2026-11-22T12:00:00.000Z",
 };
 
@@ -73,6 +74,50 @@ describe("SystemDebugPage", () => {
     mockFetch(() => json({ ...data, errorLogDrops: { hours: 24, error: 0, warning: 312, info: 2 } }));
     renderWithQuery(<SystemDebugPage />);
     expect(await screen.findByTestId("error-log-drops")).toHaveTextContent("314 errors 0, warnings 312, info 2");
+  });
+
+  it("shows the comparison with Stripe: none yet, or the differences a double payment would leave", async () => {
+    mockFetch(() => json(data));
+    const first = renderWithQuery(<SystemDebugPage />);
+    const none = await screen.findByRole("group", { name: "Stripe Reconciliation" });
+    expect(within(none).getByTestId("stripe-differences")).toHaveTextContent("No differences");
+    expect(none.textContent).toContain("Not compared yet");
+    first.unmount();
+    mockFetch(() =>
+      json({
+        ...data,
+        stripeReconciliation: {
+          last: { startedAt: "2026-11-22T03:00:00.000Z", finishedAt: "2026-11-22T03:00:04.000Z", since: "2026-11-19T03:00:00.000Z", runs: 2, transfers: 41, payouts: 40, differences: 1, error: null },
+          openDifferences: 1,
+          differences: [
+            {
+              kind: "unknown_transfer",
+              runId: "r1",
+              payoutId: "p1",
+              vendorId: "v1",
+              vendorName: "Ava Atelier",
+              destination: "acct_ava",
+              stripeTransferId: "tr_twice",
+              stripeAmount: 147.75,
+              ledgerAmount: null,
+              detail: "Stripe made the transfer tr_twice of 147.75 USD to acct_ava that the ledger does not count: payout p1 is recorded as paid by tr_first: the artist was paid twice",
+              foundAt: "2026-11-22T03:00:04.000Z",
+              lastSeenAt: "2026-11-22T03:00:04.000Z",
+            },
+          ],
+        },
+      }),
+    );
+    renderWithQuery(<SystemDebugPage />);
+    const card = await screen.findByRole("group", { name: "Stripe Reconciliation" });
+    expect(within(card).getByTestId("stripe-differences")).toHaveTextContent("1 open difference");
+    expect(card.textContent).toContain("2 payout runs");
+    const row = within(within(card).getByRole("table", { name: "Differences between Stripe and the ledger" })).getAllByRole("row")[1]!;
+    expect(row.textContent).toContain("Transfer the ledger does not know");
+    expect(row.textContent).toContain("Ava Atelier");
+    expect(row.textContent).toContain("tr_twice");
+    expect(row.textContent).toContain("$147.75");
+    expect(row.textContent).toContain("the artist was paid twice");
   });
 
   it("shows 'API returned {status}' in an Error card", async () => {

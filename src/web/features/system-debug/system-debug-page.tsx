@@ -4,7 +4,8 @@ import { Badge, type BadgeVariant } from "@web/components/ui/badge";
 import { Button } from "@web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@web/components/ui/card";
 import { Spinner } from "@web/components/ui/spinner";
-import { formatDateTime } from "@web/lib/format";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@web/components/ui/table";
+import { formatCurrency, formatDateTime } from "@web/lib/format";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { type HealthStatus, PROBLEM_TEXT, healthProblems, healthStatus } from "./health-status";
 import { debugErrorText, useDebugAdmin } from "./system-debug-api";
@@ -125,6 +126,8 @@ function DebugSections({ data }: { data: DebugResponse }) {
         </Row>
       </Section>
 
+      <StripeReconciliation facts={data.stripeReconciliation} />
+
       <Card className="lg:col-span-2">
         <CardHeader>
           <CardTitle>Raw Debug Data</CardTitle>
@@ -136,6 +139,73 @@ function DebugSections({ data }: { data: DebugResponse }) {
         </CardContent>
       </Card>
     </div>
+  );
+}
+
+const DIFFERENCE_LABELS: Record<DebugResponse["stripeReconciliation"]["differences"][number]["kind"], string> = {
+  unknown_transfer: "Transfer the ledger does not know",
+  amount_differs: "Amount differs",
+  missing_transfer: "Paid in the ledger, not at Stripe",
+};
+
+/**
+ * The daily comparison of Stripe's transfers with the ledger (docs/product.md §15.3): when it last
+ * ran and what it compared, and every difference still open. A double payment would show here.
+ */
+function StripeReconciliation({ facts }: { facts: DebugResponse["stripeReconciliation"] }) {
+  const { last, openDifferences, differences } = facts;
+  return (
+    <Card role="group" aria-labelledby="section-stripe-reconciliation" className="lg:col-span-2">
+      <CardHeader className="flex-row flex-wrap items-center justify-between gap-2">
+        <div>
+          <CardTitle id="section-stripe-reconciliation">Stripe Reconciliation</CardTitle>
+          <CardDescription>Stripe's transfers of the last days compared with the payouts the ledger records, daily.</CardDescription>
+        </div>
+        <Badge variant={openDifferences > 0 ? "destructive" : "success"} data-testid="stripe-differences">
+          {openDifferences > 0 ? `${openDifferences} open ${openDifferences === 1 ? "difference" : "differences"}` : "No differences"}
+        </Badge>
+      </CardHeader>
+      <CardContent className="grid gap-3 text-sm">
+        <p className="text-gray-700">
+          {last
+            ? `Last compared ${formatDateTime(last.finishedAt ?? last.startedAt)}: ${last.runs} payout ${last.runs === 1 ? "run" : "runs"} since ${formatDateTime(last.since)}, ${last.transfers} Stripe transfers, ${last.payouts} payouts.`
+            : "Not compared yet: it runs once a day when a Stripe key is configured."}
+        </p>
+        {last?.error && <p className="text-red-700">Stopped short: {last.error}</p>}
+        {differences.length > 0 && (
+          <Table aria-label="Differences between Stripe and the ledger">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Found</TableHead>
+                <TableHead>Difference</TableHead>
+                <TableHead>Artist</TableHead>
+                <TableHead>Stripe transfer</TableHead>
+                <TableHead className="text-right">At Stripe</TableHead>
+                <TableHead className="text-right">In the ledger</TableHead>
+                <TableHead>Details</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {differences.map((d) => (
+                <TableRow key={`${d.kind}:${d.stripeTransferId ?? d.payoutId}`}>
+                  <TableCell>{formatDateTime(d.foundAt)}</TableCell>
+                  <TableCell>
+                    <Badge variant="destructive">{DIFFERENCE_LABELS[d.kind]}</Badge>
+                  </TableCell>
+                  <TableCell>{d.vendorName ?? d.destination ?? "—"}</TableCell>
+                  <TableCell>
+                    <code className="text-xs">{d.stripeTransferId ?? "—"}</code>
+                  </TableCell>
+                  <TableCell className="text-right">{d.stripeAmount === null ? "—" : formatCurrency(d.stripeAmount)}</TableCell>
+                  <TableCell className="text-right">{d.ledgerAmount === null ? "—" : formatCurrency(d.ledgerAmount)}</TableCell>
+                  <TableCell className="max-w-md">{d.detail}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
   );
 }
 
