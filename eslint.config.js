@@ -28,6 +28,39 @@ const NO_OTHER_FEATURE_RELATIVE = (depth) => ({
 
 const restrictImports = (...patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
 
+/**
+ * No schema at run time in the web (docs/decisions/0008-contract-in-the-browser.md): in the browser
+ * bundle zod is an inert stand-in (scripts/inert-zod.ts) that throws on use, while web unit tests
+ * run real zod, so only this rule shows such a use before a user does. Types stay free to import.
+ */
+const NOT_IN_BROWSER = "zod is not in the browser bundle (docs/decisions/0008-contract-in-the-browser.md): use the contract's types and plain constants; answers are checked against the schemas in tests";
+const WEB_NO_RUNTIME_SCHEMAS = {
+  "@typescript-eslint/no-restricted-imports": [
+    "error",
+    {
+      paths: [{ name: "zod", allowTypeImports: true, message: NOT_IN_BROWSER }],
+      patterns: [
+        { group: ["zod/*"], allowTypeImports: true, message: NOT_IN_BROWSER },
+        { group: ["@contract/*"], importNamePattern: "Schema$", allowTypeImports: true, message: NOT_IN_BROWSER },
+      ],
+    },
+  ],
+  "no-restricted-syntax": [
+    "error",
+    {
+      selector: "CallExpression[callee.property.name=/^(safe)?([pP]arse|[dD]ecode|[eE]ncode)(Async)?$|^spa$/]:not([callee.object.name=/^(JSON|Date|URL)$/])",
+      message: `Parsing with a schema: ${NOT_IN_BROWSER}`,
+    },
+    {
+      selector:
+        "MemberExpression[object.type='MemberExpression'][object.object.name=/Endpoint$/][object.property.name=/^(params|query|body)$/], MemberExpression[object.object.name=/Endpoint$/][object.property.name='success'][property.name='schema']",
+      message: `Reading an endpoint definition's schemas: ${NOT_IN_BROWSER}`,
+    },
+  ],
+};
+/** Web tests run real zod (they check answers against the schemas); the API client parses only when a test turns that on. */
+const WEB_SCHEMA_USE_ALLOWED = ["src/web/**/*.test.{ts,tsx}", "src/web/test/**", "src/web/lib/api-client.ts"];
+
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "playwright-report/**", "test-results/**", "bench/.cache/**", "data/**"] },
@@ -53,6 +86,7 @@ export default tseslint.config(
     files: ["src/web/features/*/*/**/*.{ts,tsx}"],
     rules: restrictImports(NO_SCRIPTS, NO_SERVER_FROM_WEB, NO_OTHER_FEATURE_ALIAS, NO_OTHER_FEATURE_RELATIVE(2)),
   },
+  { files: ["src/web/**/*.{ts,tsx}"], ignores: WEB_SCHEMA_USE_ALLOWED, rules: WEB_NO_RUNTIME_SCHEMAS },
   { files: ["src/contract/**/*.ts"], rules: restrictImports(NO_SCRIPTS, CONTRACT_ZOD_ONLY) },
   // Server production code: no test harness, and SQL (Kysely) only in the data layer.
   { files: ["src/server/**/*.ts"], ignores: SERVER_TEST_CODE, rules: restrictImports(NO_SCRIPTS, NO_TESTING, NO_KYSELY) },
