@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_PAGE_LIMIT } from "./common.ts";
+import { MAX_PAGE_LIMIT, identityTextSchema } from "./common.ts";
 import { signInResponseSchema } from "./auth.ts";
 import { defineEndpoint } from "./endpoint.ts";
 
@@ -131,7 +131,8 @@ export const invitationCheckResponseSchema = z.object({
 export type InvitationCheckResponse = z.infer<typeof invitationCheckResponseSchema>;
 export const acceptInvitationRequestSchema = z.strictObject({
   token: tokenSchema,
-  name: z.string().trim().min(1, "name is required").max(MAX_NAME_LENGTH),
+  /** Normalised (NFC); control, invisible and direction-changing characters are refused (issue 18). */
+  name: identityTextSchema({ max: MAX_NAME_LENGTH, requiredMessage: "name is required" }),
   password: z.string().min(1, "password is required").max(MAX_PASSWORD_LENGTH),
 });
 export type AcceptInvitationRequest = z.infer<typeof acceptInvitationRequestSchema>;

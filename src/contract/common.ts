@@ -29,3 +29,40 @@ export const healthResponseSchema = z.object({
   time: z.string(),
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
+
+/**
+ * Characters that free text naming a person may not hold (issue 18): control characters (CR, LF,
+ * ESC, …), invisible format characters (zero-width ones, bidi overrides and isolates such as U+202E,
+ * the soft hyphen), line and paragraph separators, and lone surrogates. Each could forge a line in
+ * a mail or make a name read as something it is not.
+ */
+const FORBIDDEN_IN_IDENTITY_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+const FORBIDDEN_IN_IDENTITY_TEXT_ALL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+
+/** The first character `text` may not hold as a name, as "U+202E", or null when there is none. */
+export function forbiddenIdentityCharacter(text: string): string | null {
+  const found = FORBIDDEN_IN_IDENTITY_TEXT.exec(text)?.[0];
+  return found === undefined ? null : `U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/** `text` without the characters a name may not hold (for names stored before the rule, shown in mails). */
+export function withoutForbiddenIdentityCharacters(text: string): string {
+  return text.replace(FORBIDDEN_IN_IDENTITY_TEXT_ALL, "");
+}
+
+/**
+ * A free-text identity field (a person's name): trimmed, normalised to NFC, `max` characters at
+ * most, and refused with a field error when it holds a character `forbiddenIdentityCharacter` names.
+ */
+export function identityTextSchema(options: { max: number; requiredMessage: string }) {
+  return z
+    .string()
+    .trim()
+    .normalize("NFC")
+    .min(1, options.requiredMessage)
+    .max(options.max, `must be at most ${options.max} characters`)
+    .superRefine((value, ctx) => {
+      const found = forbiddenIdentityCharacter(value);
+      if (found) ctx.addIssue({ code: "custom", message: `must not contain control, invisible or direction-changing characters (found ${found})` });
+    });
+}

@@ -194,7 +194,7 @@ export async function listOpenInvitations(db: Executor, limit: number): Promise<
 }
 
 /** Closes an open invitation; false when it was not open any more. */
-export async function closeInvitation(db: Executor, id: string, reason: "revoked" | "replaced", now: string): Promise<boolean> {
+export async function closeInvitation(db: Executor, id: string, reason: NonNullable<InvitationRow["revoked_reason"]>, now: string): Promise<boolean> {
   const result = await db
     .updateTable("user_invitations")
     .set({ revoked_at: now, revoked_reason: reason })
@@ -203,6 +203,28 @@ export async function closeInvitation(db: Executor, id: string, reason: "revoked
     .where("revoked_at", "is", null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * The open invitations (neither accepted nor revoked, expired or not) a user sent, by their id or
+ * their e-mail (an invitation keeps both). A panel has a handful; no index is needed.
+ */
+export async function listOpenInvitationsSentBy(db: Executor, user: { id: string; email: string }): Promise<InvitationRow[]> {
+  return db
+    .selectFrom("user_invitations")
+    .selectAll()
+    .where((eb) => eb.or([eb("invited_by_id", "=", user.id), eb("invited_by_email", "=", user.email)]))
+    .where("accepted_at", "is", null)
+    .where("revoked_at", "is", null)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+}
+
+/** Who sent an invitation, as the admin rule needs it; undefined when the account is gone. */
+export async function findInviter(db: Executor, invitation: Pick<InvitationRow, "invited_by_id" | "invited_by_email">): Promise<{ role: StaffRow["role"]; email: string } | undefined> {
+  const query = db.selectFrom("users").select(["role", "email"]);
+  return invitation.invited_by_id ? query.where("id", "=", invitation.invited_by_id).executeTakeFirst() : query.where("email", "=", invitation.invited_by_email).executeTakeFirst();
 }
 
 /** A new token and expiry for an open invitation (resend). */

@@ -16,6 +16,7 @@ import {
   type UserSessionsResponse,
 } from "../../contract/admin-users.ts";
 import type { SignInResponse } from "../../contract/auth.ts";
+import { withoutForbiddenIdentityCharacters } from "../../contract/common.ts";
 import type { AppDeps } from "../app-env.ts";
 import { recordAudit } from "../audit/audit-log.ts";
 import { hasPanelAccess, isAdminUser } from "../auth/admin-rule.ts";
@@ -37,12 +38,14 @@ import {
   countStaff,
   findInvitation,
   findInvitationByTokenHash,
+  findInviter,
   findOpenInvitation,
   findStaffCandidate,
   findUserIdByEmail,
   insertInvitation,
   insertUserRow,
   listOpenInvitations,
+  listOpenInvitationsSentBy,
   listOpenSessions,
   listStaffPage,
   lockStaffChanges,
@@ -86,6 +89,8 @@ function invitationStatus(row: InvitationRow, now: string): Invitation["status"]
   if (row.revoked_at) return "revoked";
   return row.expires_at <= now ? "expired" : "pending";
 }
+
+const INVITER_REMOVED_MESSAGE = "This invitation was revoked: the administrator who sent it no longer has access. Ask an administrator for a new one.";
 
 const ROLE_WORDS: Record<StaffRole, string> = {
   admin: "an administrator (every screen and every action)",
@@ -187,9 +192,18 @@ export class AdminUsersService {
       if (target.role === role) return this.asAdminUser(trx, target.id);
       if (target.role === "admin") await this.requireAnotherAdmin(trx, target);
       await setUserRole(trx, target.id, role, this.now());
+      // An admin made a viewer can no longer invite: the invitations they sent stop working too.
+      const invitationsRevoked = role === "viewer" ? await this.revokeInvitationsSentBy(trx, target) : [];
       await recordAudit(
         trx,
-        { actor, action: "user.role_change", target: { type: "user", id: target.id, label: target.email }, before: { role: target.role }, after: { role } },
+        {
+          actor,
+          action: "user.role_change",
+          target: { type: "user", id: target.id, label: target.email },
+          before: { role: target.role },
+          after: { role },
+          ...(role === "viewer" ? { details: { invitationsRevoked } } : {}),
+        },
         clock,
       );
       return this.asAdminUser(trx, target.id);
@@ -209,6 +223,8 @@ export class AdminUsersService {
       const now = this.now();
       await setUserRole(trx, target.id, "user", now);
       const sessionsRevoked = await revokeOpenSessions(trx, target.id, now);
+      // Their pending invitations would otherwise still make admins after they are gone (issue 18).
+      const invitationsRevoked = await this.revokeInvitationsSentBy(trx, target);
       await recordAudit(
         trx,
         {
@@ -217,12 +233,28 @@ export class AdminUsersService {
           target: { type: "user", id: target.id, label: target.email },
           before: { role: target.role },
           after: { role: "user" },
-          details: { sessionsRevoked },
+          details: { sessionsRevoked, invitationsRevoked },
         },
         clock,
       );
       return { user: { id: target.id, email: target.email, role: "user" as const }, sessionsRevoked };
     });
+  }
+
+  /**
+   * Revokes every open invitation `sender` sent (reason "inviter_removed"), at the hosted provider
+   * too; what the audit row of the change lists. Runs in the caller's transaction, so a failure of
+   * the provider changes nothing (502).
+   */
+  private async revokeInvitationsSentBy(trx: Executor, sender: { id: string; email: string }): Promise<Array<{ id: string; email: string; role: StaffRole }>> {
+    const now = this.now();
+    const revoked: Array<{ id: string; email: string; role: StaffRole }> = [];
+    for (const row of await listOpenInvitationsSentBy(trx, sender)) {
+      if (!(await closeInvitation(trx, row.id, "inviter_removed", now))) continue;
+      revoked.push({ id: row.id, email: row.email, role: row.role });
+      if (this.clerk && row.provider_invitation_id) await this.clerk.revoke(row.provider_invitation_id);
+    }
+    return revoked;
   }
 
   async sessions(id: string, bearerToken: string | null): Promise<UserSessionsResponse> {
@@ -253,8 +285,16 @@ export class AdminUsersService {
     return `${this.publicUrl}/accept-invite?token=${encodeURIComponent(token)}`;
   }
 
-  private async queueInvitationMail(trx: Executor, invitation: { id: string; email: string; role: StaffRole; expiresAt: string }, link: string, inviter: Actor): Promise<void> {
-    const who = inviter.user.name ? `${inviter.user.name} (${inviter.user.email})` : inviter.user.email;
+  /**
+   * The invitation e-mail, queued in the caller's transaction. The token is named as the mail's
+   * secret: the outbox cuts it from the stored body once the mail is sent or has finally failed.
+   * The inviter's name is shown without control or invisible characters (names stored before the
+   * rule of docs/product.md §14.3 may hold them), so it cannot add lines to the mail.
+   */
+  private async queueInvitationMail(trx: Executor, invitation: { id: string; email: string; role: StaffRole; expiresAt: string }, token: string, inviter: Actor): Promise<void> {
+    const link = this.acceptLink(token);
+    const name = inviter.user.name ? withoutForbiddenIdentityCharacters(inviter.user.name).trim() : "";
+    const who = name ? `${name} (${inviter.user.email})` : inviter.user.email;
     const expires = `${invitation.expiresAt.slice(0, 10)} ${invitation.expiresAt.slice(11, 16)} UTC`;
     const text = [
       `${who} invited you to HKI Global Admin as ${ROLE_WORDS[invitation.role]}.`,
@@ -265,7 +305,13 @@ export class AdminUsersService {
       `The link works once and expires on ${expires}.`,
       "If you did not expect this e-mail, you can ignore it: nothing happens until the link is used.",
     ].join("\n");
-    await queueMail(trx, this.deps.jobs, this.deps.clock, { to: invitation.email, subject: "You are invited to HKI Global Admin", text, reference: `invitation:${invitation.id}` });
+    await queueMail(trx, this.deps.jobs, this.deps.clock, {
+      to: invitation.email,
+      subject: "You are invited to HKI Global Admin",
+      text,
+      reference: `invitation:${invitation.id}`,
+      secrets: [encodeURIComponent(token)],
+    });
   }
 
   /** Refuses addresses that already have access, and viewers at the company domain (they would be admins). */
@@ -323,7 +369,7 @@ export class AdminUsersService {
         await renewInvitation(trx, id, { token_hash: tokenHash(token), expires_at: expiresAt, provider_invitation_id: created.id });
         sent.link = created.url;
       } else {
-        await this.queueInvitationMail(trx, sent, link, actor);
+        await this.queueInvitationMail(trx, sent, token, actor);
       }
       return sent;
     });
@@ -389,7 +435,7 @@ export class AdminUsersService {
         await renewInvitation(trx, row.id, { token_hash: tokenHash(token), expires_at: expiresAt, provider_invitation_id: created.id });
         sent.link = created.url;
       } else {
-        await this.queueInvitationMail(trx, sent, link, actor);
+        await this.queueInvitationMail(trx, sent, token, actor);
       }
       return sent;
     });
@@ -411,10 +457,18 @@ export class AdminUsersService {
       throw new HttpError(
         410,
         "invitation_revoked",
-        row.revoked_reason === "replaced" ? "This invitation was replaced by a newer one: use the link in the latest e-mail." : "This invitation was revoked. Ask an administrator for a new one.",
+        row.revoked_reason === "replaced"
+          ? "This invitation was replaced by a newer one: use the link in the latest e-mail."
+          : row.revoked_reason === "inviter_removed"
+            ? INVITER_REMOVED_MESSAGE
+            : "This invitation was revoked. Ask an administrator for a new one.",
       );
     }
     if (row.expires_at <= this.now()) throw new HttpError(410, "invitation_expired", `This invitation expired on ${row.expires_at.slice(0, 10)}. Ask an administrator to send it again.`);
+    // An invitation carries its sender's authority: once they are no longer an admin (access removed,
+    // made a viewer, account gone, or the company domain changed) it grants nothing.
+    const inviter = await findInviter(executor, row);
+    if (!inviter || !isAdminUser(inviter, this.domain)) throw new HttpError(410, "invitation_revoked", INVITER_REMOVED_MESSAGE);
     return row;
   }
 

@@ -315,7 +315,7 @@ describe.each(testDatabaseKinds)("staff, roles and invitations API on %s (docs/p
       const [audit] = await auditRows("user.access_remove");
       expect(JSON.parse(audit!.before_value!)).toEqual({ role: "viewer" });
       expect(JSON.parse(audit!.after_value!)).toEqual({ role: "user" });
-      expect(JSON.parse(audit!.details)).toEqual({ sessionsRevoked: 1 });
+      expect(JSON.parse(audit!.details)).toEqual({ sessionsRevoked: 1, invitationsRevoked: [] });
 
       const self = await as(admin, "DELETE", `/api/admin/users/${admin.id}/access`);
       expect(self.status).toBe(409);

@@ -10,6 +10,7 @@ import * as staffInvitationsMail from "./migrations/008-staff-invitations-mail.t
 import * as financialsPayouts from "./migrations/009-financials-payouts.ts";
 import * as hardening from "./migrations/010-hardening.ts";
 import * as payoutUnknownOutcomes from "./migrations/011-payout-unknown-outcomes.ts";
+import * as mailOutboxSecrets from "./migrations/012-mail-outbox-secrets.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   "009-financials-payouts": financialsPayouts,
   "010-hardening": hardening,
   "011-payout-unknown-outcomes": payoutUnknownOutcomes,
+  "012-mail-outbox-secrets": mailOutboxSecrets,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

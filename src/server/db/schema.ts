@@ -404,7 +404,8 @@ export interface UserInvitationsTable {
   accepted_at: string | null;
   accepted_user_id: string | null;
   revoked_at: string | null;
-  revoked_reason: "revoked" | "replaced" | null;
+  /** "revoked" by an admin, "replaced" by a newer one, "inviter_removed" when its sender lost admin access. */
+  revoked_reason: "revoked" | "replaced" | "inviter_removed" | null;
   provider_invitation_id: string | null;
 }
 
@@ -415,6 +416,12 @@ export interface MailOutboxTable {
   subject: string;
   text_body: string;
   html_body: string | null;
+  /**
+   * The body with its secrets cut (an accept link's token): it replaces the body once the mail is
+   * sent or has finally failed, and is cleared; null when the body holds no secret (migration 012).
+   */
+  redacted_text_body: Generated<string | null>;
+  redacted_html_body: Generated<string | null>;
   status: "pending" | "sending" | "sent" | "failed";
   attempts: Generated<number>;
   last_error: string | null;

@@ -18,6 +18,21 @@ export interface OutgoingMail {
   html?: string;
   /** What it is about, e.g. "invitation:<id>". */
   reference?: string;
+  /**
+   * Secrets the body carries (an accept link's token). The outbox keeps them only until the mail
+   * is sent or has finally failed: then the body is replaced by a copy with each one cut.
+   */
+  secrets?: readonly string[];
+}
+
+/** What stands in a delivered mail's stored body where a secret was. */
+export const CUT_SECRET = "[removed once sent]";
+
+/** `text` with every occurrence of each secret replaced by CUT_SECRET. */
+export function cutSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join(CUT_SECRET);
+  return out;
 }
 
 /**
@@ -26,12 +41,15 @@ export interface OutgoingMail {
  */
 export async function queueMail(executor: Executor, jobs: JobQueue, clock: Clock, mail: OutgoingMail): Promise<string> {
   const id = newId();
+  const secrets = mail.secrets ?? [];
   await insertOutboxMail(executor, {
     id,
     to_address: mail.to,
     subject: mail.subject,
     text_body: mail.text,
     html_body: mail.html ?? null,
+    redacted_text_body: secrets.length > 0 ? cutSecrets(mail.text, secrets) : null,
+    redacted_html_body: secrets.length > 0 && mail.html !== undefined ? cutSecrets(mail.html, secrets) : null,
     status: "pending",
     reference: mail.reference ?? null,
     created_at: clock.now().toISOString(),
@@ -50,7 +68,8 @@ export type DeliveryOutcome = "sent" | "already-sent" | "interrupted" | "gave-up
  * before the mailer is called. A failure puts it back to pending and throws, so the job retries it
  * later; after MAIL_MAX_ATTEMPTS it is marked failed. A row found still "sending" means a delivery
  * was interrupted (a crash between claiming and finishing): the mail may or may not have left, so
- * it is marked failed rather than sent again — a crash never sends a mail twice.
+ * it is marked failed rather than sent again — a crash never sends a mail twice. Once sent or
+ * failed for good, the stored body loses its secrets (OutgoingMail.secrets; mail.queries.ts).
  */
 export async function deliverOutboxMail(db: Executor, mailer: Mailer, clock: Clock, outboxId: string, from: string): Promise<DeliveryOutcome> {
   const now = clock.now().toISOString();

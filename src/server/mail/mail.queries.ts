@@ -25,9 +25,29 @@ export async function claimOutboxMail(db: Executor, id: string, now: string): Pr
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Records a delivery's outcome (only from sending). Sent, or failed for good, the body is replaced
+ * by its copy with the secrets cut, in the same statement: from then on the row holds no usable
+ * token. Back to pending (a retry), the body stays whole, as the next attempt needs it.
+ */
 export async function finishOutboxMail(db: Executor, id: string, outcome: { status: "sent"; at: string } | { status: "pending" | "failed"; error: string }): Promise<void> {
   const changes = outcome.status === "sent" ? { status: "sent" as const, sent_at: outcome.at, last_error: null } : { status: outcome.status, last_error: outcome.error.slice(0, 2000) };
-  await db.updateTable("mail_outbox").set(changes).where("id", "=", id).where("status", "=", "sending").execute();
+  await db
+    .updateTable("mail_outbox")
+    .set((eb) =>
+      outcome.status === "pending"
+        ? changes
+        : {
+            ...changes,
+            text_body: eb.fn.coalesce("redacted_text_body", "text_body"),
+            html_body: eb.case().when("redacted_text_body", "is not", null).then(eb.ref("redacted_html_body")).else(eb.ref("html_body")).end(),
+            redacted_text_body: null,
+            redacted_html_body: null,
+          },
+    )
+    .where("id", "=", id)
+    .where("status", "=", "sending")
+    .execute();
 }
 
 /** The mails about one thing (e.g. "invitation:<id>"), newest first (tests, support). */

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { inviteResponseSchema } from "../../contract/admin-users.ts";
 import { JobWorker } from "../jobs/job-worker.ts";
 import { type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
-import { MAIL_MAX_ATTEMPTS, deliverOutboxMail, mailJobs, queueMail } from "./mail-outbox.ts";
+import { CUT_SECRET, MAIL_MAX_ATTEMPTS, cutSecrets, deliverOutboxMail, mailJobs, queueMail } from "./mail-outbox.ts";
 import { FolderMailer, createMailer } from "./mailer.ts";
 
 /** A real SMTP server on 127.0.0.1 (smtp-server), keeping what it receives; it can refuse the next messages. */
@@ -86,7 +86,11 @@ describe.each(testDatabaseKinds)("the mailer and its outbox on %s (docs/product.
     expect(mail.text).toContain(invitation.link!);
     expect(mail.text).toContain("ops@hki.global invited you to HKI Global Admin as a viewer (every screen, read-only).");
     const [row] = await outbox();
-    expect(row).toMatchObject({ status: "sent", attempts: 1, sent_at: "2026-11-22T12:00:00.000Z" });
+    expect(row).toMatchObject({ status: "sent", attempts: 1, sent_at: "2026-11-22T12:00:00.000Z", redacted_text_body: null });
+    // Sent: the stored body keeps the mail but not the token (issue 18 finding 2).
+    const token = new URL(invitation.link!).searchParams.get("token")!;
+    expect(JSON.stringify(row)).not.toContain(token);
+    expect(row!.text_body).toBe(mail.text!.trimEnd().replace(token, CUT_SECRET));
     expect(mail.messageId).toBe(`<${row!.id}@hki-global-admin>`);
     // Nothing left to do: no second delivery.
     expect(await worker.runOnce()).toBe(false);
@@ -114,28 +118,48 @@ describe.each(testDatabaseKinds)("the mailer and its outbox on %s (docs/product.
     expect(job).toEqual({ status: "completed", attempts: 3 });
   });
 
-  it(`gives up after ${MAIL_MAX_ATTEMPTS} refusals and marks the mail failed`, async () => {
-    await inviteSomeone();
+  it(`gives up after ${MAIL_MAX_ATTEMPTS} refusals and marks the mail failed, its token cut from the stored body`, async () => {
+    const invitation = await inviteSomeone();
+    const token = new URL(invitation.link!).searchParams.get("token")!;
     smtp.refuseNext(100);
     for (let i = 0; i < MAIL_MAX_ATTEMPTS; i++) {
       expect(await worker.runOnce(), `attempt ${i + 1}`).toBe(true);
+      // Between attempts the body stays whole: the next attempt sends it.
+      if (i < MAIL_MAX_ATTEMPTS - 1) expect((await outbox())[0]!.text_body).toContain(token);
       t.clock.advance(60_000);
     }
     const [row] = await outbox();
-    expect(row).toMatchObject({ status: "failed", attempts: MAIL_MAX_ATTEMPTS });
+    expect(row).toMatchObject({ status: "failed", attempts: MAIL_MAX_ATTEMPTS, redacted_text_body: null });
+    expect(JSON.stringify(row)).not.toContain(token);
+    expect(row!.text_body).toContain(`/accept-invite?token=${CUT_SECRET}`);
     expect(await worker.runOnce()).toBe(false);
     expect(smtp.received).toHaveLength(0);
   });
 
-  it("never sends twice after a crash between claiming and finishing a delivery", async () => {
-    await inviteSomeone();
+  it("never sends twice after a crash between claiming and finishing a delivery (and cuts the token then too)", async () => {
+    const invitation = await inviteSomeone();
     const [row] = await outbox();
     // A worker claimed the mail and died before recording the outcome (its job lease then expires).
     await t.database.db.updateTable("mail_outbox").set({ status: "sending", attempts: 1, sending_at: t.clock.now().toISOString() }).where("id", "=", row!.id).execute();
     expect(await worker.runOnce()).toBe(true);
     const [after] = await outbox();
     expect(after).toMatchObject({ status: "failed", last_error: "Interrupted while sending; not sent again so it cannot arrive twice" });
+    expect(JSON.stringify(after)).not.toContain(new URL(invitation.link!).searchParams.get("token")!);
     expect(smtp.received).toHaveLength(0);
+  });
+
+  it("keeps a mail without secrets as it was, and cuts every occurrence of each secret of one that has them", async () => {
+    await queueMail(t.database.db, t.deps.jobs, t.clock, { to: "plain@example.com", subject: "Plain", text: "Nothing secret" });
+    await queueMail(t.database.db, t.deps.jobs, t.clock, { to: "two@example.com", subject: "Two", text: "a=S1 b=S2 again S1", html: "<p>S1</p>", secrets: ["S1", "S2", ""] });
+    expect(await worker.runOnce()).toBe(true);
+    expect(await worker.runOnce()).toBe(true);
+    const rows = await outbox();
+    const plain = rows.find((r) => r.to_address === "plain@example.com")!;
+    const two = rows.find((r) => r.to_address === "two@example.com")!;
+    expect(plain).toMatchObject({ status: "sent", text_body: "Nothing secret", html_body: null, redacted_text_body: null });
+    expect(two).toMatchObject({ status: "sent", text_body: `a=${CUT_SECRET} b=${CUT_SECRET} again ${CUT_SECRET}`, html_body: `<p>${CUT_SECRET}</p>`, redacted_text_body: null, redacted_html_body: null });
+    expect(smtp.received.map((m) => m.text?.trim())).toEqual(expect.arrayContaining(["Nothing secret", "a=S1 b=S2 again S1"]));
+    expect(cutSecrets("xx", [])).toBe("xx");
   });
 
   it("queues nothing when the change that asked for the mail rolls back", async () => {
