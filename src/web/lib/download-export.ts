@@ -1,5 +1,7 @@
 import { createExportEndpoint } from "@contract/exports";
-import { callApi } from "./api-client";
+import { useState } from "react";
+import { toast } from "@web/components/ui/toast-store";
+import { apiErrorMessage, callApi } from "./api-client";
 
 /**
  * Downloads a CSV export of a list with the filters on screen. The server hands out a single-use
@@ -16,4 +18,19 @@ export async function downloadExport(kind: string, filters: Record<string, strin
   document.body.append(anchor);
   anchor.click();
   anchor.remove();
+}
+
+/**
+ * A screen's CSV export: `exporting` while the link is asked for, and a toast
+ * '{failureTitle}: {the server's words}' when it fails (the Activity tab, the financials lists).
+ */
+export function useCsvExport(failureTitle: string): { exporting: boolean; run: (kind: string, filters: Record<string, string | undefined>) => void } {
+  const [exporting, setExporting] = useState(false);
+  const run = (kind: string, filters: Record<string, string | undefined>) => {
+    setExporting(true);
+    downloadExport(kind, filters)
+      .catch((error: unknown) => toast({ title: `${failureTitle}: ${apiErrorMessage(error)}`, variant: "destructive" }))
+      .finally(() => setExporting(false));
+  };
+  return { exporting, run };
 }

@@ -3,8 +3,7 @@ import { useState } from "react";
 import { AUDIT_LOG_EXPORT_KIND } from "@contract/audit-log";
 import { useWriteAccess } from "@web/app/current-user";
 import { ListState, Pager, useKeysetPages, useUrlParams } from "@web/components/list";
-import { toast } from "@web/components/ui/toast";
-import { downloadExport } from "@web/lib/download-export";
+import { useCsvExport } from "@web/lib/download-export";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { ActivityEntry } from "./activity-entry";
 import { ActivityFilterForm, NO_FILTERS } from "./activity-filters";
@@ -25,7 +24,7 @@ export function ActivityTab() {
   const filters = filtersOf(searchParams);
   const pages = useKeysetPages();
   const [open, setOpen] = useState<Record<string, boolean>>({});
-  const [exporting, setExporting] = useState(false);
+  const csv = useCsvExport("Failed to export");
   const ready = useLoadDelay();
   const log = useAuditLog(filters, pages.cursor, ready);
   const { reason: readOnly } = useWriteAccess();
@@ -33,23 +32,12 @@ export function ActivityTab() {
   // Applying sets every filter at once (those left empty leave the URL) and starts at the first page.
   const apply = (next: ActivityFilters) => update({ ...NO_FILTERS, ...activityQuery(next) });
 
-  const onExport = async () => {
-    setExporting(true);
-    try {
-      await downloadExport(AUDIT_LOG_EXPORT_KIND, activityQuery(filters));
-    } catch (error) {
-      toast({ title: `Failed to export: ${apiErrorMessage(error)}`, variant: "destructive" });
-    } finally {
-      setExporting(false);
-    }
-  };
-
   const filtered = Object.keys(activityQuery(filters)).length > 0;
 
   return (
     <div className="grid gap-4">
       {/* Filters changed by a link or back/forward: the form starts again from them. */}
-      <ActivityFilterForm key={JSON.stringify(filters)} filters={filters} filtered={filtered} onApply={apply} onExport={() => void onExport()} exporting={exporting} readOnly={readOnly} />
+      <ActivityFilterForm key={JSON.stringify(filters)} filters={filters} filtered={filtered} onApply={apply} onExport={() => csv.run(AUDIT_LOG_EXPORT_KIND, activityQuery(filters))} exporting={csv.exporting} readOnly={readOnly} />
 
       <ListState
         query={log}
