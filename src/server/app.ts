@@ -5,10 +5,12 @@ import type { ApiError } from "../contract/common.ts";
 import type { AppDeps, AppEnv } from "./app-env.ts";
 import { ADMIN_ONLY_PREFIXES, identifyUser, requireAdmin } from "./auth/auth-middleware.ts";
 import { levelForStatus } from "./error-logging/error-recorder.ts";
-import { redactText } from "./error-logging/redact.ts";
+import { redactRequestTarget, redactText } from "./error-logging/redact.ts";
+import { CLIENT_CLOSED_REQUEST, ClientAbortError } from "./http/client-abort.ts";
 import { classifyDatabaseFailure } from "./http/database-errors.ts";
 import { EndpointRouter } from "./http/endpoint-router.ts";
 import { HttpError } from "./http/http-error.ts";
+import type { UnofficialStatusCode } from "hono/utils/http-status";
 import { LedgerError } from "./ledger/executor.ts";
 import { newId } from "./db/ids.ts";
 import { securityHeaders } from "./http/security-headers.ts";
@@ -103,7 +105,9 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
       ipAddress: c.get("clientIp"),
       userAgent: c.req.header("user-agent") ?? null,
       stackTrace: failure instanceof Error ? (failure.stack ?? null) : null,
-      context: { query: Object.fromEntries(url.searchParams), contentType: c.req.header("content-type") ?? null },
+      // Written down by the one redactor (error-logging/redact.ts): query keys with only their plain
+      // values, header names with only harmless values, the user agent scrubbed.
+      context: { query: Object.fromEntries(url.searchParams), contentType: c.req.header("content-type") ?? null, headers: c.req.header() },
       requestId: c.get("requestId"),
       // Budgets are per source (error-recorder.ts): the signed-in user, else the client's address.
       source: c.get("user") ? `user:${c.get("user")!.id}` : `ip:${addressKey(c.get("clientIp"))}`,
@@ -150,6 +154,9 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
   app.notFound((c) => c.json(errorBody("not_found", "Not found"), 404));
 
   app.onError((err, c) => {
+    // The client reset its connection mid-body: nobody is left to answer and nothing failed here.
+    // No error-log row (levelForStatus(499) is none) and only a debug access line (logger.ts).
+    if (err instanceof ClientAbortError) return c.body(null, CLIENT_CLOSED_REQUEST as UnofficialStatusCode);
     if (err instanceof HttpError) {
       return c.json(errorBody(err.code, err.message, err.fields), err.status, err.headers);
     }
@@ -168,7 +175,7 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
     }
     c.set("failure", err);
     // Printed lines are logs too: the same redaction as error_logs (an exception may quote a secret).
-    console.error(`[http] ${c.req.method} ${c.req.path} failed: ${redactText(err.stack ?? err.message)}`);
+    console.error(`[http] ${c.req.method} ${redactRequestTarget(c.req.method, c.req.path, c.get("route"))} failed: ${redactText(err.stack ?? err.message)}`);
     return c.json(errorBody("internal_error", "Internal server error"), 500);
   });
 

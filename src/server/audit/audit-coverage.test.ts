@@ -20,8 +20,6 @@ const NOT_ADMIN_ACTIONS: Record<string, string> = {
   "POST /api/auth/sign-out": "ends one's own session",
   // Reads what an invitation grants before the accept form shows; writes nothing.
   "POST /api/auth/invitations/check": "reads only",
-  // Makes a one-minute download link of a list the caller can read anyway; the download is a GET.
-  "POST /api/admin/exports": "an export link, no data changed",
   // Writes one info entry to the error log on purpose (the hidden test page); no data changes.
   "POST /api/debug/test-error": "a deliberate error-log entry",
 };
@@ -84,6 +82,8 @@ const RECIPES: Record<string, Recipe> = {
   "PATCH /api/vendors/:id/status": async (ctx) => ({ path: `/api/vendors/${await anActiveVendor(ctx)}/status`, json: { isActive: false } }),
   "DELETE /api/vendors/:id": async (ctx) => ({ path: `/api/vendors/${await anActiveVendor(ctx)}?action=delete`, json: { deleteFromClerk: false } }),
   "PUT /api/admin/settings": async () => ({ path: "/api/admin/settings", json: { announcement_message: `Coverage ${++sequence}` } }),
+  // An export takes data out of the panel: who, which list, which filters, how many rows (issue 18, finding 9).
+  "POST /api/admin/exports": async () => ({ path: "/api/admin/exports", json: { kind: "audit-log", filters: { action: "vendor.disable" } } }),
   "POST /api/admin/errors/archive-all": async () => ({ path: "/api/admin/errors/archive-all", json: { level: "info" } }),
   "POST /api/admin/errors/:id/archive": async (ctx) => {
     const row = await ctx.database.db.selectFrom("error_logs").select("id").where("archived", "=", 0).orderBy("id").limit(1).executeTakeFirstOrThrow();

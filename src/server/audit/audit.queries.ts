@@ -71,3 +71,21 @@ export async function deleteAuditRows(db: Executor, ids: readonly string[]): Pro
   const result = await db.deleteFrom("audit_log").where("id", "in", ids).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The details of the newest row of `action` on a target (read through the target index). */
+export async function selectLatestAuditDetails(db: Executor, action: string, targetType: string, targetId: string): Promise<{ id: string; details: string } | undefined> {
+  return db
+    .selectFrom("audit_log")
+    .select(["id", "details"])
+    .where("target_type", "=", targetType)
+    .where("target_id", "=", targetId)
+    .where("action", "=", action)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function updateAuditDetails(db: Executor, id: string, details: string): Promise<void> {
+  await db.updateTable("audit_log").set({ details }).where("id", "=", id).execute();
+}

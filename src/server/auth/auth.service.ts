@@ -1,8 +1,9 @@
+import { z } from "zod";
 import type { BetaVerifyResponse, SignInResponse } from "../../contract/auth.ts";
 import type { AppDeps } from "../app-env.ts";
 import { recordAudit } from "../audit/audit-log.ts";
 import { addressKey } from "../http/client-address.ts";
-import { HttpError, tooManyRequests, unauthorized } from "../http/http-error.ts";
+import { HttpError, invalidField, tooManyRequests, unauthorized } from "../http/http-error.ts";
 import type { RateLimitRule } from "../http/rate-limiter.ts";
 import { rateLimitRejections } from "../metrics/metrics.ts";
 import { isAdminUser } from "./admin-rule.ts";
@@ -27,6 +28,9 @@ export const BETA_FAILURE_RULE: RateLimitRule = { limit: 10, windowMs: 15 * 60_0
 
 const INVALID_CREDENTIALS = "Invalid email or password";
 
+/** The address rule of every account (ADMIN_EMAIL, invitations): a sign-in with anything else names no account. */
+const emailAddress = z.email();
+
 /** Where a sign-in attempt came from: kept in its audit row. */
 export interface SignInRequest {
   clientIp: string;
@@ -47,6 +51,9 @@ export class AuthService {
 
   async signIn(email: string, password: string, request: SignInRequest): Promise<SignInResponse> {
     const { auth, limiter, config, signInThrottle } = this.deps;
+    // Before anything is recorded with it (a limit's key, an audit row's target): what was typed in
+    // the e-mail field may be a password typed in the wrong field (issue 18, finding 7).
+    if (!emailAddress.safeParse(email.trim()).success) throw invalidField("email", "must be a valid e-mail address");
     const signIn = auth.signIn?.bind(auth);
     if (!signIn) throw new HttpError(400, "unsupported", `Sign in through ${auth.displayName}`);
 

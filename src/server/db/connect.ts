@@ -4,6 +4,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { DatabaseConfig } from "../config.ts";
+import { markingDialect } from "./client-errors.ts";
 import type { DB } from "./schema.ts";
 import { RetryingSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from "./sqlite-driver.ts";
 import { WriteCounter } from "./write-counter.ts";
@@ -63,7 +64,8 @@ export function openDatabase(config: DatabaseConfig): Database {
     sqlite.pragma("foreign_keys = ON");
     // A lock held by another connection is waited out asynchronously (sqlite-driver.ts), not here.
     sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-    const db = new Kysely<DB>({ dialect: new RetryingSqliteDialect(sqlite) });
+    // Errors the driver throws are marked as the database's (client-errors.ts): only those are outages.
+    const db = new Kysely<DB>({ dialect: markingDialect(new RetryingSqliteDialect(sqlite)) });
     // Read straight from the handle (~3 µs, no lock needed: it reads connection state). Inside another
     // request's open transaction it may count uncommitted changes: that only invalidates early.
     const version = sqlite.prepare("select total_changes() || ':' || data_version from pragma_data_version").pluck();
@@ -98,7 +100,7 @@ export function openDatabase(config: DatabaseConfig): Database {
     });
   });
   const writes = new WriteCounter();
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });
+  const db = new Kysely<DB>({ dialect: markingDialect(new PostgresDialect({ pool })), plugins: [writes] });
   return {
     kind: "postgres",
     db,

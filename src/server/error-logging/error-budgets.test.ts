@@ -84,10 +84,14 @@ describe.each(testDatabaseKinds)("error-log budgets (%s)", (kind) => {
     expect(res.headers.get("x-request-id")).toBe("req-42");
     const entry = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
     expect(entry).toMatchObject({ level: "info", msg: "request", method: "GET", status: 200, userId: admin.id, requestId: "req-42", clientIp: "198.51.100.7", route: "/api/admin/dashboard/stats" });
-    expect(entry.path).toBe("/api/admin/dashboard/stats?token=[redacted]&page=1");
+    // The dashboard declares no query: every value goes, keys stay (error-logging/redact.ts).
+    expect(entry.path).toBe("/api/admin/dashboard/stats?token=[redacted]&page=[redacted]");
     expect(typeof entry.durationMs).toBe("number");
     expect(lines.join("\n")).not.toContain("SeCrEt");
     expect(lines.join("\n")).not.toContain(admin.token);
+    // A declared plain filter keeps its value.
+    await as(admin.token, "/api/admin/analytics?days=7&token=SeCrEt-Query-Token");
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ status: 200, path: "/api/admin/analytics?days=7&token=[redacted]" });
     // Failures too, at their level.
     await as(admin.token, "/api/broken");
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ level: "error", status: 500, path: "/api/broken" });

@@ -5,7 +5,7 @@ import type { RateLimiter } from "../http/rate-limiter.ts";
 import type { Executor } from "../ledger/executor.ts";
 import { errorLogDrops } from "../metrics/metrics.ts";
 import { addErrorLogDrop, insertErrorLog, sumErrorLogDrops } from "./error-logs-insert.queries.ts";
-import { redactText, redactUrlPath, redactValue } from "./redact.ts";
+import { redactContext, redactRequestTarget, redactText, redactUserAgent } from "./redact.ts";
 
 /**
  * Level rule for the platform's error stream (what the Error Logs screen monitors):
@@ -81,7 +81,10 @@ export class ErrorRecorder {
   /** Writes one entry. Never throws: logging must not break the request that failed. */
   async record(report: ErrorReport): Promise<boolean> {
     try {
-      const endpoint = report.endpoint ? redactUrlPath(report.endpoint).slice(0, 500) : null;
+      // Everything written goes through the one redactor (redact.ts): the path keeps only the values
+      // its endpoint declares plain, the user agent and context are scrubbed.
+      const method = report.method ?? "GET";
+      const endpoint = report.endpoint ? redactRequestTarget(method, report.endpoint).slice(0, 500) : null;
       const message = redactText(report.message || "Unknown error").slice(0, 2000);
       const fingerprint = createHash("sha1")
         .update(`${report.level}|${report.method ?? ""}|${(endpoint ?? "").split("?")[0]}|${report.statusCode ?? ""}|${message}`)
@@ -108,9 +111,9 @@ export class ErrorRecorder {
         status_code: report.statusCode ?? null,
         user_email: report.userEmail ?? null,
         ip_address: report.ipAddress ?? null,
-        user_agent: report.userAgent ? report.userAgent.slice(0, 500) : null,
+        user_agent: report.userAgent ? redactUserAgent(report.userAgent) : null,
         stack_trace: report.stackTrace ? redactText(report.stackTrace).slice(0, 8000) : null,
-        context: report.context ? JSON.stringify(redactValue(report.context)) : null,
+        context: report.context ? JSON.stringify(redactContext(method, report.endpoint ?? "", report.context)) : null,
         fingerprint,
         created_at: this.clock.now().toISOString(),
         archived_at: null,

@@ -17,6 +17,11 @@ export async function consumeExportLink(db: Executor, id: string, now: string): 
   return db.selectFrom("export_links").select(["kind", "filters", "created_by"]).where("id", "=", id).executeTakeFirst();
 }
 
+/** The link if it could still be used (unused, unexpired), without spending it: what a HEAD request may learn. */
+export async function findUsableExportLink(db: Executor, id: string, now: string): Promise<{ kind: string } | undefined> {
+  return db.selectFrom("export_links").select("kind").where("id", "=", id).where("used_at", "is", null).where("expires_at", ">", now).executeTakeFirst();
+}
+
 export async function exportLinkExists(db: Executor, id: string): Promise<boolean> {
   return (await db.selectFrom("export_links").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
 }

@@ -7,6 +7,7 @@ import { ExportsService } from "./exports.service.ts";
 /** CSV exports of any list (docs/product.md §10.10). */
 export function exportsRoutes(router: EndpointRouter, deps: AppDeps): void {
   const exports = new ExportsService(deps, exportKinds);
-  router.handle(createExportEndpoint, ({ body }, { user }) => exports.createLink(user, body.kind, body.filters));
-  router.handle(downloadExportEndpoint, ({ params }) => exports.download(params.token));
+  router.handle(createExportEndpoint, ({ body }, { actor }) => exports.createLink(actor, body.kind, body.filters));
+  // HEAD answers the headers without spending the single-use link.
+  router.handle(downloadExportEndpoint, ({ params }, { method }) => (method === "HEAD" ? exports.peek(params.token) : exports.download(params.token)));
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { ActingUser } from "../http/endpoint-router.ts";
+import type { Actor } from "../http/endpoint-router.ts";
 import { HttpError } from "../http/http-error.ts";
 import { type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
 import { defineExport } from "./export-kind.ts";
@@ -24,7 +24,7 @@ const vendorsKind = defineExport({
   },
 });
 
-const admin: ActingUser = { id: "u1", email: "exporter@hki.global", name: null, role: "admin", isAdmin: true };
+const admin: Actor = { user: { id: "u1", email: "exporter@hki.global", name: null, role: "admin", isAdmin: true }, clientIp: "127.0.0.1", userAgent: "exports-test", requestId: "exports-test-1" };
 
 describe.each(testDatabaseKinds)("CSV exports (%s)", (kind) => {
   let ctx: TestContext;
@@ -68,6 +68,47 @@ describe.each(testDatabaseKinds)("CSV exports (%s)", (kind) => {
     expect((badKind as HttpError).fields).toHaveProperty("kind");
     const badFilter = await service.createLink(admin, "test-vendors", { active: "maybe" }).catch((e: unknown) => e);
     expect((badFilter as HttpError).fields).toHaveProperty("active");
+  });
+
+  it("finding 9: HEAD answers the headers without spending the link (the GET after it still downloads)", async () => {
+    const link = await service.createLink(admin, "test-vendors", {});
+    const head = await service.peek(tokenOf(link.url));
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-disposition")).toBe('attachment; filename="vendors-2026-11-22.csv"');
+    expect(head.body).toBeNull();
+    expect((await service.peek(tokenOf(link.url))).status).toBe(200);
+    const text = await (await service.download(tokenOf(link.url))).text();
+    expect(text).toContain("Name,Active");
+    // Spent by the GET: HEAD now says so too, and an unknown link is 404.
+    await expect(service.peek(tokenOf(link.url))).rejects.toMatchObject({ status: 410 });
+    await expect(service.peek("not-a-link")).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("finding 9: creating an export is one audit row (who, kind, plain filters), completed with the rows the download sent", async () => {
+    const link = await service.createLink(admin, "test-vendors", { active: "true" });
+    const rows = () => ctx.database.db.selectFrom("audit_log").selectAll().where("action", "=", "export.create").execute();
+    const [row] = await rows();
+    expect(row).toMatchObject({ actor_email: "exporter@hki.global", actor_id: "u1", target_type: "export", target_label: "test-vendors", request_id: "exports-test-1", ip_address: "127.0.0.1" });
+    expect(JSON.parse(row!.details)).toEqual({ kind: "test-vendors", filters: { active: "true" }, rowCount: null });
+    // The token is never stored: the row names the link by its hash.
+    expect(JSON.stringify(row)).not.toContain(tokenOf(link.url));
+
+    const csv = await (await service.download(tokenOf(link.url))).text();
+    const dataRows = csv.trimEnd().split("\r\n").length - 1;
+    expect(dataRows).toBeGreaterThan(14);
+    const after = await rows();
+    expect(after).toHaveLength(1);
+    expect(JSON.parse(after[0]!.details)).toMatchObject({ kind: "test-vendors", filters: { active: "true" }, rowCount: dataRows, complete: true });
+  });
+
+  it("finding 9: a download the client abandons records the rows it was sent, marked incomplete", async () => {
+    const link = await service.createLink(admin, "test-vendors", {});
+    const reader = (await service.download(tokenOf(link.url))).body!.getReader();
+    await reader.read(); // header
+    await reader.read(); // first page of 7
+    await reader.cancel();
+    const row = await ctx.database.db.selectFrom("audit_log").select("details").where("action", "=", "export.create").executeTakeFirstOrThrow();
+    expect(JSON.parse(row.details)).toMatchObject({ rowCount: 7, complete: false });
   });
 
   it("neutralises cells that would run as spreadsheet formulas", async () => {

@@ -1,7 +1,13 @@
+import { isDatabaseClientError } from "../db/client-errors.ts";
+
 /**
  * Database failures that are temporary for the client: a lock held too long (SQLite busy), a
  * dropped or refused PostgreSQL connection, a full disk. They answer 503/507 with Retry-After
  * instead of a bare 500, and the process keeps running.
+ *
+ * Only errors of the database clients count (db/client-errors.ts): the network codes below also
+ * describe a client resetting its own request mid-body (http/client-abort.ts) or a provider being
+ * unreachable, and neither is a database outage.
  */
 const PG_UNAVAILABLE_CODES = new Set(["57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006", "53300"]);
 const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND"]);
@@ -9,7 +15,7 @@ const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT
 export type DatabaseFailureKind = "busy" | "unavailable" | "disk_full";
 
 export function classifyDatabaseFailure(err: unknown): DatabaseFailureKind | null {
-  if (!err || typeof err !== "object") return null;
+  if (!isDatabaseClientError(err)) return null;
   const code = String((err as { code?: unknown }).code ?? "");
   const message = err instanceof Error ? err.message : "";
   if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED" || code.startsWith("SQLITE_BUSY_") || code.startsWith("SQLITE_LOCKED_")) return "busy";

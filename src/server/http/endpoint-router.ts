@@ -28,6 +28,8 @@ export interface RequestFacts<D extends EndpointDefinition = EndpointDefinition>
   requestId: string;
   clientIp: string;
   userAgent: string | null;
+  /** "HEAD" when a GET endpoint is asked for its headers only (Hono runs the GET handler and drops the body). */
+  method: string;
   /** The raw bearer token (sign-out needs it). */
   bearerToken: string | null;
   /** The request's data version (keys the read cache; see app-env.ts). */
@@ -91,6 +93,7 @@ function requestFacts(c: Context<AppEnv>, user: ActingUser | null): RequestFacts
     requestId,
     clientIp: c.get("clientIp"),
     userAgent,
+    method: c.req.method,
     bearerToken: bearerToken(c.req.header("authorization")),
     dataVersion: c.get("dataVersion"),
     url: new URL(c.req.url),

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "zod";
+import { readRequestText } from "./client-abort.ts";
 import { HttpError, badRequest, invalidField } from "./http-error.ts";
 
 /** What a 400 says of a key the schema does not know (request bodies refuse them: src/contract). */
@@ -64,7 +65,8 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
  * naming the field. An empty body is treated as `{}` so optional-only bodies may be omitted.
  */
 export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
-  const text = await c.req.text();
+  // A connection reset mid-body is the client's doing (http/client-abort.ts), never a 5xx.
+  const text = await readRequestText(c);
   let value: unknown = {};
   if (text.trim() !== "") {
     const contentType = c.req.header("content-type") ?? "";

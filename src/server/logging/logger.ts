@@ -1,12 +1,15 @@
 import pino, { type DestinationStream, type Logger } from "pino";
-import { REDACTED, redactText, redactUrlPath } from "../error-logging/redact.ts";
+import { REDACTED, redactRequestTarget } from "../error-logging/redact.ts";
+import { CLIENT_CLOSED_REQUEST } from "../http/client-abort.ts";
 
 export type { Logger };
 
 /**
  * The server's JSON log (pino): one line per request (the access line) with method, path, status,
- * duration, user id and request id, at LOG_LEVEL. The same redaction as error_logs applies: the
- * path's secret-named query values, and any field that could carry a credential, never appear.
+ * duration, user id and request id, at LOG_LEVEL. The same redactor as error_logs applies
+ * (error-logging/redact.ts): the path keeps its query keys but only the values its endpoint
+ * declares plain, secret path segments (export and invitation tokens) are replaced, and any field
+ * that could carry a credential never appears.
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
@@ -43,7 +46,7 @@ function stdoutDestination(): DestinationStream {
 
 export interface AccessLine {
   method: string;
-  /** Path with its query string; secret-named query values are replaced before logging. */
+  /** Path with its query string; redacted (error-logging/redact.ts) before logging. */
   path: string;
   status: number;
   durationMs: number;
@@ -54,10 +57,14 @@ export interface AccessLine {
   route?: string;
 }
 
-/** Writes one access line; 5xx at "error", 4xx at "warn", the rest at "info". */
+/**
+ * Writes one access line; 5xx at "error", 4xx at "warn", the rest at "info". A request the client
+ * abandoned (499, http/client-abort.ts) is the client's doing and worth a debug line at most.
+ */
 export function logAccess(logger: Logger, line: AccessLine): void {
-  const entry = { ...line, path: redactText(redactUrlPath(line.path)).slice(0, 500), durationMs: Math.round(line.durationMs * 10) / 10 };
-  if (line.status >= 500) logger.error(entry, "request");
+  const entry = { ...line, path: redactRequestTarget(line.method, line.path, line.route).slice(0, 500), durationMs: Math.round(line.durationMs * 10) / 10 };
+  if (line.status === CLIENT_CLOSED_REQUEST) logger.debug(entry, "request abandoned by the client");
+  else if (line.status >= 500) logger.error(entry, "request");
   else if (line.status >= 400) logger.warn(entry, "request");
   else logger.info(entry, "request");
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import SQLite from "better-sqlite3";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
@@ -26,7 +27,8 @@ describe("security headers", () => {
         throw new Error("boom");
       })
       .get("/busy", () => {
-        throw Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+        // Only the database client's own errors are outages (db/client-errors.ts).
+        throw new SQLite.SqliteError("database is locked", "SQLITE_BUSY");
       });
     app = createApp({ ...ctx.deps, staticRoot }, { extraRoutes: [failing] });
   });

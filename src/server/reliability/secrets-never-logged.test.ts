@@ -3,7 +3,8 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../app.ts";
 import type { AppEnv } from "../app-env.ts";
-import { type TestContext, createTestContext } from "../testing/test-app.ts";
+import { createLogger } from "../logging/logger.ts";
+import { type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
 import { appRoutes, fillPath } from "../testing/app-routes.ts";
 import { databaseChecksum } from "../testing/db-checksum.ts";
 
@@ -100,4 +101,111 @@ describe("secrets are never logged", () => {
     }
     return out;
   }
+});
+
+/**
+ * Issue 18, finding 7 (an outside attack run): secrets that reached the logs and tables by other
+ * ways than secret-named fields. Each case reproduces the attack and looks where it used to land.
+ */
+describe.each(testDatabaseKinds)("issue 18 finding 7: what is written down keeps no secret (%s)", (kind) => {
+  let ctx: TestContext;
+  let app: Hono<AppEnv>;
+  let admin: { id: string; token: string };
+  let viewer: { token: string };
+  let user: { token: string };
+  const lines: string[] = [];
+  /** Short and plain on purpose: these must be caught by the rule, not by looking like a token. */
+  const canary = (label: string) => `cAnArY${label}${randomBytes(4).toString("hex")}`;
+
+  beforeAll(async () => {
+    ctx = await createTestContext(kind, { seedDemo: true });
+    admin = await ctx.createUser({ email: "secrets-admin@hki.global" });
+    viewer = await ctx.createUser({ email: "secrets-viewer@example.com", role: "viewer" });
+    user = await ctx.createUser({ email: "secrets-user@example.com" });
+    app = createApp({ ...ctx.deps, logger: createLogger("debug", { write: (line: string) => void lines.push(line) }) });
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  const call = (path: string, init: RequestInit & { token?: string; json?: unknown } = {}) => {
+    const { token, json, headers, ...rest } = init;
+    const all = new Headers(headers);
+    if (token) all.set("authorization", `Bearer ${token}`);
+    if (json !== undefined) all.set("content-type", "application/json");
+    return app.request(path, { ...rest, headers: all, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) });
+  };
+  const accessLine = (requestId: string) => JSON.parse(lines.find((l) => l.includes(`"requestId":"${requestId}"`))!) as { path: string; status: number };
+
+  it("access lines: no export token in a path, no value of an undeclared query key (invite, code, key, t, pw, sig, jwt, auth)", async () => {
+    const created = await call("/api/admin/exports", { method: "POST", token: admin.token, json: { kind: "audit-log", filters: {} } });
+    expect(created.status).toBe(201);
+    const downloadPath = new URL(((await created.json()) as { url: string }).url).pathname;
+    const exportToken = downloadPath.split("/").pop()!;
+    expect((await call(downloadPath, { headers: { "x-request-id": "f7-download" } })).status).toBe(200);
+
+    const secrets = Object.fromEntries(["invite", "code", "key", "t", "pw", "sig", "jwt", "auth"].map((k) => [k, canary(k)]));
+    const query = new URLSearchParams({ ...secrets, page: "2", status: "active" }).toString();
+    expect((await call(`/api/admin/vendors?${query}`, { token: admin.token, headers: { "x-request-id": "f7-query" } })).status).toBe(200);
+
+    expect(accessLine("f7-download").path).toBe("/api/exports/[redacted]");
+    // Keys kept; only the values the list's definition declares plain (page, status) survive.
+    expect(accessLine("f7-query").path).toBe(`/api/admin/vendors?${Object.keys(secrets).map((k) => `${k}=[redacted]`).join("&")}&page=2&status=active`);
+    const out = lines.join("\n");
+    for (const secret of [exportToken, ...Object.values(secrets)]) expect(out).not.toContain(secret);
+  });
+
+  it("error_logs: the path, query, user agent, headers and context of a refused request keep no secret", async () => {
+    const [code, bearer, beta, cookie] = [canary("code"), canary("ua"), canary("beta"), canary("cookie")];
+    const res = await call(`/api/admin/vendors?code=${code}&page=2`, {
+      token: user.token,
+      headers: { "user-agent": `Mozilla/5.0 (attack run) Bearer ${bearer}`, "x-beta-password": beta, cookie: `sid=${cookie}`, "x-request-id": "f7-refused" },
+    });
+    expect(res.status).toBe(403);
+    const row = await ctx.database.db.selectFrom("error_logs").selectAll().where("request_id", "=", "f7-refused").executeTakeFirstOrThrow();
+    expect(row.endpoint).toBe("/api/admin/vendors?code=[redacted]&page=2");
+    expect(row.user_agent).toBe("Mozilla/5.0 (attack run) Bearer [redacted]");
+    const context = JSON.parse(row.context!) as { query: Record<string, string>; headers: Record<string, string> };
+    expect(context.query).toEqual({ code: "[redacted]", page: "2" });
+    expect(context.headers).toMatchObject({ authorization: "[redacted]", "x-beta-password": "[redacted]", cookie: "[redacted]" });
+    const written = JSON.stringify(row) + lines.join("\n");
+    for (const secret of [code, bearer, beta, cookie, user.token]) expect(written).not.toContain(secret);
+  });
+
+  it("sign-in: a password typed into the e-mail field is refused (400) before it becomes a limit's key or an audit row's target", async () => {
+    const password = `Hunter2-${canary("pw")}`;
+    for (let i = 0; i < 3; i++) {
+      const res = await call("/api/auth/sign-in", { method: "POST", json: { email: password, password: "anything" } });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { fields: Record<string, string> } }).error.fields).toHaveProperty("email");
+    }
+    const tables = JSON.stringify([
+      await ctx.database.db.selectFrom("audit_log").selectAll().execute(),
+      await ctx.database.db.selectFrom("rate_limits").selectAll().execute(),
+      await ctx.database.db.selectFrom("error_logs").selectAll().execute(),
+    ]);
+    expect(tables).not.toContain(password);
+    expect(lines.join("\n")).not.toContain(password);
+    // What a viewer reads of the audit log.
+    const audit = await call("/api/admin/audit-log?limit=100", { token: viewer.token });
+    expect(audit.status).toBe(200);
+    expect(await audit.text()).not.toContain(password);
+    // A real address still signs in (and a wrong password for it is still a 401).
+    expect((await call("/api/auth/sign-in", { method: "POST", json: { email: "secrets-admin@hki.global", password: "wrong" } })).status).toBe(401);
+  });
+
+  it("audit rows: the user agent is scrubbed, and an export's filters keep only their plain values", async () => {
+    const [agent, vendorId] = [canary("agent"), canary("vendor")];
+    const res = await call("/api/admin/exports", {
+      method: "POST",
+      token: admin.token,
+      headers: { "user-agent": `curl/8 Bearer ${agent}`, "x-request-id": "f7-export" },
+      json: { kind: "payouts", filters: { status: "paid", vendorId } },
+    });
+    expect(res.status).toBe(201);
+    const row = await ctx.database.db.selectFrom("audit_log").selectAll().where("request_id", "=", "f7-export").executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ action: "export.create", actor_id: admin.id, user_agent: "curl/8 Bearer [redacted]" });
+    expect(JSON.parse(row.details)).toEqual({ kind: "payouts", filters: { status: "paid", vendorId: "[redacted]" }, rowCount: null });
+    expect(JSON.stringify(row)).not.toMatch(new RegExp(`${agent}|${vendorId}`));
+  });
 });
