@@ -27,8 +27,9 @@ export const KNOWN_ACTIONS = [
   "auth.sign_in_failed",
   "auth.lockout",
   "audit_log.retention",
+  "export.create",
 ];
-const KNOWN_TARGET_TYPES = ["vendor", "settings", "error_log", "error_logs", "user", "invitation", "audit_log"];
+const KNOWN_TARGET_TYPES = ["vendor", "settings", "error_log", "error_logs", "user", "invitation", "audit_log", "export"];
 
 /** One filter: its label, the field, and the values it suggests (any other is taken too). */
 function FilterField({ label, suggestions, ...input }: { label: string; suggestions?: readonly string[] } & ComponentProps<typeof Input>) {
