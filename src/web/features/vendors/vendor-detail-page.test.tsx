@@ -65,7 +65,7 @@ describe("VendorDetailPage", () => {
       },
       money: { earned: 300, paidOut: 200, inFlight: 0, balance: 100, lastPayoutAt: "2026-11-01T10:00:00.000Z" },
       recentPayouts: [
-        { id: "p1", vendorId: "v1", vendorName: "Moonlit Ceramics", amount: 200, currency: "usd", status: "paid", stripeTransferId: "tr_1", failureReason: null, runId: "r1", createdAt: "2026-11-01T09:00:00.000Z", paidAt: "2026-11-01T10:00:00.000Z" },
+        { id: "p1", vendorId: "v1", vendorName: "Moonlit Ceramics", amount: 200, currency: "usd", status: "paid", stripeTransferId: "tr_1", failureReason: null, runId: "r1", createdAt: "2026-11-01T09:00:00.000Z", paidAt: "2026-11-01T10:00:00.000Z", checkedAt: null },
       ],
     });
     const fetchMock = mockFetch((url, init) => {
