@@ -14,11 +14,6 @@ export const LEVEL_LABELS: Record<ErrorLevel, string> = { error: "Error", warnin
 export const ACCOUNT_STATUS_LABELS: Record<AccountStatusName, string> = { active: "Active", pending: "Pending", restricted: "Restricted", not_connected: "Not connected" };
 export const ACCOUNT_BADGE: Record<AccountStatusName, BadgeVariant> = { active: "success", pending: "warning", restricted: "destructive", not_connected: "secondary" };
 
-/**
- * A payout (docs/product.md §15.4); `unknown`: Stripe has not confirmed the outcome yet. The maps
- * are typed through constants, so they also fit a contract that does not name that status.
- */
-const PAYOUT_WORDS = { pending: "Pending", processing: "Processing", unknown: "Unknown", paid: "Paid", failed: "Failed", canceled: "Canceled" } as const;
-const PAYOUT_COLOURS = { pending: "secondary", processing: "info", unknown: "warning", paid: "success", failed: "destructive", canceled: "warning" } as const;
-export const PAYOUT_STATUS_LABELS: Record<PayoutStatusName, string> = PAYOUT_WORDS;
-export const PAYOUT_BADGE: Record<PayoutStatusName, BadgeVariant> = PAYOUT_COLOURS;
+/** A payout (docs/product.md §15.4); `unknown`: Stripe has not confirmed the outcome yet. */
+export const PAYOUT_STATUS_LABELS: Record<PayoutStatusName, string> = { pending: "Pending", processing: "Processing", unknown: "Unknown", paid: "Paid", failed: "Failed", canceled: "Canceled" };
+export const PAYOUT_BADGE: Record<PayoutStatusName, BadgeVariant> = { pending: "secondary", processing: "info", unknown: "warning", paid: "success", failed: "destructive", canceled: "warning" };
