@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkBudget, FIRST_SCREEN_BUDGET_BYTES, htmlScriptFiles, type Manifest, ROUTE_CHUNK_BUDGET_BYTES } from "./web-budget.ts";
+import { moduleName } from "./vite-chunk-modules.ts";
+import { CLERK_SIGN_IN_BUDGET_BYTES, checkBudget, FIRST_SCREEN_BUDGET_BYTES, htmlScriptFiles, type Manifest, ROUTE_CHUNK_BUDGET_BYTES } from "./web-budget.ts";
 
 /** Entry -> shared vendor chunk; lazy dashboard and analytics pages; the chart pulls in a chart-only library. */
 const manifest: Manifest = {
@@ -45,5 +46,62 @@ describe("checkBudget", () => {
     expect(htmlScriptFiles(html)).toEqual(["assets/index.js", "assets/extra.js"]);
     const report = checkBudget(manifest, sizes({}), htmlScriptFiles(html));
     expect(report.firstScreen.files).toEqual(["assets/extra.js", "assets/index.js", "assets/vendor.js"]);
+  });
+});
+
+describe("Clerk's sign-in in the budget (issue 24)", () => {
+  /** The entry loads the dashboard or, under Clerk only, the Clerk gate; both use a shared helper chunk. */
+  const clerkManifest: Manifest = {
+    "index.html": { file: "assets/index.js", isEntry: true, dynamicImports: ["features/dashboard/dashboard-page.tsx", "_clerk-auth-gate.js"] },
+    "features/dashboard/dashboard-page.tsx": { file: "assets/dashboard-page.js", src: "features/dashboard/dashboard-page.tsx", isDynamicEntry: true, imports: ["index.html", "_shared.js"] },
+    // Vite leaves `src` out of a dynamic entry chunk without a facade module; the name remains.
+    "_clerk-auth-gate.js": { file: "assets/clerk-auth-gate.js", name: "clerk-auth-gate", isDynamicEntry: true, imports: ["index.html", "_shared.js", "_clerk-core.js"], dynamicImports: ["../../node_modules/@clerk/ui/dist/SignIn.js"] },
+    "_clerk-core.js": { file: "assets/clerk-core.js" },
+    "../../node_modules/@clerk/ui/dist/SignIn.js": { file: "assets/SignIn.js", src: "../../node_modules/@clerk/ui/dist/SignIn.js", isDynamicEntry: true, imports: ["_clerk-core.js"] },
+    "_shared.js": { file: "assets/shared.js" },
+  };
+  const modules = (shared: string[]) => ({
+    "assets/index.js": ["src/web/main.tsx", "node_modules/react/index.js"],
+    "assets/dashboard-page.js": ["src/web/features/dashboard/dashboard-page.tsx"],
+    "assets/clerk-auth-gate.js": ["src/web/app/clerk-auth-gate.tsx", "node_modules/@clerk/react/dist/index.mjs"],
+    "assets/clerk-core.js": ["node_modules/@clerk/clerk-js/dist/clerk.no-rhc.mjs"],
+    "assets/SignIn.js": ["node_modules/@clerk/ui/dist/SignIn.js"],
+    "assets/shared.js": shared,
+  });
+
+  it("gives the Clerk chunk and its static imports their own line, and exempts Clerk's on-demand UI from the route budget", () => {
+    const report = checkBudget(clerkManifest, sizes({ "assets/clerk-auth-gate.js": 100_000, "assets/clerk-core.js": 250_000, "assets/SignIn.js": 60_000 }), [], modules(["src/web/lib/cn.ts"]));
+    expect(report.clerk).toEqual({ files: ["assets/clerk-auth-gate.js", "assets/clerk-core.js"], gzipBytes: 350_000, budgetBytes: CLERK_SIGN_IN_BUDGET_BYTES });
+    expect(report.chunks.find((c) => c.file === "assets/SignIn.js")?.exempt).toMatch(/Clerk/);
+    // The chunk the dashboard shares with Clerk is the built-in provider's too: budgeted as usual.
+    expect(report.chunks.find((c) => c.file === "assets/shared.js")?.budgetBytes).toBe(ROUTE_CHUNK_BUDGET_BYTES);
+    expect(report.firstScreen.files).toEqual(["assets/index.js"]);
+    expect(report.clerkInLocalMode).toEqual([]);
+    expect(report.overBudget).toEqual([]);
+  });
+
+  it("fails a Clerk sign-in over its budget", () => {
+    const report = checkBudget(clerkManifest, sizes({ "assets/clerk-core.js": CLERK_SIGN_IN_BUDGET_BYTES }), [], modules([]));
+    expect(report.overBudget).toEqual(["Clerk sign-in"]);
+  });
+
+  it("finds a Clerk module that landed in a chunk the built-in provider loads", () => {
+    const report = checkBudget(clerkManifest, sizes({}), [], modules(["node_modules/@tanstack/query-core/build/modern/infiniteQueryObserver.js", "node_modules/@clerk/ui/dist/lazyModules/common.js"]));
+    expect(report.clerkInLocalMode).toEqual([{ file: "assets/shared.js", modules: ["node_modules/@clerk/ui/dist/lazyModules/common.js"] }]);
+  });
+
+  it("refuses to judge without the module list of a chunk", () => {
+    const incomplete: Record<string, string[]> = modules([]);
+    delete incomplete["assets/dashboard-page.js"];
+    expect(() => checkBudget(clerkManifest, sizes({}), [], incomplete)).toThrow(/chunk-modules has no entry for assets\/dashboard-page.js/);
+  });
+});
+
+describe("moduleName (scripts/vite-chunk-modules.ts)", () => {
+  it("names package files from their last node_modules, and our files from the project root", () => {
+    expect(moduleName("/work/app/node_modules/@clerk/ui/dist/no-rhc/lazyModules/common.js?commonjs-es-import", "/work/app")).toBe("node_modules/@clerk/ui/dist/no-rhc/lazyModules/common.js");
+    expect(moduleName("/work/app/node_modules/a/node_modules/@clerk/shared/dist/x.mjs", "/work/app/")).toBe("node_modules/@clerk/shared/dist/x.mjs");
+    expect(moduleName("/work/app/src/web/app/clerk-auth-gate.tsx", "/work/app")).toBe("src/web/app/clerk-auth-gate.tsx");
+    expect(moduleName("\0vite/preload-helper.js", "/work/app")).toBe("vite/preload-helper.js");
   });
 });

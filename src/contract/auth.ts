@@ -51,6 +51,13 @@ export const publicConfigSchema = z.object({
   storefrontUrl: z.string(),
   /** Display name of the configured auth provider ("Clerk" under Clerk). */
   authProviderName: z.string(),
+  /**
+   * Which sign-in the web app shows (AUTH_PROVIDER): the built-in form, or Clerk's. Always sent;
+   * an answer without it (an older server) means the built-in one.
+   */
+  authProvider: z.enum(["local", "clerk"]).default("local"),
+  /** Under Clerk, the instance's publishable key (public by design: it names the Frontend API host). */
+  clerkPublishableKey: z.string().optional(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

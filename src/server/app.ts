@@ -19,6 +19,7 @@ import { logAccess } from "./logging/logger.ts";
 import { OTHER_ROUTE, httpRequestDuration, metricsText, metricsTokenMatches } from "./metrics/metrics.ts";
 import { serveWebApp } from "./http/static-files.ts";
 import { areaRoutes } from "./routes.ts";
+import { issuerFromPublishableKey } from "./config.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -59,7 +60,9 @@ function mustNotBeCached(c: Context): boolean {
 export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<AppEnv>> } = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.use("*", securityHeaders());
+  // Under Clerk the browser calls the Frontend API whose host the publishable key encodes (config.ts).
+  const clerkFrontendApiOrigin = deps.config.authProvider === "clerk" ? issuerFromPublishableKey(deps.config.clerkPublishableKey) : undefined;
+  app.use("*", securityHeaders({ clerkFrontendApiOrigin }));
   app.use("*", async (c, next) => {
     const started = performance.now();
     c.set("clientIp", clientIp(c, deps.config.trustProxy));

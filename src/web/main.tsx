@@ -3,7 +3,9 @@ import { createRoot } from "react-dom/client";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { queryClient } from "./lib/query-client";
 import { BetaGate } from "./app/beta-gate";
-import { AuthGate } from "./app/auth-gate";
+import { AuthSwitch } from "./app/auth-switch";
+import { prefetchStoredSession } from "./app/auth";
+import { prefetchPublicConfig } from "./lib/use-public-config";
 import { Spinner } from "./components/ui/spinner";
 import { ToasterHost } from "./components/ui/toaster-host";
 import "./styles.css";
@@ -18,6 +20,13 @@ const routedAppModule = acceptingInvitation ? null : import("./routed-app");
 const RoutedApp = lazy(() => routedAppModule ?? import("./routed-app"));
 const AcceptInvitePage = lazy(() => import("./features/accept-invite/accept-invite-page"));
 
+// Which sign-in to show comes from the public config (auth-switch.tsx); it and a returning user's
+// session check start now, side by side, instead of one after the other behind the beta gate.
+if (!acceptingInvitation) {
+  prefetchPublicConfig(queryClient);
+  prefetchStoredSession(queryClient);
+}
+
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
 
@@ -30,11 +39,11 @@ createRoot(container).render(
         </Suspense>
       ) : (
         <BetaGate>
-          <AuthGate>
+          <AuthSwitch>
             <Suspense fallback={<Spinner className="py-24" label="Loading" />}>
               <RoutedApp />
             </Suspense>
-          </AuthGate>
+          </AuthSwitch>
         </BetaGate>
       )}
       <ToasterHost />

@@ -33,7 +33,14 @@ export class PublicService {
     return { status: "ready", database: database.kind, migrations: known, time: clock.now().toISOString() };
   }
 
+  /** What the web needs before sign-in: under Clerk, which provider and its publishable key (public by design). */
   publicConfig(): PublicConfig {
-    return { storefrontUrl: this.deps.config.storefrontUrl, authProviderName: this.deps.auth.displayName };
+    const { config } = this.deps;
+    return {
+      storefrontUrl: config.storefrontUrl,
+      authProviderName: this.deps.auth.displayName,
+      authProvider: config.authProvider,
+      ...(config.authProvider === "clerk" && config.clerkPublishableKey ? { clerkPublishableKey: config.clerkPublishableKey } : {}),
+    };
   }
 }

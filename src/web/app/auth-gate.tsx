@@ -30,7 +30,7 @@ export function AuthGate({ children }: { children: ReactNode }) {
   return <CurrentUserContext.Provider value={auth.user}>{children}</CurrentUserContext.Provider>;
 }
 
-function StoreLink({ className, children }: { className?: string; children: ReactNode }) {
+export function StoreLink({ className, children }: { className?: string; children: ReactNode }) {
   const config = usePublicConfig();
   if (!config.data) return <span className={className}>{children}</span>;
   return (
@@ -100,19 +100,28 @@ function SignInScreen() {
           </form>
         </CardContent>
       </Card>
-      <Card className="w-full max-w-md" role="region" aria-labelledby={`${emailId}-lost`}>
-        <CardContent className="flex items-center justify-between gap-4 pt-6">
-          <p id={`${emailId}-lost`} className="font-medium">
-            Are you lost?
-          </p>
-          <StoreLink className={buttonVariants({ variant: "link" })}>Go to the store</StoreLink>
-        </CardContent>
-      </Card>
+      <LostBox />
     </main>
   );
 }
 
-function AccessDenied() {
+/** The box below every provider's sign-in form: 'Are you lost?' with a link to the storefront (docs/product.md §1.2). */
+export function LostBox() {
+  const id = useId();
+  return (
+    <Card className="w-full max-w-md" role="region" aria-labelledby={`${id}-lost`}>
+      <CardContent className="flex items-center justify-between gap-4 pt-6">
+        <p id={`${id}-lost`} className="font-medium">
+          Are you lost?
+        </p>
+        <StoreLink className={buttonVariants({ variant: "link" })}>Go to the store</StoreLink>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** A signed-in user without panel access, under any provider; 'Sign out' uses the provider's sign-out (auth.tsx). */
+export function AccessDenied() {
   const signOut = useSignOut();
   return (
     <main className="flex min-h-screen items-center justify-center bg-gray-50 p-4">

@@ -1,5 +1,5 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useSyncExternalStore } from "react";
+import { type QueryClient, queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createContext, useCallback, useContext, useSyncExternalStore } from "react";
 import { type PublicUser, type SignInRequest, type SignedInUser, meEndpoint, signInEndpoint, signOutEndpoint } from "@contract/auth";
 import { callApi, errorStatus } from "@web/lib/api-client";
 import { clearSessionToken, getSessionToken, setSessionToken, subscribeSession } from "@web/lib/session";
@@ -14,20 +14,10 @@ export function useSessionToken(): string | null {
   return useSyncExternalStore(subscribeSession, getSessionToken, () => null);
 }
 
-export type AuthState =
-  | { status: "loading" }
-  | { status: "signed-out" }
-  | { status: "signed-in"; user: PublicUser };
-
-/**
- * Who is signed in. While the token is being checked the state is "loading"; the gate treats it
- * as signed out (docs/product.md §1.2) by showing only a spinner. A rejected token is dropped.
- */
-export function useAuth(): AuthState {
-  const token = useSessionToken();
-  const me = useQuery({
+/** The "me" answer for the stored (built-in) token; a rejected token is forgotten so the sign-in form shows. */
+function storedSessionQuery(token: string | null) {
+  return queryOptions({
     queryKey: authKeys.me(token),
-    enabled: token !== null,
     queryFn: async ({ signal }) => {
       try {
         return await callApi(meEndpoint, {}, { signal });
@@ -39,6 +29,29 @@ export function useAuth(): AuthState {
     },
     staleTime: 5 * 60_000,
   });
+}
+
+/**
+ * Started at boot (main.tsx) beside the public config, so a returning admin's session check does not
+ * wait for the config's answer first. Only with a stored token, so only after a built-in sign-in.
+ */
+export function prefetchStoredSession(queryClient: QueryClient): void {
+  const token = getSessionToken();
+  if (token !== null) void queryClient.prefetchQuery(storedSessionQuery(token));
+}
+
+export type AuthState =
+  | { status: "loading" }
+  | { status: "signed-out" }
+  | { status: "signed-in"; user: PublicUser };
+
+/**
+ * Who is signed in. While the token is being checked the state is "loading"; the gate treats it
+ * as signed out (docs/product.md §1.2) by showing only a spinner. A rejected token is dropped.
+ */
+export function useAuth(): AuthState {
+  const token = useSessionToken();
+  const me = useQuery({ ...storedSessionQuery(token), enabled: token !== null });
 
   if (token === null) return { status: "signed-out" };
   if (me.data) return { status: "signed-in", user: me.data.user };
@@ -58,10 +71,24 @@ export function useSignIn(): (credentials: SignInRequest) => Promise<SignedInUse
   }, []);
 }
 
-/** Revokes the session on the server, then forgets it locally even if the call failed. */
+/**
+ * A hosted provider's own sign-out (Clerk's), provided by its module around the app; without it
+ * (null) signing out is the built-in one below.
+ */
+export const ProviderSignOutContext = createContext<(() => Promise<void>) | null>(null);
+
+/**
+ * Signs out. Built-in: revokes the session on the server, then forgets it locally even if the call
+ * failed. Under a hosted provider: that provider's sign-out (ProviderSignOutContext).
+ */
 export function useSignOut(): () => Promise<void> {
   const queryClient = useQueryClient();
+  const providerSignOut = useContext(ProviderSignOutContext);
   return useCallback(async () => {
+    if (providerSignOut) {
+      await providerSignOut();
+      return;
+    }
     try {
       await callApi(signOutEndpoint, {});
     } catch {
@@ -69,5 +96,5 @@ export function useSignOut(): () => Promise<void> {
     }
     clearSessionToken();
     queryClient.clear();
-  }, [queryClient]);
+  }, [queryClient, providerSignOut]);
 }

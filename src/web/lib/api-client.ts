@@ -1,6 +1,6 @@
 import type { ZodType } from "zod";
 import { type ApiArea, type EndpointDefinition, type EndpointInput, type EndpointResult, endpointUrl } from "@contract/endpoint";
-import { getSessionToken } from "./session";
+import { getAuthToken } from "./session";
 
 /**
  * The one API client (docs/product.md §2.5): JSON content type, the bearer token when
@@ -36,7 +36,7 @@ export async function apiRequest<T>(
   options: RequestOptions<T> = {},
 ): Promise<T> {
   const headers: Record<string, string> = { "Content-Type": "application/json", ...options.headers };
-  const token = getSessionToken();
+  const token = await getAuthToken();
   if (token) headers.Authorization = `Bearer ${token}`;
 
   const res = await fetch(path, {

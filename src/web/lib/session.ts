@@ -36,3 +36,27 @@ export function subscribeSession(listener: Listener): () => void {
 function notify(): void {
   for (const listener of listeners) listener();
 }
+
+/**
+ * Where the API client gets its bearer token (docs/product.md §1.4), asynchronously for every
+ * provider: the built-in sign-in keeps it in localStorage (above); under Clerk the Clerk module
+ * installs Clerk's `getToken()`, which answers a cached session token and fetches a fresh one
+ * before the current one expires.
+ */
+export type TokenSource = () => Promise<string | null>;
+
+const storedToken: TokenSource = () => Promise.resolve(getSessionToken());
+let tokenSource: TokenSource = storedToken;
+
+/** The bearer token for the next call, or null when nobody is signed in. */
+export function getAuthToken(): Promise<string | null> {
+  return tokenSource();
+}
+
+/** Installs another provider's token source; returns the function that puts the stored one back. */
+export function setTokenSource(source: TokenSource): () => void {
+  tokenSource = source;
+  return () => {
+    if (tokenSource === source) tokenSource = storedToken;
+  };
+}

@@ -1,17 +1,24 @@
-import { useQuery } from "@tanstack/react-query";
+import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
 import { publicConfigEndpoint } from "@contract/public";
 import { callApi } from "./api-client";
 
 /** The key of the public config (the "public" area, like every key of a public endpoint). */
 export const publicConfigQueryKey = ["public", "config"] as const;
 
-/** Storefront URL and auth-provider name: public, needed before sign-in, and stable for the page's life. */
+/** Storefront URL and auth provider (which sign-in to show): public, needed before sign-in, stable for the page's life. */
+const publicConfigQuery = queryOptions({
+  queryKey: publicConfigQueryKey,
+  queryFn: ({ signal }) => callApi(publicConfigEndpoint, {}, { signal }),
+  staleTime: Infinity,
+});
+
 export function usePublicConfig() {
-  return useQuery({
-    queryKey: publicConfigQueryKey,
-    queryFn: ({ signal }) => callApi(publicConfigEndpoint, {}, { signal }),
-    staleTime: Infinity,
-  });
+  return useQuery(publicConfigQuery);
+}
+
+/** Asked at boot (main.tsx), in parallel with the gates' own work: the sign-in screen depends on it. */
+export function prefetchPublicConfig(queryClient: QueryClient): void {
+  void queryClient.prefetchQuery(publicConfigQuery);
 }
 
 /** Joins the storefront base URL and a path without doubling or dropping the slash. */
