@@ -43,14 +43,15 @@ describe("ListState", () => {
     expect(screen.getByRole("button", { name: "Try Again" })).toBeEnabled();
   });
 
-  it("shows the empty text, or the list", () => {
+  it("shows the empty text, or the list and its footer", () => {
     const { rerender } = renderState(query({ data: { rows: [] } }));
     expect(screen.getByText("No rows yet")).toBeInTheDocument();
     rerender(
-      <ListState query={query({ data: { rows: ["a", "b"] } })} isEmpty={(d) => d.rows.length === 0} loadingLabel="Loading rows" emptyText="No rows yet">
+      <ListState query={query({ data: { rows: ["a", "b"] } })} isEmpty={(d) => d.rows.length === 0} loadingLabel="Loading rows" emptyText="No rows yet" footer={(d) => <p>{d.rows.length} rows</p>}>
         {(d) => <ul>{d.rows.map((r) => <li key={r}>{r}</li>)}</ul>}
       </ListState>,
     );
     expect(screen.getAllByRole("listitem")).toHaveLength(2);
+    expect(screen.getByText("2 rows")).toBeInTheDocument();
   });
 });

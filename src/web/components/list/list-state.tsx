@@ -29,6 +29,8 @@ export interface ListStateProps<T> {
   inline?: boolean;
   /** The list itself, given a non-empty answer. */
   children: (data: T) => ReactNode;
+  /** What follows the list (its Pager), given the same answer. */
+  footer?: (data: T) => ReactNode;
 }
 
 const ownMessage = (error: Error) => error.message;
@@ -37,7 +39,7 @@ const ownMessage = (error: Error) => error.message;
  * Loading, failure (with 'Try Again'), empty text, or the list: the four states every list screen
  * shows (docs/product.md §2.5), in one place.
  */
-export function ListState<T>({ query, isEmpty, loadingLabel, errorTitle, errorMessage = ownMessage, emptyText, inline = false, children }: ListStateProps<T>) {
+export function ListState<T>({ query, isEmpty, loadingLabel, errorTitle, errorMessage = ownMessage, emptyText, inline = false, children, footer }: ListStateProps<T>) {
   if (query.isPending) return <Spinner className={inline ? "w-full py-8" : "py-12"} label={loadingLabel} />;
   if (query.isError && query.error) {
     const message = errorMessage(query.error);
@@ -62,5 +64,11 @@ export function ListState<T>({ query, isEmpty, loadingLabel, errorTitle, errorMe
       </Card>
     );
   }
-  return <>{children(data)}</>;
+  if (!footer) return <>{children(data)}</>;
+  return (
+    <div className="grid gap-3">
+      {children(data)}
+      {footer(data)}
+    </div>
+  );
 }

@@ -46,22 +46,20 @@ export function ActivityTab() {
         errorTitle="Error loading activity"
         errorMessage={apiErrorMessage}
         emptyText={filtered ? "No activity matches these filters." : "No activity yet."}
+        footer={() => <Pager label="Activity pages" {...pages.controls(log)} />}
       >
         {(data) => (
-          <div className="grid gap-3">
-            <ol className="grid gap-2" aria-label="Activity" aria-busy={log.isFetching}>
-              {data.entries.map((entry) => (
-                <ActivityEntry
-                  key={entry.id}
-                  entry={entry}
-                  open={open[entry.id] ?? false}
-                  onToggle={() => setOpen((o) => ({ ...o, [entry.id]: !o[entry.id] }))}
-                  onOnlyTarget={() => apply({ ...NO_FILTERS, targetType: entry.target.type, targetId: entry.target.id })}
-                />
-              ))}
-            </ol>
-            <Pager label="Activity pages" {...pages.controls(log)} />
-          </div>
+          <ol className="grid gap-2" aria-label="Activity" aria-busy={log.isFetching}>
+            {data.entries.map((entry) => (
+              <ActivityEntry
+                key={entry.id}
+                entry={entry}
+                open={open[entry.id] ?? false}
+                onToggle={() => setOpen((o) => ({ ...o, [entry.id]: !o[entry.id] }))}
+                onOnlyTarget={() => apply({ ...NO_FILTERS, targetType: entry.target.type, targetId: entry.target.id })}
+              />
+            ))}
+          </ol>
         )}
       </ListState>
     </div>

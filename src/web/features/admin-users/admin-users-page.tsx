@@ -1,3 +1,4 @@
+import { PageHeader } from "@web/components/ui/page-header";
 import { UrlTabs } from "@web/components/ui/url-tabs";
 import { ActivityTab } from "./activity-tab";
 import { InvitationsTab } from "./invitations-tab";
@@ -12,12 +13,7 @@ import { UsersTab } from "./users-tab";
 export default function AdminUsersPage() {
   return (
     <section aria-labelledby="page-title" className="grid gap-6">
-      <div>
-        <h1 id="page-title" className="text-2xl font-bold">
-          Admin Users
-        </h1>
-        <p className="text-gray-600">Who can open the panel, their invitations, and everything admins did.</p>
-      </div>
+      <PageHeader title="Admin Users" description="Who can open the panel, their invitations, and everything admins did." />
       <UrlTabs
         fallback="users"
         ownParams

@@ -1,7 +1,8 @@
 import { useState } from "react";
 import type { ErrorLevel, ErrorLogEntry } from "@contract/error-logs";
 import { useWriteAccess } from "@web/app/current-user";
-import { ListState, Pager, pageCountOf, useKeysetPages, useUrlParams } from "@web/components/list";
+import { ListState, Pager, pageCountOf, RefreshButton, useKeysetPages, useUrlParams } from "@web/components/list";
+import { PageHeader } from "@web/components/ui/page-header";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { Button } from "@web/components/ui/button";
 import { DisabledReason } from "@web/components/ui/disabled-reason";
@@ -67,57 +68,49 @@ export default function ErrorsPage() {
 
   return (
     <section aria-labelledby="page-title" className="grid gap-6">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <div>
-          <h1 id="page-title" className="text-2xl font-bold">
-            Error Logs
-          </h1>
-          <p className="text-gray-600">{archived ? "Archived errors" : "Active errors"}</p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <Button variant="outline" onClick={() => update({ archived: archived ? null : "true" }, { push: true })}>
-            {archived ? "View Active" : "View Archived"}
-          </Button>
-          <Button variant="outline" onClick={() => void list.refetch()} disabled={list.isFetching}>
-            Refresh
-          </Button>
-          <DisabledReason reason={readOnly}>
-            {archived ? (
-              <Button variant="destructive" onClick={() => setConfirmCleanup(true)} disabled={cleanup.isPending || !canWrite}>
-                Cleanup Old Archives
-              </Button>
-            ) : (
-              <Button onClick={onArchiveAll} disabled={archiveAll.isPending || data?.total === 0 || !canWrite}>
-                {level ? `Archive All ${LEVEL_LABELS[level]}` : "Archive All"}
-              </Button>
-            )}
-          </DisabledReason>
-        </div>
-      </div>
+      <PageHeader title="Error Logs" description={archived ? "Archived errors" : "Active errors"}>
+        <Button variant="outline" onClick={() => update({ archived: archived ? null : "true" }, { push: true })}>
+          {archived ? "View Active" : "View Archived"}
+        </Button>
+        <RefreshButton query={list} />
+        <DisabledReason reason={readOnly}>
+          {archived ? (
+            <Button variant="destructive" onClick={() => setConfirmCleanup(true)} disabled={cleanup.isPending || !canWrite}>
+              Cleanup Old Archives
+            </Button>
+          ) : (
+            <Button onClick={onArchiveAll} disabled={archiveAll.isPending || data?.total === 0 || !canWrite}>
+              {level ? `Archive All ${LEVEL_LABELS[level]}` : "Archive All"}
+            </Button>
+          )}
+        </DisabledReason>
+      </PageHeader>
 
       <LevelCards counts={data?.counts} level={level} onSelect={(l) => update({ level: l }, { push: true })} />
 
-      <ListState query={list} isEmpty={(d) => d.errors.length === 0} loadingLabel="Loading error logs" errorTitle="Error loading error logs" emptyText="No error logs found">
+      <ListState
+        query={list}
+        isEmpty={(d) => d.errors.length === 0}
+        loadingLabel="Loading error logs"
+        errorTitle="Error loading error logs"
+        emptyText="No error logs found"
+        footer={(d) => (
+          <Pager label="Pagination" summary={`Page ${pages.page} of ${formatCount(pageCountOf(d.total, ERROR_PAGE_SIZE))} · ${formatCount(d.total)} total`} {...pages.controls(list)} />
+        )}
+      >
         {(d) => (
-          <div className="grid gap-3">
-            <ul className="grid gap-2" aria-label="Error logs" aria-busy={list.isFetching}>
-              {d.errors.map((entry) => (
-                <ErrorRow
-                  key={entry.id}
-                  entry={entry}
-                  onOpen={() => setSelected(entry)}
-                  onArchive={() => onArchive(entry)}
-                  archiving={archiveOne.isPending && archiveOne.variables === entry.id}
-                  readOnly={readOnly}
-                />
-              ))}
-            </ul>
-            <Pager
-              label="Pagination"
-              summary={`Page ${pages.page} of ${formatCount(pageCountOf(d.total, ERROR_PAGE_SIZE))} · ${formatCount(d.total)} total`}
-              {...pages.controls(list)}
-            />
-          </div>
+          <ul className="grid gap-2" aria-label="Error logs" aria-busy={list.isFetching}>
+            {d.errors.map((entry) => (
+              <ErrorRow
+                key={entry.id}
+                entry={entry}
+                onOpen={() => setSelected(entry)}
+                onArchive={() => onArchive(entry)}
+                archiving={archiveOne.isPending && archiveOne.variables === entry.id}
+                readOnly={readOnly}
+              />
+            ))}
+          </ul>
         )}
       </ListState>
 

@@ -1,11 +1,9 @@
 import { useState } from "react";
 import type { VendorListItem, VendorStatusFilter } from "@contract/vendors";
-import { Button } from "@web/components/ui/button";
-import { inputClasses, Input } from "@web/components/ui/input";
-import { Label } from "@web/components/ui/label";
+import { PageHeader } from "@web/components/ui/page-header";
 import { StatCard } from "@web/components/ui/stat-card";
 import { toast } from "@web/components/ui/toast";
-import { DataTable, ListState, Pager, pageCountOf, useNumberedPages, useUrlParams, useUrlSearch } from "@web/components/list";
+import { DataTable, FilterBar, ListState, Pager, pageCountOf, RefreshButton, SearchFilter, SelectFilter, useNumberedPages, useUrlParams, useUrlSearch } from "@web/components/list";
 import { countOf, formatCount } from "@web/lib/format";
 import { usePublicConfig } from "@web/lib/use-public-config";
 import { useLoadDelay } from "@web/lib/use-load-delay";
@@ -34,13 +32,13 @@ function readStatus(value: string | null): VendorListParams["status"] {
 /** Vendor list (docs/product.md §4.1): counts, server-side search/filter/pagination, enable/disable and delete. */
 export default function VendorsPage() {
   // Search, filter and page live in the URL, so reload and back keep them.
-  const [searchParams, update] = useUrlParams();
+  const [searchParams] = useUrlParams();
   const pages = useNumberedPages();
   const status = readStatus(searchParams.get("status"));
   // docs/product.md §4.1: the search runs on the server 300 ms after typing stops, from page 1.
-  const { input, setInput, search, settled } = useUrlSearch();
+  const search = useUrlSearch();
   // Until the URL catches up with a new search, ask for its first page.
-  const params: VendorListParams = { page: settled ? pages.page : 1, limit: PAGE_SIZE, search, status };
+  const params: VendorListParams = { page: search.settled ? pages.page : 1, limit: PAGE_SIZE, search: search.search, status };
 
   // docs/product.md §2.5: data loading starts 100 ms after the screen opens.
   const ready = useLoadDelay();
@@ -80,14 +78,9 @@ export default function VendorsPage() {
   const counts = list.data?.counts;
   return (
     <section aria-labelledby="page-title" className="grid gap-6">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 id="page-title" className="text-2xl font-bold">
-          Vendors
-        </h1>
-        <Button variant="outline" onClick={() => void list.refetch()} disabled={list.isFetching}>
-          Refresh
-        </Button>
-      </div>
+      <PageHeader title="Vendors">
+        <RefreshButton query={list} />
+      </PageHeader>
 
       <div className="grid grid-cols-2 gap-4 md:grid-cols-4">
         {COUNTS.map(([title, key]) => (
@@ -95,28 +88,10 @@ export default function VendorsPage() {
         ))}
       </div>
 
-      <div className="flex flex-wrap items-end gap-4">
-        <div className="grid min-w-64 flex-1 gap-1">
-          <Label htmlFor="vendor-search">Search vendors</Label>
-          <Input
-            id="vendor-search"
-            type="search"
-            placeholder="Name, owner, email or store slug"
-            value={input}
-            onChange={(e) => setInput(e.target.value)}
-          />
-        </div>
-        <div className="grid gap-1">
-          <Label htmlFor="vendor-status">Status</Label>
-          <select id="vendor-status" className={inputClasses} value={status} onChange={(e) => update({ status: e.target.value === "all" ? null : e.target.value })}>
-            {STATUSES.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
+      <FilterBar>
+        <SearchFilter id="vendor-search" label="Search vendors" placeholder="Name, owner, email or store slug" search={search} />
+        <SelectFilter id="vendor-status" label="Status" param="status" value={status} options={STATUSES} />
+      </FilterBar>
 
       <ListState
         query={list}
@@ -125,17 +100,14 @@ export default function VendorsPage() {
         errorTitle="Error Loading Vendors"
         errorMessage={(error) => error.message || "Failed to load vendors"}
         emptyText="No vendors found. Create invite codes to allow artists to join."
-      >
-        {(data) => {
+        footer={(data) => {
           const pageCount = pageCountOf(data.total, PAGE_SIZE);
+          // docs/product.md §4.1: '{total} vendors · page {n} of {pages}', or '1,000+ vendors match (…)' past the count's cap.
           const matches = data.totalCapped ? `${formatCount(data.total)}+ vendors match (refine the search to narrow them down)` : countOf(data.total, "vendor");
-          return (
-            <div className="grid gap-3">
-              <DataTable framed columns={columns} rows={data.vendors} rowKey={(v) => v.id} rowProps={(v) => ({ "data-testid": `vendor-row-${v.slug}` })} busy={list.isFetching} />
-              <Pager label="Vendor pages" summary={`${matches} · page ${params.page} of ${pageCount}`} {...pages.controls(pageCount)} page={params.page} />
-            </div>
-          );
+          return <Pager label="Vendor pages" summary={`${matches} · page ${params.page} of ${pageCount}`} {...pages.controls(pageCount)} page={params.page} />;
         }}
+      >
+        {(data) => <DataTable framed columns={columns} rows={data.vendors} rowKey={(v) => v.id} rowProps={(v) => ({ "data-testid": `vendor-row-${v.slug}` })} busy={list.isFetching} />}
       </ListState>
 
       <VendorStatusDialog vendor={statusTarget} nextActive={statusTarget ? !statusTarget.isActive : false} onCancel={() => setStatusTarget(null)} onConfirm={confirmStatus} />

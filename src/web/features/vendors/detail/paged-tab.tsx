@@ -19,16 +19,18 @@ export function PagedTab<D extends { total: number }, T>({ query, rowsOf, column
   return (
     <Card>
       <CardContent className="pt-6">
-        <ListState inline query={query} isEmpty={(data) => rowsOf(data).length === 0} loadingLabel={loadingLabel} emptyText={emptyText}>
-          {(data) => {
+        <ListState
+          inline
+          query={query}
+          isEmpty={(data) => rowsOf(data).length === 0}
+          loadingLabel={loadingLabel}
+          emptyText={emptyText}
+          footer={(data) => {
             const pageCount = pageCountOf(data.total, VENDOR_TAB_PAGE_SIZE);
-            return (
-              <>
-                <DataTable columns={columns} rows={rowsOf(data)} rowKey={rowKey} busy={query.isFetching} />
-                <Pager className="pt-3" label={pagerLabel} summary={`Page ${pages.page} of ${pageCount} · ${formatCount(data.total)} in all`} {...pages.controls(pageCount)} />
-              </>
-            );
+            return <Pager label={pagerLabel} summary={`Page ${pages.page} of ${pageCount} · ${formatCount(data.total)} in all`} {...pages.controls(pageCount)} />;
           }}
+        >
+          {(data) => <DataTable columns={columns} rows={rowsOf(data)} rowKey={rowKey} busy={query.isFetching} />}
         </ListState>
       </CardContent>
     </Card>
