@@ -18,10 +18,17 @@ export async function findUserByEmail(db: Executor, email: string): Promise<User
 export async function upsertUser(
   db: Executor,
   clock: Clock,
-  input: { email: string; password: string; role: User["role"]; name?: string | null },
+  input: {
+    email: string;
+    password: string;
+    role: User["role"];
+    name?: string | null;
+    /** The password's hash when the caller made it already (before opening a transaction: hashing is slow on purpose). */
+    passwordHash?: string;
+  },
 ): Promise<{ user: User; created: boolean }> {
   const email = normalizeEmail(input.email);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = input.passwordHash ?? (await hashPassword(input.password));
   const now = clock.now().toISOString();
   const existing = await findUserByEmail(db, email);
   if (existing) {
