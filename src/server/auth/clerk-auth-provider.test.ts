@@ -1,83 +1,54 @@
-import { generateKeyPairSync, sign } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
+import { startFakeClerk } from "../testing/fake-clerk-server.ts";
 import { type TestContext, createTestContext } from "../testing/test-app.ts";
 import { ClerkAuthProvider } from "./clerk-auth-provider.ts";
 
 const ISSUER = "https://clerk.hki-test.example";
 const ADMIN_ORIGIN = "https://admin.hki-test.example";
 
-/** A fake Clerk Backend API: JWKS, users, session revocation and user deletion, all in memory. */
-function fakeClerk() {
-  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const jwk = { ...publicKey.export({ format: "jwk" }), kid: "ins_key_1", use: "sig", alg: "RS256" };
-  const verified = (id: string, email: string) => ({ id, email_address: email, verification: { status: "verified" } });
-  const unverified = (id: string, email: string) => ({ id, email_address: email, verification: { status: "unverified" } });
-  const users = new Map<string, object>([
-    ["user_admin", { id: "user_admin", primary_email_address_id: "e1", email_addresses: [verified("e1", "boss@gmail.com")], public_metadata: { role: "admin" } }],
-    ["user_artist", { id: "user_artist", primary_email_address_id: "e2", email_addresses: [verified("e2", "artist@example.com")], public_metadata: {} }],
-    ["user_staff", { id: "user_staff", primary_email_address_id: "e3", email_addresses: [verified("e3", "ops@hki.global")], public_metadata: {} }],
-    // Claims the company domain without having proved it, or only on a secondary address.
-    ["user_claims", { id: "user_claims", primary_email_address_id: "e4", email_addresses: [unverified("e4", "ceo@hki.global")], public_metadata: {} }],
-    ["user_secondary", { id: "user_secondary", primary_email_address_id: "e5", email_addresses: [unverified("e5", "me@example.com"), verified("e6", "me@hki.global")], public_metadata: {} }],
-    ["user_no_primary", { id: "user_no_primary", primary_email_address_id: null, email_addresses: [verified("e7", "someone@hki.global")], public_metadata: {} }],
-  ]);
-  const calls: string[] = [];
-  /** What Clerk answers right now: normally, or 429 / 503 to everything. */
-  const state = { failWith: 0 };
-  const fetchImpl = (async (input: string | URL | Request, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const method = init?.method ?? "GET";
-    calls.push(`${method} ${url.pathname}`);
-    if (state.failWith) return new Response('{"errors":[{"code":"too_many_requests"}]}', { status: state.failWith });
-    if (new Headers(init?.headers).get("authorization") !== "Bearer sk_test_fake") return new Response("{}", { status: 401 });
-    if (url.pathname === "/v1/jwks") return Response.json({ keys: [jwk] });
-    const userMatch = /^\/v1\/users\/([^/]+)$/.exec(url.pathname);
-    if (userMatch) {
-      const user = users.get(userMatch[1]!);
-      if (!user) return new Response("{}", { status: 404 });
-      if (method === "DELETE") {
-        users.delete(userMatch[1]!);
-        return Response.json({ deleted: true });
-      }
-      return Response.json(user);
-    }
-    if (/^\/v1\/sessions\/[^/]+\/revoke$/.test(url.pathname)) return Response.json({ status: "revoked" });
-    return new Response("{}", { status: 404 });
-  }) as typeof fetch;
-  const jwt = (header: object, claims: object) => {
-    const h = Buffer.from(JSON.stringify(header)).toString("base64url");
-    const payload = Buffer.from(JSON.stringify(claims)).toString("base64url");
-    const signature = sign("RSA-SHA256", Buffer.from(`${h}.${payload}`), privateKey).toString("base64url");
-    return `${h}.${payload}.${signature}`;
-  };
-  const token = (claims: object, kid = "ins_key_1") => jwt({ alg: "RS256", kid, typ: "JWT" }, claims);
-  const jwksFetches = () => calls.filter((c) => c === "GET /v1/jwks").length;
-  return { fetchImpl, token, jwt, users, calls, state, jwksFetches };
+/**
+ * The one fake Clerk (src/server/testing/fake-clerk-server.ts), reached over HTTP as Clerk is: its
+ * Backend API serves the JWKS, users, session revocation and user deletion. `token` signs claims
+ * with the instance's key (or names another key id); `jwt` signs any header.
+ */
+async function fakeClerk() {
+  const server = await startFakeClerk({ frontendApiHost: "clerk.hki-test.example", secretKey: "sk_test_fake" });
+  server.addUser({ id: "user_admin", email: "boss@gmail.com", password: "unused", role: "admin" });
+  server.addUser({ id: "user_artist", email: "artist@example.com", password: "unused" });
+  server.addUser({ id: "user_staff", email: "ops@hki.global", password: "unused" });
+  // Claims the company domain without having proved it, or only on a secondary address.
+  server.addUser({ id: "user_claims", email: "ceo@hki.global", emailVerified: false, password: "unused" });
+  server.addUser({ id: "user_secondary", email: "me@example.com", emailVerified: false, otherEmails: [{ email: "me@hki.global", verified: true }], password: "unused" });
+  server.addUser({ id: "user_no_primary", email: "someone@hki.global", hasPrimary: false, password: "unused" });
+  const jwt = (header: object, claims: object) => server.signJwt(header, claims);
+  const token = (claims: object, kid = server.keyId) => jwt({ alg: "RS256", kid, typ: "JWT" }, claims);
+  const jwksFetches = () => server.requests.filter((r) => r.api === "backend" && r.path === "/v1/jwks").length;
+  return { server, token, jwt, jwksFetches };
 }
 
 const CLERK_ENV = {
   AUTH_PROVIDER: "clerk",
   CLERK_SECRET_KEY: "sk_test_fake",
   CLERK_PUBLISHABLE_KEY: "pk_test_fake",
-  CLERK_API_URL: "http://clerk.test",
   CLERK_ISSUER: ISSUER,
   CLERK_AUTHORIZED_PARTIES: `${ADMIN_ORIGIN}, https://store.hki-test.example`,
 };
 
 describe("Clerk auth provider", () => {
   let ctx: TestContext;
-  let clerk: ReturnType<typeof fakeClerk>;
+  let clerk: Awaited<ReturnType<typeof fakeClerk>>;
   const nowSeconds = Date.parse("2026-11-22T12:00:00.000Z") / 1000;
   /** A session token as Clerk issues it for this instance, from the admin panel's origin. */
   const session = (sub: string, extra: object = {}) => clerk.token({ sub, sid: `sess_${sub}`, iss: ISSUER, azp: ADMIN_ORIGIN, iat: nowSeconds - 10, nbf: nowSeconds - 10, exp: nowSeconds + 60, ...extra });
 
   beforeEach(async () => {
-    clerk = fakeClerk();
-    ctx = await createTestContext("sqlite", { env: CLERK_ENV, fetchImpl: clerk.fetchImpl });
+    clerk = await fakeClerk();
+    ctx = await createTestContext("sqlite", { env: { ...CLERK_ENV, CLERK_API_URL: clerk.server.url } });
   });
   afterEach(async () => {
     await ctx.close();
+    await clerk.server.close();
   });
 
   it("accepts a valid session token and applies the admin rule to the Clerk user", async () => {
@@ -107,8 +78,8 @@ describe("Clerk auth provider", () => {
       "wrong azp": session("user_admin", { azp: "https://evil.example" }),
       "look-alike azp": session("user_admin", { azp: `${ADMIN_ORIGIN}.evil.example` }),
       "no azp": session("user_admin", { azp: undefined }),
-      "alg none": `${Buffer.from(JSON.stringify({ alg: "none", kid: "ins_key_1" })).toString("base64url")}.${valid.split(".")[1]}.`,
-      "alg HS256": clerk.jwt({ alg: "HS256", kid: "ins_key_1" }, { sub: "user_admin" }),
+      "alg none": `${Buffer.from(JSON.stringify({ alg: "none", kid: clerk.server.keyId })).toString("base64url")}.${valid.split(".")[1]}.`,
+      "alg HS256": clerk.jwt({ alg: "HS256", kid: clerk.server.keyId }, { sub: "user_admin" }),
       "three dots": "a.b.c",
       garbage: "garbage",
     };
@@ -132,7 +103,7 @@ describe("Clerk auth provider", () => {
   });
 
   it("finding 3: Clerk answering 429 makes a request 503 (never 500), without hammering Clerk", async () => {
-    clerk.state.failWith = 429;
+    clerk.server.backendFailure = 429;
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => ctx.request("/api/auth/me", { token: clerk.token({ sub: "x", iss: ISSUER, azp: ADMIN_ORIGIN, iat: nowSeconds, exp: nowSeconds + 60 }, `k${i}`) })));
     for (const res of answers) {
       expect(res.status).toBe(503);
@@ -152,11 +123,10 @@ describe("Clerk auth provider", () => {
     const config = loadConfig({ DATABASE_URL: "sqlite::memory:", ...CLERK_ENV });
     const provider = new ClerkAuthProvider({
       secretKey: "sk_test_fake",
-      apiUrl: "http://clerk.test",
+      apiUrl: clerk.server.url,
       issuer: config.clerkIssuer!,
       authorizedParties: config.clerkAuthorizedParties,
       clock: ctx.clock,
-      fetchImpl: clerk.fetchImpl,
       // Stale at once: every request wants fresh keys.
       jwksMaxAgeMs: 0,
       failureBackoffMs: 60_000,
@@ -165,7 +135,7 @@ describe("Clerk auth provider", () => {
     const admin = session("user_admin");
     expect((await ctx.request("/api/auth/me", { token: admin })).status).toBe(200);
     const fetchesBefore = clerk.jwksFetches();
-    clerk.state.failWith = 429;
+    clerk.server.backendFailure = 429;
     for (let i = 0; i < 5; i++) expect((await ctx.request("/api/admin/settings", { token: admin })).status).toBe(200);
     // One failed refresh, then Clerk is left alone; forged kids meanwhile are simply refused.
     expect(clerk.jwksFetches()).toBe(fetchesBefore + 1);
@@ -189,12 +159,12 @@ describe("Clerk auth provider", () => {
     expect((await ctx.request("/api/auth/sign-in", { method: "POST", json: { email: "a@b.c", password: "x" } })).status).toBe(400);
     const token = session("user_admin", { sid: "sess_9" });
     expect((await ctx.request("/api/auth/sign-out", { method: "POST", token })).status).toBe(204);
-    expect(clerk.calls).toContain("POST /v1/sessions/sess_9/revoke");
+    expect(clerk.server.requests).toContainEqual({ api: "backend", method: "POST", path: "/v1/sessions/sess_9/revoke" });
   });
 
   it("deletes users at Clerk", async () => {
     await ctx.deps.auth.deleteUser("user_artist", ctx.database.db);
-    expect(clerk.users.has("user_artist")).toBe(false);
+    expect(clerk.server.users.has("user_artist")).toBe(false);
     // Deleting a user Clerk no longer has is not an error.
     await expect(ctx.deps.auth.deleteUser("user_artist", ctx.database.db)).resolves.toBeUndefined();
   });

@@ -114,7 +114,8 @@ export class ClerkAuthProvider implements AuthProvider {
   async signOut(token: string): Promise<void> {
     const claims = await this.verifySessionToken(token);
     if (!claims?.sid) return;
-    await this.call("POST", `/v1/sessions/${encodeURIComponent(claims.sid)}/revoke`);
+    // A session Clerk no longer has (ended from the browser, or by Clerk) is already signed out.
+    await this.call("POST", `/v1/sessions/${encodeURIComponent(claims.sid)}/revoke`, [404]);
     this.users.delete(claims.sub);
   }
 

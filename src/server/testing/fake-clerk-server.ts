@@ -1,4 +1,4 @@
-import { type KeyObject, generateKeyPairSync, randomBytes } from "node:crypto";
+import { type KeyObject, generateKeyPairSync, randomBytes, sign as cryptoSign } from "node:crypto";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SignJWT } from "jose";
@@ -29,19 +29,30 @@ export interface FakeClerkUserInput {
   role?: string;
   firstName?: string | null;
   lastName?: string | null;
-  /** Whether the primary address is verified (default true). */
+  /** Whether that address is verified (default true). */
   emailVerified?: boolean;
+  /** More addresses of the account (never its primary one). */
+  otherEmails?: Array<{ email: string; verified: boolean }>;
+  /** False: the account has no primary address at all (default true: `email` is it). */
+  hasPrimary?: boolean;
+}
+
+export interface FakeClerkEmail {
+  id: string;
+  email: string;
+  verified: boolean;
 }
 
 export interface FakeClerkUser {
   id: string;
+  /** The address given first (the primary one unless `primaryEmailId` is null). */
   email: string;
-  emailId: string;
+  emails: FakeClerkEmail[];
+  primaryEmailId: string | null;
   password: string;
   publicMetadata: Record<string, unknown>;
   firstName: string | null;
   lastName: string | null;
-  emailVerified: boolean;
   createdAt: number;
   lastSignInAt: number | null;
 }
@@ -101,6 +112,13 @@ export interface FakeClerkServer {
   addUser(input: FakeClerkUserInput): FakeClerkUser;
   /** A session token as this instance signs them (for server-side tests), for a new active session unless `sid` is given. */
   sessionToken(userId: string, options: { azp: string; sid?: string; ttlSeconds?: number }): Promise<string>;
+  /**
+   * Any header and claims, signed RS256 with the instance's key whatever the header says (for tests
+   * of what the server refuses: foreign key ids, other algorithms, wrong claims).
+   */
+  signJwt(header: object, claims: object): string;
+  /** The key id of the instance's signing key (the JWKS's only key). */
+  keyId: string;
   close(): Promise<void>;
 }
 
@@ -273,15 +291,16 @@ export async function startFakeClerk(options: FakeClerkOptions = {}): Promise<Fa
     requests: [],
     addUser(input) {
       const id = input.id ?? newId("user");
+      const first: FakeClerkEmail = { id: newId("idn"), email: input.email.toLowerCase(), verified: input.emailVerified ?? true };
       const user: FakeClerkUser = {
         id,
-        email: input.email.toLowerCase(),
-        emailId: newId("idn"),
+        email: first.email,
+        emails: [first, ...(input.otherEmails ?? []).map((e) => ({ id: newId("idn"), email: e.email.toLowerCase(), verified: e.verified }))],
+        primaryEmailId: input.hasPrimary === false ? null : first.id,
         password: input.password,
         publicMetadata: input.role ? { role: input.role } : {},
         firstName: input.firstName ?? null,
         lastName: input.lastName ?? null,
-        emailVerified: input.emailVerified ?? true,
         createdAt: now(),
         lastSignInAt: null,
       };
@@ -293,6 +312,12 @@ export async function startFakeClerk(options: FakeClerkOptions = {}): Promise<Fa
       if (!session) throw new Error(`no session ${sid}`);
       return mintToken(session, azp, ttlSeconds);
     },
+    signJwt(header, claims) {
+      const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString("base64url");
+      const input = `${encode(header)}.${encode(claims)}`;
+      return `${input}.${cryptoSign("RSA-SHA256", Buffer.from(input), privateKey).toString("base64url")}`;
+    },
+    keyId: KEY_ID,
     close: async () => undefined,
   };
 
@@ -327,12 +352,12 @@ export async function startFakeClerk(options: FakeClerkOptions = {}): Promise<Fa
 
   // ---- JSON shapes -------------------------------------------------------------------------
 
-  const emailJson = (user: FakeClerkUser) => ({
+  const emailJson = (user: FakeClerkUser, email: FakeClerkEmail) => ({
     object: "email_address",
-    id: user.emailId,
-    email_address: user.email,
+    id: email.id,
+    email_address: email.email,
     reserved: false,
-    verification: user.emailVerified ? { object: "verification_email_code", status: "verified", strategy: "email_code", attempts: 1, expire_at: null } : { object: "verification_email_code", status: "unverified", strategy: "email_code", attempts: 0, expire_at: null },
+    verification: email.verified ? { object: "verification_email_code", status: "verified", strategy: "email_code", attempts: 1, expire_at: null } : { object: "verification_email_code", status: "unverified", strategy: "email_code", attempts: 0, expire_at: null },
     linked_to: [],
     matches_sso_connection: false,
     created_at: user.createdAt,
@@ -348,10 +373,10 @@ export async function startFakeClerk(options: FakeClerkOptions = {}): Promise<Fa
     username: null,
     image_url: "",
     has_image: false,
-    primary_email_address_id: user.emailId,
+    primary_email_address_id: user.primaryEmailId,
     primary_phone_number_id: null,
     primary_web3_wallet_id: null,
-    email_addresses: [emailJson(user)],
+    email_addresses: user.emails.map((e) => emailJson(user, e)),
     phone_numbers: [],
     web3_wallets: [],
     external_accounts: [],
@@ -440,7 +465,7 @@ export async function startFakeClerk(options: FakeClerkOptions = {}): Promise<Fa
 
   // ---- Frontend API --------------------------------------------------------------------------
 
-  const findUserByEmail = (email: string) => [...state.users.values()].find((u) => u.email === email.trim().toLowerCase());
+  const findUserByEmail = (email: string) => [...state.users.values()].find((u) => u.emails.some((e) => e.email === email.trim().toLowerCase()));
 
   /** The password factor: on success the session is created and made the client's active one. */
   function attemptPassword(client: FakeClient, signIn: FakeSignIn, password: string | undefined): Answer | null {
