@@ -25,17 +25,12 @@ export default defineConfig({
     manifest: true,
     rollupOptions: {
       output: {
-        // Clerk's UI imports react-dom's createRoot through a tiny module of its own, a dynamic
-        // entry; left to itself Rollup hosts modules the panel's own screens share (react-dom's
-        // interop, TanStack's infinite observer) in that chunk, and every screen of a deployment
-        // on the built-in provider then downloads a Clerk module. Both get chunks of their own;
-        // the first screen loads the same bytes (react-dom in its own file). The web budget
-        // (scripts/check-web-budget.ts) fails the build if a Clerk module reaches such a chunk.
-        manualChunks(id) {
-          if (/\/node_modules\/@clerk\/ui\/dist\/(no-rhc\/)?lazyModules\/common\.js$/.test(id)) return "clerk-ui-common";
-          if (/\/node_modules\/(react-dom|scheduler)\//.test(id)) return "react-dom";
-          return undefined;
-        },
+        // Rollup folds a chunk of (next to) no code into another chunk "loaded under similar
+        // conditions". Clerk's UI has such a chunk (a lazy module re-exporting react-dom's
+        // createRoot), and it was folded into a chunk every screen of the panel loads: then a
+        // deployment on the built-in provider downloaded a Clerk module. No folding at all; the web
+        // budget (scripts/check-web-budget.ts) fails the build if a Clerk module reaches such a chunk.
+        experimentalMinChunkSize: 0,
       },
     },
   },
