@@ -130,4 +130,20 @@ describe("ClerkAuthGate", () => {
     await userEvent.click(screen.getByRole("button", { name: "Sign out" }));
     expect(clerk.instance.signOut).toHaveBeenCalledWith({ redirectUrl: "/" });
   });
+
+  it("a server that cannot answer offers to ask again, not to sign out", async () => {
+    clerk.auth = { isLoaded: true, isSignedIn: true, sessionId: "sess_4" };
+    clerk.instance.session = { getToken: async () => "clerk-jwt" };
+    let answers = 0;
+    api(() => {
+      answers += 1;
+      return answers === 1 ? json({ error: { code: "unavailable", message: "down" } }, 503, "Service Unavailable") : json({ user: admin });
+    });
+    renderGate();
+    expect(await screen.findByText("Sign-in failed. Please try again.")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Sign out" })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Try again" }));
+    expect(await screen.findByText("Admin app")).toBeInTheDocument();
+    expect(clerk.instance.signOut).not.toHaveBeenCalled();
+  });
 });

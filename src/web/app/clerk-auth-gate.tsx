@@ -7,7 +7,7 @@ import { meEndpoint } from "@contract/auth";
 import { Button } from "@web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@web/components/ui/card";
 import { Spinner } from "@web/components/ui/spinner";
-import { callApi } from "@web/lib/api-client";
+import { callApi, errorStatus } from "@web/lib/api-client";
 import { clerkTokenSource } from "@web/lib/clerk-token-source";
 import { setTokenSource } from "@web/lib/session";
 import { AccessDenied, LostBox } from "./auth-gate";
@@ -133,7 +133,10 @@ function ClerkSessionGate({ children }: { children: ReactNode }) {
   if (!isLoaded) content = clerk.status === "error" ? null : <FullScreenSpinner label="Loading session" />;
   else if (!isSignedIn) content = <ClerkSignInScreen />;
   else if (me.data) content = me.data.user.panelAccess ? <CurrentUserContext.Provider value={me.data.user}>{children}</CurrentUserContext.Provider> : <AccessDenied />;
-  else if (me.isError) content = <ProblemScreen onRetry={() => void signOut()} retryLabel="Sign out" />;
+  // Refused (401): this Clerk session does not open the panel, so offer to switch accounts; the
+  // server unreachable (after the query client's retries): offer to ask again.
+  else if (me.isError && errorStatus(me.error) === 401) content = <ProblemScreen onRetry={() => void signOut()} retryLabel="Sign out" />;
+  else if (me.isError) content = <ProblemScreen onRetry={() => void me.refetch()} retryLabel="Try again" />;
   else content = <FullScreenSpinner label="Loading session" />;
 
   return <ProviderSignOutContext.Provider value={signOut}>{content}</ProviderSignOutContext.Provider>;
