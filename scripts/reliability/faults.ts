@@ -20,8 +20,12 @@ import { ensureBuild } from "../ensure-build.ts";
  *      server others depend on. Stop/start commands: FAULTS_PG_STOP / FAULTS_PG_START
  *      (default `pg_ctlcluster 15 main stop|start`).
  *   5. FAULT_PAYOUT_ROUNDS (20) kill -9 rounds in the middle of a payout run over FAULT_PAYOUT_VENDORS
- *      (3000) vendors against the fake Stripe (src/server/testing/payout-crash-rounds.ts): every
- *      eligible vendor paid exactly once, balances zero, no payout left in processing.
+ *      (3000) vendors against the fake Stripe (src/server/testing/payout-crash-rounds.ts), mixed with
+ *      unknown outcomes (Stripe answers 500 after making the transfer and keeps that answer under
+ *      the key, answers 500 without making it, times out on every call after making it, never
+ *      answers; FAULT_PAYOUT_SEED replays a mix): every eligible vendor paid exactly once, Stripe's
+ *      transfers equal the ledger's paid out per account, no payout left in processing or unknown
+ *      after reconciliation, balances zero, rollups exact.
  * FAULTS_ONLY=kill,disk,start,pg,payouts runs a subset.
  */
 const failures: string[] = [];
@@ -127,17 +131,22 @@ async function payoutRounds(): Promise<void> {
     rounds: Number(process.env.FAULT_PAYOUT_ROUNDS ?? 20),
     vendors: Number(process.env.FAULT_PAYOUT_VENDORS ?? 3000),
     rps: Number(process.env.FAULT_PAYOUT_RPS ?? 50),
+    ...(process.env.FAULT_PAYOUT_SEED ? { seed: Number(process.env.FAULT_PAYOUT_SEED) } : {}),
     log,
     from: "build",
   });
   log(
     `payouts: ${r.rounds} kill -9 rounds, ${r.eligible} eligible vendors, ${r.transfers} transfers (${r.transferCalls} calls), ` +
       `paid twice ${r.paidTwice.length}, not paid ${r.notPaid.length}, wrong amount ${r.wrongAmount.length}, unexpected ${r.paidUnexpectedly.length}, ` +
-      `stuck in processing ${r.stuckProcessing}, balances left ${r.balancesLeft}, run ${r.runStatus}, integrity ${r.integrity}, rollup differences ${r.rollupDifferences} (${r.seconds.toFixed(0)} s)`,
+      `stuck in processing ${r.stuckProcessing}, stuck unknown ${r.stuckUnknown}, ledger ≠ Stripe ${r.ledgerMismatch}, balances left ${r.balancesLeft}, ` +
+      `faults injected ${JSON.stringify(r.faults)}, unknown settled: ${r.settledPaid} found paid, ${r.settledAbsent} confirmed absent (second run paid ${r.secondRunPaid}), ` +
+      `reconciliation differences ${r.differences}, runs ${r.runStatus}/${r.secondRunStatus}, integrity ${r.integrity}, rollup differences ${r.rollupDifferences} (${r.seconds.toFixed(0)} s)`,
   );
   const bad =
-    r.paidTwice.length + r.notPaid.length + r.wrongAmount.length + r.paidUnexpectedly.length + r.stuckProcessing + r.balancesLeft + r.rollupDifferences > 0 ||
+    r.paidTwice.length + r.notPaid.length + r.wrongAmount.length + r.paidUnexpectedly.length + r.stuckProcessing + r.stuckUnknown + r.ledgerMismatch + r.balancesLeft + r.rollupDifferences + r.differences > 0 ||
+    r.secondRunPaid !== r.settledAbsent ||
     r.runStatus !== "completed" ||
+    r.secondRunStatus !== "completed" ||
     r.integrity !== "ok";
   if (bad) failures.push("payout kill -9");
   rmSync(dir, { recursive: true, force: true });

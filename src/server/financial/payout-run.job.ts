@@ -109,12 +109,17 @@ class PayoutSender {
 
   private now = () => this.clock.now().toISOString();
 
-  async send(p: Payout): Promise<"paid" | "failed" | "unknown" | "abort"> {
+  /**
+   * `resumed`: the payout was already processing (an earlier attempt, perhaps a process that died,
+   * asked for it and nobody heard the answer), so its transfer may exist from the start.
+   */
+  async send(p: Payout, resumed: boolean): Promise<"paid" | "failed" | "unknown" | "abort"> {
     const db = this.database.db;
     let last: Extract<TransferOutcome, { kind: "retry" }> | null = null;
     // Once a call may have reached Stripe without a definite answer, only Stripe's list can say
-    // whether the transfer exists: never "failed" (owed again) on our own.
-    let mayExist = false;
+    // whether the transfer exists: never "failed" (owed again) on our own. A run of 429s after
+    // such a call proves nothing (Stripe's rate limit answers before it looks at the key).
+    let mayExist = resumed;
     for (let call = 1; call <= this.maxCalls; call++) {
       await this.pacer.slot();
       const outcome = await this.provider.createTransfer({
@@ -238,7 +243,7 @@ async function runPayouts(ctx: JobContext<{ runId: string }>, deps: AppDeps, pro
   const launch = (p: Payout, fromStatus: "processing" | "pending") => {
     const task = (async () => {
       const claimed = fromStatus === "pending" ? await markPayoutProcessing(db, p.id, now()) : p;
-      if (claimed) await sender.send(claimed);
+      if (claimed) await sender.send(claimed, fromStatus === "processing");
     })().catch((err: unknown) => {
       failure ??= err;
     });
@@ -291,5 +296,5 @@ async function sendOnePayout(payoutId: string, deps: AppDeps, provider: PayoutPr
   const claimed = p.status === "pending" ? await markPayoutProcessing(database.db, p.id, clock.now().toISOString()) : p.status === "processing" ? p : null;
   if (!claimed) return { payoutId, skipped: p.status };
   const sender = new PayoutSender(database, clock, provider, new Pacer(options.maxRps ?? deps.config.stripeMaxRps), options);
-  return { payoutId, status: await sender.send(claimed) };
+  return { payoutId, status: await sender.send(claimed, p.status === "processing") };
 }

@@ -6,7 +6,7 @@ import { placeOrder } from "../ledger/orders.ts";
 import { createProduct } from "../ledger/products.ts";
 import { compareRollups } from "../ledger/recompute.ts";
 import { createVendor, deleteVendorCascade } from "../ledger/vendors.ts";
-import { StripePayouts } from "../payments/stripe-payouts.ts";
+import { type PayoutProvider, StripePayouts } from "../payments/stripe-payouts.ts";
 import { type FakeStripeServer, startFakeStripe } from "../testing/fake-stripe-server.ts";
 import { createTestContext, type TestContext, testDatabaseKinds } from "../testing/test-app.ts";
 import { PAYOUT_RECONCILE_JOB, PAYOUT_SETTLE_JOB, payoutJobs, type PayoutJobOptions } from "./payout-run.job.ts";
@@ -209,6 +209,45 @@ describe.each(testDatabaseKinds)("payouts with unknown outcomes on %s", (kind) =
     const toAva = fake.transfers.filter((t) => t.destination === ava.account);
     expect(toAva).toHaveLength(1);
     expect(toAva[0]!.idempotencyKey).toBe(`payout_${unknown!.id}_2`);
+    await ledgerMatchesStripe();
+  });
+
+  it("a worker dies after Stripe made the transfer, the next one only gets 429s: unknown, not owed again, and the transfer is found", async () => {
+    const real = new StripePayouts({ secretKey: KEY, apiBase: fake.url, timeoutMs: 300 });
+    let calls = 0;
+    // The first worker's first call reaches Stripe (the transfer is made), then the process is gone.
+    const dying: PayoutProvider = {
+      retrieveAccount: (id) => real.retrieveAccount(id),
+      listTransfers: (request) => real.listTransfers(request),
+      createTransfer: async (request) => {
+        calls += 1;
+        if (calls === 1) await real.createTransfer(request);
+        return new Promise(() => undefined);
+      },
+    };
+    const run = await startRun();
+    void worker({ provider: dying }).runOnce();
+    await expect.poll(() => fake.transfers.length, { timeout: 5_000, interval: 20 }).toBe(1);
+    const sent = fake.transfers[0]!;
+    // The survivor takes the run over; Stripe rate-limits every one of its calls (2 payouts × 2 calls).
+    ctx.clock.advance(31_000);
+    fake.rateLimitNext = 4;
+    fake.listLagMs = 60_000;
+    await drain(worker({ maxCallsPerPayout: 2 }));
+    const [resumed] = await payoutOf(sent.destination === ava.account ? ava : ben);
+    // Before: failed after the 429s, its amount owed again, and the next run paid it a second time.
+    expect(resumed).toMatchObject({ status: "unknown" });
+    expect(await runOf(run.id)).toMatchObject({ status: "unresolved", unknown: 2 });
+    fake.listLagMs = 0;
+    expect(await check(resumed!.id)).toMatchObject({ outcome: "paid", payout: { stripeTransferId: sent.id } });
+    // The other payout's first call never reached Stripe: confirmed absent after the window, paid by the next run.
+    ctx.clock.advance((WINDOW_S + 1) * 1000);
+    const other = (await payoutOf(sent.destination === ava.account ? ben : ava))[0]!;
+    expect(await check(other.id)).toMatchObject({ outcome: "owed_again" });
+    await startRun();
+    await drain(worker());
+    expect(fake.transfers.filter((t) => t.destination === ava.account)).toHaveLength(1);
+    expect(fake.transfers.filter((t) => t.destination === ben.account)).toHaveLength(1);
     await ledgerMatchesStripe();
   });
 

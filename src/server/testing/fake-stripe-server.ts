@@ -65,7 +65,7 @@ export interface FakeStripeServer {
   /** The next N transfer requests with a new key make nothing and answer 500, kept under the key. */
   fail500Next: number;
   /** Decides a fault per transfer request (after the counters above); null: answer normally. */
-  transferFault: ((request: { destination: string; idempotencyKey: string | null; replay: boolean }) => FakeTransferFault | null) | null;
+  transferFault: ((request: { destination: string; transferGroup: string | null; idempotencyKey: string | null; replay: boolean }) => FakeTransferFault | null) | null;
   /** `GET /v1/transfers` leaves out transfers made less than this many ms ago (a list lags a create). */
   listLagMs: number;
   /** `GET /v1/transfers` requests received. */
@@ -168,7 +168,7 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
     const params = JSON.stringify([fields, metadata]);
     const destination = fields.destination ?? "";
     const stored = idempotencyKey ? answers.get(idempotencyKey) : undefined;
-    const fault = state.transferFault?.({ destination, idempotencyKey, replay: stored !== undefined }) ?? null;
+    const fault = state.transferFault?.({ destination, transferGroup: fields.transfer_group ?? null, idempotencyKey, replay: stored !== undefined }) ?? null;
     if (stored) {
       if (stored.params !== params) {
         return error(400, "idempotency_error", `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`);
