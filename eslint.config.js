@@ -6,7 +6,7 @@ import globals from "globals";
 /** Test files and the `testing/` folders (harness, fixtures, fakes): never in the server bundle (scripts/build-server.ts). */
 const SERVER_TEST_CODE = ["src/server/**/*.test.ts", "src/server/**/testing/**"];
 /** Where Kysely may be used: queries files, the ledger, and db (connect, drivers, migrations, seed, schema). */
-const SERVER_DATA_LAYER = ["src/server/**/*.queries.ts", "src/server/ledger/**/*.ts", "src/server/db/**/*.ts"];
+const SERVER_DATA_LAYER = ["src/server/**/*.queries.ts", "src/server/domain/ledger/**/*.ts", "src/server/platform/db/**/*.ts", "src/server/demo-data/**/*.ts"];
 
 const NO_SCRIPTS = { group: ["**/scripts/**"], message: "src/ must not import scripts/ (scripts may import src, not the reverse)" };
 const NO_SERVER_FROM_WEB = { group: ["**/server/**"], message: "web code must not import server code" };

@@ -42,7 +42,7 @@ interface Stamp {
 function runGenerator(url: string, size: DatasetSize): Promise<number> {
   const started = Date.now();
   const args = [
-    "--import", "tsx", "src/server/db/seed/generate-cli.ts", "--db", url,
+    "--import", "tsx", "src/server/demo-data/generate-cli.ts", "--db", url,
     "--vendors", String(size.vendors), "--products", String(size.products), "--orders", String(size.orders),
     "--error-logs", String(size.errorLogs), "--days", String(size.days),
   ];

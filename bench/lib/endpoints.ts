@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import { parseDatabaseUrl } from "../../src/server/config.ts";
-import { openDatabase } from "../../src/server/db/connect.ts";
-import { encodeCursor } from "../../src/server/error-logs/error-log-cursor.ts";
+import { parseDatabaseUrl } from "../../src/server/platform/config.ts";
+import { openDatabase } from "../../src/server/platform/db/connect.ts";
+import { encodeCursor } from "../../src/server/domain/keyset-cursor.ts";
 
 export interface Endpoint {
   name: string;

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { ensureBuild } from "../../scripts/ensure-build.ts";
 import { serverCommand } from "../../src/server/testing/server-command.ts";
-import { freePort } from "../../src/server/free-port.ts";
+import { freePort } from "../../src/server/platform/free-port.ts";
 
 /** Fixed throwaway credentials of the benchmark server (never real secrets). */
 export const BENCH_ADMIN = { email: "bench-admin@hki.global", password: "bench-admin-password" } as const;

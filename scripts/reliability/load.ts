@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../src/server/db/connect.ts";
-import { compareRollups } from "../../src/server/ledger/recompute.ts";
+import { openDatabase } from "../../src/server/platform/db/connect.ts";
+import { compareRollups } from "../../src/server/domain/ledger/recompute.ts";
 import { type ServerProcess, signInAdmin, startServer } from "../../src/server/testing/server-process.ts";
 import { errorLogEndState, insertOldArchivedLogs } from "./archived-logs.ts";
 import { type CannonResult, cannon, summary } from "./autocannon-run.ts";

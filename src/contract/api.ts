@@ -12,11 +12,11 @@ import {
   revokeUserSessionsEndpoint,
 } from "./admin-users.ts";
 import { analyticsEndpoint } from "./analytics.ts";
-import { listAuditLogEndpoint } from "./audit-log.ts";
+import { listAuditLogEndpoint } from "./activity.ts";
 import { betaVerifyEndpoint, meEndpoint, signInEndpoint, signOutEndpoint } from "./auth.ts";
 import { dashboardStatsEndpoint } from "./dashboard.ts";
-import { debugAdminEndpoint, testErrorEndpoint } from "./debug.ts";
-import { apiReferenceAssetEndpoint, apiReferencePageEndpoint, openApiDocumentEndpoint } from "./docs.ts";
+import { debugAdminEndpoint, testErrorEndpoint } from "./system-debug.ts";
+import { apiReferenceAssetEndpoint, apiReferencePageEndpoint, openApiDocumentEndpoint } from "./api-docs.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
 import { createExportEndpoint, downloadExportEndpoint } from "./exports.ts";
 import {
@@ -31,7 +31,7 @@ import {
   listPayoutsEndpoint,
   refreshPayoutAccountEndpoint,
   retryPayoutEndpoint,
-} from "./financial.ts";
+} from "./financials.ts";
 import { archiveAllErrorLogsEndpoint, archiveErrorLogEndpoint, cleanupArchivedErrorLogsEndpoint, listErrorLogsEndpoint } from "./error-logs.ts";
 import { healthEndpoint, publicConfigEndpoint, readyEndpoint } from "./public.ts";
 import { getSettingsEndpoint, settingHistoryEndpoint, updateSettingsEndpoint } from "./settings.ts";

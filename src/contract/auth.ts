@@ -19,7 +19,7 @@ export type SignedInUser = z.infer<typeof signedInUserSchema>;
 
 /**
  * The signed-in user as `GET /api/auth/me` reports it, with what they may do. `isAdmin`,
- * `panelAccess` and `canWrite` are computed by the server's one rule (src/server/auth/admin-rule.ts);
+ * `panelAccess` and `canWrite` are computed by the server's one rule (src/server/platform/identity/admin-rule.ts);
  * the web never decides them on its own.
  */
 export const publicUserSchema = signedInUserSchema.extend({

@@ -1,5 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
-import { freePort } from "./free-port.ts";
+import { freePort } from "./platform/free-port.ts";
 
 /** A worker that dies is replaced after this pause, so a crash loop cannot burn the CPU. */
 const RESPAWN_DELAY_MS = 1000;
@@ -36,7 +36,7 @@ export async function runClusterPrimary(workers: number, port: number, host: str
   console.log(`Running ${workers} server processes (WEB_CONCURRENCY=${workers}), supervised by process ${process.pid}`);
   if (metricsPort) {
     // Loaded only when asked for: a supervisor otherwise stays small.
-    const [{ startMetricsServer }, { clusterMetricsText }] = await Promise.all([import("./metrics/metrics-server.ts"), import("./metrics/metrics.ts")]);
+    const [{ startMetricsServer }, { clusterMetricsText }] = await Promise.all([import("./platform/metrics/metrics-server.ts"), import("./platform/metrics/metrics.ts")]);
     await startMetricsServer(metricsPort, host, clusterMetricsText);
     console.log(`Metrics of all ${workers} processes on http://${host}:${metricsPort}/metrics`);
   }

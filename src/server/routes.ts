@@ -1,18 +1,18 @@
-import type { AppDeps } from "./app-env.ts";
-import { adminUsersRoutes } from "./admin-users/admin-users.routes.ts";
-import { analyticsRoutes } from "./analytics/analytics.routes.ts";
-import { auditLogRoutes } from "./audit/audit-log.routes.ts";
-import { authRoutes } from "./auth/auth.routes.ts";
-import { dashboardRoutes } from "./dashboard/dashboard.routes.ts";
-import { debugRoutes } from "./debug/debug.routes.ts";
-import { docsRoutes } from "./docs/docs.routes.ts";
-import { errorLogsRoutes } from "./error-logs/error-logs.routes.ts";
-import { exportsRoutes } from "./exports/exports.routes.ts";
-import { financialRoutes } from "./financial/financial.routes.ts";
-import type { EndpointRouter } from "./http/endpoint-router.ts";
-import { publicRoutes } from "./public/public.routes.ts";
-import { settingsRoutes } from "./settings/settings.routes.ts";
-import { vendorsRoutes } from "./vendors/vendors.routes.ts";
+import type { AppDeps } from "./platform/app-env.ts";
+import { adminUsersRoutes } from "./features/admin-users/admin-users.routes.ts";
+import { analyticsRoutes } from "./features/analytics/analytics.routes.ts";
+import { auditLogRoutes } from "./features/activity/activity.routes.ts";
+import { authRoutes } from "./features/auth/auth.routes.ts";
+import { dashboardRoutes } from "./features/dashboard/dashboard.routes.ts";
+import { debugRoutes } from "./features/system-debug/system-debug.routes.ts";
+import { docsRoutes } from "./features/api-docs/api-docs.routes.ts";
+import { errorLogsRoutes } from "./features/error-logs/error-logs.routes.ts";
+import { exportsRoutes } from "./features/exports/exports.routes.ts";
+import { financialRoutes } from "./features/financials/financials.routes.ts";
+import type { EndpointRouter } from "./platform/http/endpoint-router.ts";
+import { publicRoutes } from "./features/public/public.routes.ts";
+import { settingsRoutes } from "./features/settings/settings.routes.ts";
+import { vendorsRoutes } from "./features/vendors/vendors.routes.ts";
 
 /**
  * Every area's routes. An area adds one line here; each of its handlers is registered from its

@@ -1,14 +1,14 @@
 import { serve } from "@hono/node-server";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app.ts";
-import type { AppConfig } from "./config.ts";
-import { webAppIsBuilt } from "./http/static-files.ts";
-import { jobRegistrations } from "./jobs/job-handlers.ts";
-import { JobWorker } from "./jobs/job-worker.ts";
+import type { AppConfig } from "./platform/config.ts";
+import { webAppIsBuilt } from "./platform/http/static-files.ts";
+import { jobRegistrations } from "./job-handlers.ts";
+import { JobWorker } from "./platform/jobs/job-worker.ts";
 import cluster from "node:cluster";
-import { countActiveJobs } from "./jobs/jobs.queries.ts";
-import { metricsText, setJobDepthSource } from "./metrics/metrics.ts";
-import { startMetricsServer } from "./metrics/metrics-server.ts";
+import { countActiveJobs } from "./platform/jobs/jobs.queries.ts";
+import { metricsText, setJobDepthSource } from "./platform/metrics/metrics.ts";
+import { startMetricsServer } from "./platform/metrics/metrics-server.ts";
 import { createRuntime } from "./runtime.ts";
 
 const WEB_ROOT = fileURLToPath(new URL("../../dist/web", import.meta.url));

@@ -35,7 +35,7 @@ export const routes: RouteObject[] = [
           { path: "invite-codes", lazy: page(() => import("./features/invite-codes/invite-codes-page")) },
           { path: "communications", lazy: comingSoon((m) => m.CommunicationsPage) },
           { path: "admin-users", lazy: page(() => import("./features/admin-users/admin-users-page")) },
-          { path: "errors", lazy: page(() => import("./features/errors/errors-page")) },
+          { path: "errors", lazy: page(() => import("./features/error-logs/errors-page")) },
           { path: "settings", lazy: page(() => import("./features/settings/settings-page")) },
           { path: "system-debug", lazy: page(() => import("./features/system-debug/system-debug-page")) },
           // Hidden: not in the navigation (docs/product.md §2.3).

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { verifyPassword } from "../auth/password-hash.ts";
+import { verifyPassword } from "../platform/identity/password-hash.ts";
 import { TEST_PASSWORD, type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
 import { runUserCreate } from "./user-create-command.ts";
 

@@ -1,11 +1,11 @@
 import { parseArgs } from "node:util";
 import { MAX_NAME_LENGTH } from "../../contract/admin-users.ts";
 import { identityTextSchema } from "../../contract/common.ts";
-import { COMMAND_LINE, recordAudit } from "../audit/audit-log.ts";
-import { hashPassword } from "../auth/password-hash.ts";
-import { findUserByEmail, upsertUser } from "../auth/users.ts";
-import type { Clock } from "../clock.ts";
-import { type Executor, inTransaction } from "../ledger/executor.ts";
+import { COMMAND_LINE, recordAudit } from "../domain/audit/audit-log.ts";
+import { hashPassword } from "../platform/identity/password-hash.ts";
+import { findUserByEmail, upsertUser } from "../platform/identity/users.ts";
+import type { Clock } from "../platform/clock.ts";
+import { type Executor, inTransaction } from "../platform/db/executor.ts";
 
 const nameSchema = identityTextSchema({ max: MAX_NAME_LENGTH, requiredMessage: "must not be empty" });
 

@@ -1,7 +1,7 @@
-import { systemClock } from "../clock.ts";
-import { ConfigError, loadConfig } from "../config.ts";
-import { openDatabase } from "../db/connect.ts";
-import { migrateToLatest } from "../db/migrate.ts";
+import { systemClock } from "../platform/clock.ts";
+import { ConfigError, loadConfig } from "../platform/config.ts";
+import { openDatabase } from "../platform/db/connect.ts";
+import { migrateToLatest } from "../platform/db/migrate.ts";
 import { runUserCreate } from "./user-create-command.ts";
 
 /** npm run user:create -- --email E --password P [--role admin|viewer|user] [--name N] [--update] (see user-create-command.ts) */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACCOUNT_FAILURE_RULE, BETA_FAILURE_RULE, SIGN_IN_IP_RULE } from "../auth/auth.service.ts";
+import { ACCOUNT_FAILURE_RULE, BETA_FAILURE_RULE, SIGN_IN_IP_RULE } from "../features/auth/auth.service.ts";
 import { TEST_BETA_PASSWORD, TEST_PASSWORD, type TestContext, createTestContext } from "../testing/test-app.ts";
 
 /** Password guessing against sign-in and the beta gate, with the clock injected to cross windows. */

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../app.ts";
-import { createLogger } from "../logging/logger.ts";
+import { createLogger } from "../platform/logging/logger.ts";
 import { type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
 
 /**

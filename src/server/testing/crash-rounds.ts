@@ -1,8 +1,8 @@
 import SQLite from "better-sqlite3";
 import { Kysely } from "kysely";
-import { openDatabase } from "../db/connect.ts";
-import type { DB } from "../db/schema.ts";
-import { compareRollups } from "../ledger/recompute.ts";
+import { openDatabase } from "../platform/db/connect.ts";
+import type { DB } from "../platform/db/schema.ts";
+import { compareRollups } from "../domain/ledger/recompute.ts";
 import { type ServerProcess, signInAdmin, startServer } from "./server-process.ts";
 
 export interface CrashRoundResult {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { DB } from "../db/schema.ts";
+import type { DB } from "../platform/db/schema.ts";
 
 /**
  * Row count and a sha256 of every row of every table (rows sorted, so the order a database returns

@@ -1,8 +1,8 @@
 import SQLite from "better-sqlite3";
-import { openDatabase } from "../db/connect.ts";
-import { migrateToLatest } from "../db/migrate.ts";
-import { generateLargeDataset } from "../db/seed/generate.ts";
-import { compareRollups } from "../ledger/recompute.ts";
+import { openDatabase } from "../platform/db/connect.ts";
+import { migrateToLatest } from "../platform/db/migrate.ts";
+import { generateLargeDataset } from "../demo-data/generate.ts";
+import { compareRollups } from "../domain/ledger/recompute.ts";
 import { type FakeStripeServer, type FakeTransferFault, startFakeStripe } from "./fake-stripe-server.ts";
 import { type ServerProcess, signInAdmin, startServer } from "./server-process.ts";
 

@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
-import type { Clock } from "../clock.ts";
-import type { DB } from "../db/schema.ts";
-import { cancelOrder, placeOrder, refundOrder } from "../ledger/orders.ts";
-import { createProduct } from "../ledger/products.ts";
-import { cancelSubscription, startSubscription } from "../ledger/subscriptions.ts";
-import { createVendor } from "../ledger/vendors.ts";
+import type { Clock } from "../platform/clock.ts";
+import type { DB } from "../platform/db/schema.ts";
+import { cancelOrder, placeOrder, refundOrder } from "../domain/ledger/orders.ts";
+import { createProduct } from "../domain/ledger/products.ts";
+import { cancelSubscription, startSubscription } from "../domain/ledger/subscriptions.ts";
+import { createVendor } from "../domain/ledger/vendors.ts";
 
 /**
  * A small fixed platform for the dashboard and analytics tests, written through the ledger (so the

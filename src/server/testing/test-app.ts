@@ -2,15 +2,15 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { Hono } from "hono";
 import { createApp } from "../app.ts";
-import type { AppDeps, AppEnv } from "../app-env.ts";
-import { sessionIdForToken } from "../auth/local-auth-provider.ts";
-import { hashPassword } from "../auth/password-hash.ts";
-import { fixedClock } from "../clock.ts";
-import { type AppConfig, loadConfig } from "../config.ts";
-import { type Database, openDatabase } from "../db/connect.ts";
-import { newId } from "../db/ids.ts";
-import { migrateToLatest } from "../db/migrate.ts";
-import { createLogger } from "../logging/logger.ts";
+import type { AppDeps, AppEnv } from "../platform/app-env.ts";
+import { sessionIdForToken } from "../platform/identity/local-auth-provider.ts";
+import { hashPassword } from "../platform/identity/password-hash.ts";
+import { fixedClock } from "../platform/clock.ts";
+import { type AppConfig, loadConfig } from "../platform/config.ts";
+import { type Database, openDatabase } from "../platform/db/connect.ts";
+import { newId } from "../platform/db/ids.ts";
+import { migrateToLatest } from "../platform/db/migrate.ts";
+import { createLogger } from "../platform/logging/logger.ts";
 import { createRuntime } from "../runtime.ts";
 
 /** The databases API tests run against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set (as in CI). */

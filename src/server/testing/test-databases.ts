@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import pg from "pg";
-import { openDatabase } from "../db/connect.ts";
-import { migrateToLatest } from "../db/migrate.ts";
-import type { DB } from "../db/schema.ts";
+import { openDatabase } from "../platform/db/connect.ts";
+import { migrateToLatest } from "../platform/db/migrate.ts";
+import type { DB } from "../platform/db/schema.ts";
 
 /**
  * Test databases: an in-memory SQLite always, PostgreSQL too when TEST_DATABASE_URL is set.

@@ -1,10 +1,10 @@
 import { sql } from "kysely";
-import type { Database } from "../db/connect.ts";
-import { placeOrder, refundOrder } from "../ledger/orders.ts";
-import { createProduct } from "../ledger/products.ts";
-import { startSubscription } from "../ledger/subscriptions.ts";
-import { createVendor } from "../ledger/vendors.ts";
-import { recordVisits } from "../ledger/visits.ts";
+import type { Database } from "../platform/db/connect.ts";
+import { placeOrder, refundOrder } from "../domain/ledger/orders.ts";
+import { createProduct } from "../domain/ledger/products.ts";
+import { startSubscription } from "../domain/ledger/subscriptions.ts";
+import { createVendor } from "../domain/ledger/vendors.ts";
+import { recordVisits } from "../domain/ledger/visits.ts";
 import type { TestContext } from "./test-app.ts";
 
 /** Test-only: a vendor with an owner account, products, paid and refunded orders, visits and a subscription. */

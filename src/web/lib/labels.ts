@@ -1,6 +1,6 @@
 import type { StaffRole } from "@contract/admin-users";
 import type { ErrorLevel } from "@contract/error-logs";
-import type { AccountStatusName, PayoutStatusName } from "@contract/financial";
+import type { AccountStatusName, PayoutStatusName } from "@contract/financials";
 import type { BadgeVariant } from "@web/components/ui/badge";
 
 /** The words (and badge colours) of the domain's statuses, roles and levels, for every screen that shows them (docs/product.md). */

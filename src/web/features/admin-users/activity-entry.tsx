@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { Link } from "react-router";
-import type { AuditEntry } from "@contract/audit-log";
+import type { AuditEntry } from "@contract/activity";
 import { Button } from "@web/components/ui/button";
 import { formatDateTime } from "@web/lib/format";
 import { AuditDiff } from "./audit-diff";

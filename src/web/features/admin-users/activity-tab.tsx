@@ -1,6 +1,6 @@
 import { apiErrorMessage } from "@web/lib/api-client";
 import { useState } from "react";
-import { AUDIT_LOG_EXPORT_KIND } from "@contract/audit-log";
+import { AUDIT_LOG_EXPORT_KIND } from "@contract/activity";
 import { useWriteAccess } from "@web/app/current-user";
 import { ListState, Pager, useKeysetPages, useUrlParams } from "@web/components/list";
 import { useCsvExport } from "@web/lib/download-export";

@@ -11,7 +11,7 @@ import {
   revokeInvitationEndpoint,
   revokeUserSessionsEndpoint,
 } from "@contract/admin-users";
-import { listAuditLogEndpoint } from "@contract/audit-log";
+import { listAuditLogEndpoint } from "@contract/activity";
 import { callApi, mutationOf } from "@web/lib/api-client";
 
 export const STAFF_PAGE_SIZE = 25;

@@ -13,7 +13,7 @@ import {
   listPayoutRunsEndpoint,
   listPayoutsEndpoint,
   retryPayoutEndpoint,
-} from "@contract/financial";
+} from "@contract/financials";
 import { callApi, mutationOf } from "@web/lib/api-client";
 
 /** Query keys of the financial area (every key starts with it: a payout run refreshes them all). */

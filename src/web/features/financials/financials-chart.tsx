@@ -1,4 +1,4 @@
-import type { FinancialDay } from "@contract/financial";
+import type { FinancialDay } from "@contract/financials";
 import { formatCurrency } from "@web/lib/format";
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 

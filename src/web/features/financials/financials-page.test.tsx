@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { BalancesResponse, FinancialOverview, PayoutRunItem, PayoutsResponse } from "@contract/financial";
+import type { BalancesResponse, FinancialOverview, PayoutRunItem, PayoutsResponse } from "@contract/financials";
 import type { PublicUser } from "@contract/auth";
 import { CurrentUserContext, READ_ONLY_REASON } from "@web/app/current-user";
 import { Toaster } from "@web/components/ui/toast";

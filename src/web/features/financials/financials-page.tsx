@@ -4,7 +4,7 @@ import { apiErrorMessage } from "@web/lib/api-client";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router";
-import type { AccountStatusName, FinancialOverview, PayoutRunItem, PayoutStatusName } from "@contract/financial";
+import type { AccountStatusName, FinancialOverview, PayoutRunItem, PayoutStatusName } from "@contract/financials";
 import {
   AlertDialog,
   AlertDialogAction,

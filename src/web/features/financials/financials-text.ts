@@ -1,4 +1,4 @@
-import type { AccountStatusName, FinancialPeriod, PayoutRunItem, PayoutStatusName } from "@contract/financial";
+import type { AccountStatusName, FinancialPeriod, PayoutRunItem, PayoutStatusName } from "@contract/financials";
 
 /** The screen's words (docs/product.md §15.4), kept in one place so tests and the page agree. */
 

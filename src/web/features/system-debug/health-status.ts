@@ -1,4 +1,4 @@
-import type { DebugResponse } from "@contract/debug";
+import type { DebugResponse } from "@contract/system-debug";
 
 export type HealthStatus = "healthy" | "warning" | "critical" | "unknown";
 

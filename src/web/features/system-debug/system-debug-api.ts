@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { debugAdminEndpoint } from "@contract/debug";
+import { debugAdminEndpoint } from "@contract/system-debug";
 import { callApi, errorStatus } from "@web/lib/api-client";
 
 /** Query keys of the System Debug screen (the "debug" area of its endpoint). */

@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { DebugResponse } from "@contract/debug";
+import type { DebugResponse } from "@contract/system-debug";
 import { json, mockFetch, renderWithQuery } from "@web/test/render";
 import SystemDebugPage from "./system-debug-page";
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { DebugResponse } from "@contract/debug";
+import type { DebugResponse } from "@contract/system-debug";
 import { Badge, type BadgeVariant } from "@web/components/ui/badge";
 import { Button } from "@web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@web/components/ui/card";

@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { Button } from "@web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@web/components/ui/card";
 import { dashboardStatsEndpoint } from "@contract/dashboard";
-import { testErrorEndpoint } from "@contract/debug";
+import { testErrorEndpoint } from "@contract/system-debug";
 import { callApi, mutationOf } from "@web/lib/api-client";
 
 /** What one click brought back: the answer's JSON on success, the API client's error text otherwise. */

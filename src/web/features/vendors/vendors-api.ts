@@ -9,7 +9,7 @@ import {
   listVendorSalesEndpoint,
   setVendorStatusEndpoint,
 } from "@contract/vendors";
-import { getVendorPayoutsEndpoint, refreshPayoutAccountEndpoint } from "@contract/financial";
+import { getVendorPayoutsEndpoint, refreshPayoutAccountEndpoint } from "@contract/financials";
 import { callApi, mutationOf } from "@web/lib/api-client";
 
 export interface VendorListParams {

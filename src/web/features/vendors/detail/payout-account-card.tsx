@@ -1,4 +1,4 @@
-import type { PayoutAccountItem } from "@contract/financial";
+import type { PayoutAccountItem } from "@contract/financials";
 import { useWriteAccess } from "@web/app/current-user";
 import { Badge } from "@web/components/ui/badge";
 import { Button } from "@web/components/ui/button";

@@ -1,4 +1,4 @@
-import type { PayoutItem } from "@contract/financial";
+import type { PayoutItem } from "@contract/financials";
 import { type Column, DataTable, ListState } from "@web/components/list";
 import { TitledCard } from "@web/components/ui/card";
 import { StatCard } from "@web/components/ui/stat-card";

@@ -1,9 +1,0 @@
-import { analyticsEndpoint } from "../../contract/analytics.ts";
-import type { AppDeps } from "../app-env.ts";
-import type { EndpointRouter } from "../http/endpoint-router.ts";
-import { AnalyticsService } from "./analytics.service.ts";
-
-export function analyticsRoutes(router: EndpointRouter, deps: AppDeps): void {
-  const analytics = new AnalyticsService(deps);
-  router.handle(analyticsEndpoint, ({ query }, { dataVersion }) => analytics.period(query.days, dataVersion));
-}

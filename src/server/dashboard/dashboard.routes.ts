@@ -1,9 +1,0 @@
-import { dashboardStatsEndpoint } from "../../contract/dashboard.ts";
-import type { AppDeps } from "../app-env.ts";
-import type { EndpointRouter } from "../http/endpoint-router.ts";
-import { DashboardService } from "./dashboard.service.ts";
-
-export function dashboardRoutes(router: EndpointRouter, deps: AppDeps): void {
-  const dashboard = new DashboardService(deps);
-  router.handle(dashboardStatsEndpoint, (_input, { dataVersion }) => dashboard.stats(dataVersion));
-}

@@ -1,0 +1,55 @@
+import type { Executor } from "../../platform/db/executor.ts";
+
+/**
+ * Platform-wide counters, kept by the ledger in the same transaction as the rows they count, so
+ * the dashboard reads a handful of primary-key rows instead of count(*) over large tables.
+ */
+export const COUNTERS = {
+  /** Every vendor, active or not, internal or not. */
+  vendorsTotal: "vendors_total",
+  /** Vendors with is_active = 1. */
+  vendorsActive: "vendors_active",
+  /** Vendors with is_internal = 1 (the platform's own stores). */
+  vendorsInternal: "vendors_internal",
+  /** Every product, listed or draft. */
+  productsTotal: "products_total",
+  /** Products with status 'listed' (the dashboard's "Total Products"). */
+  productsListed: "products_listed",
+  /** Subscriptions with status 'active'. */
+  subscriptionsActive: "subscriptions_active",
+  /** Sum of monthly_fee_cents of active subscriptions (the dashboard's "Monthly Recurring"). */
+  mrrCents: "mrr_cents",
+  /** Every order whatever its status. */
+  ordersTotal: "orders_total",
+  /** Orders with status 'paid' (refunded and cancelled ones do not count as sales). */
+  ordersPaid: "orders_paid",
+} as const;
+
+export type CounterName = (typeof COUNTERS)[keyof typeof COUNTERS];
+
+export const COUNTER_NAMES: readonly CounterName[] = Object.values(COUNTERS);
+
+/** Adds `delta` (may be negative) to a counter, creating it at `delta` when missing. Works on SQLite and PostgreSQL. */
+export async function incrementCounter(db: Executor, name: CounterName, delta: number): Promise<void> {
+  if (delta === 0) return;
+  await db
+    .insertInto("counters")
+    .values({ name, value: delta })
+    .onConflict((oc) => oc.column("name").doUpdateSet((eb) => ({ value: eb("counters.value", "+", eb.ref("excluded.value")) })))
+    .execute();
+}
+
+/** Applies several counter deltas (zero deltas skipped). */
+export async function incrementCounters(db: Executor, deltas: Partial<Record<CounterName, number>>): Promise<void> {
+  for (const [name, delta] of Object.entries(deltas) as [CounterName, number][]) {
+    await incrementCounter(db, name, delta);
+  }
+}
+
+/** Every known counter (missing ones read as 0). */
+export async function readCounters(db: Executor): Promise<Record<CounterName, number>> {
+  const rows = await db.selectFrom("counters").select(["name", "value"]).where("name", "in", COUNTER_NAMES).execute();
+  const out = Object.fromEntries(COUNTER_NAMES.map((n) => [n, 0])) as Record<CounterName, number>;
+  for (const r of rows) out[r.name as CounterName] = Number(r.value);
+  return out;
+}

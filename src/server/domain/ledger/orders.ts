@@ -1,0 +1,128 @@
+import type { Clock } from "../../platform/clock.ts";
+import { newId } from "../../platform/db/ids.ts";
+import type { Order } from "../../platform/db/schema.ts";
+import { COUNTERS, incrementCounters } from "./counters.ts";
+import { dayOf, type Executor, inTransaction, isoTime, LedgerError } from "../../platform/db/executor.ts";
+import { addToPayoutAccount } from "./payouts.ts";
+import { addToDailyPlatformTotals, addToDailyVendorTotals, addToVendorTotals, refreshLastSaleAt } from "./rollups.ts";
+
+export interface PlaceOrderInput {
+  id?: string;
+  vendorId: string;
+  productId: string;
+  quantity: number;
+  /** Unit price in cents; defaults to the product's current price. Ignored when grossCents is given. */
+  unitPriceCents?: number;
+  /** Total charged in cents; defaults to unit price × quantity. */
+  grossCents?: number;
+  /** The platform fee rate in force now (settings.queries currentFeeRateBasisPoints); 150 = 1.5 %. */
+  feeRateBasisPoints: number;
+  /** Defaults to the clock's now. */
+  createdAt?: Date | string;
+  customerEmail?: string | null;
+}
+
+/** Platform fee of an order: the gross at the rate in force, rounded to the nearest cent. */
+export function feeCents(grossCents: number, feeRateBasisPoints: number): number {
+  return Math.round((grossCents * feeRateBasisPoints) / 10_000);
+}
+
+/**
+ * Records a paid order and adds it to every rollup: the platform's and vendor's day, the
+ * vendor's lifetime totals (last_sale_at included), the product's units and revenue, counters.
+ * The fee is fixed on the order, so a later change of the fee setting never rewrites history.
+ */
+export async function placeOrder(db: Executor, input: PlaceOrderInput, clock: Clock): Promise<Order> {
+  if (!Number.isInteger(input.quantity) || input.quantity <= 0) {
+    throw new LedgerError("invalid_input", "quantity must be a positive integer");
+  }
+  if (!Number.isInteger(input.feeRateBasisPoints) || input.feeRateBasisPoints < 0 || input.feeRateBasisPoints > 10_000) {
+    throw new LedgerError("invalid_input", "feeRateBasisPoints must be an integer between 0 and 10000");
+  }
+  return inTransaction(db, async (trx) => {
+    const product = await trx
+      .selectFrom("products")
+      .select(["id", "vendor_id", "name", "price_cents"])
+      .where("id", "=", input.productId)
+      .executeTakeFirst();
+    if (!product) throw new LedgerError("not_found", `Product ${input.productId} not found`);
+    if (product.vendor_id !== input.vendorId) {
+      throw new LedgerError("invalid_input", `Product ${input.productId} does not belong to vendor ${input.vendorId}`);
+    }
+    const gross = input.grossCents ?? (input.unitPriceCents ?? Number(product.price_cents)) * input.quantity;
+    if (!Number.isInteger(gross) || gross < 0) throw new LedgerError("invalid_input", "gross must be a non-negative integer of cents");
+    const createdAt = input.createdAt === undefined ? clock.now().toISOString() : isoTime(input.createdAt);
+    const order: Order = {
+      id: input.id ?? newId(),
+      vendor_id: input.vendorId,
+      product_id: product.id,
+      product_name: product.name,
+      quantity: input.quantity,
+      gross_cents: gross,
+      fee_cents: feeCents(gross, input.feeRateBasisPoints),
+      fee_rate_basis_points: input.feeRateBasisPoints,
+      status: "paid",
+      customer_email: input.customerEmail ?? null,
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+    await trx.insertInto("orders").values(order).execute();
+    await applyPaidOrder(trx, order, 1);
+    await incrementCounters(trx, { [COUNTERS.ordersTotal]: 1, [COUNTERS.ordersPaid]: 1 });
+    return order;
+  });
+}
+
+/** Adds (sign 1) or takes back (sign -1) a paid order in every rollup that counts sales. */
+async function applyPaidOrder(trx: Executor, o: Order, sign: 1 | -1): Promise<void> {
+  const sales = { grossCents: sign * o.gross_cents, orders: sign, feesCents: sign * o.fee_cents, itemsSold: sign * o.quantity };
+  const day = dayOf(o.created_at);
+  await addToDailyPlatformTotals(trx, day, sales);
+  await addToDailyVendorTotals(trx, o.vendor_id, day, sales);
+  await addToVendorTotals(trx, o.vendor_id, sales, sign === 1 ? o.created_at : undefined);
+  // What the vendor earns from the sale (gross − the fee recorded on it) is owed to it until paid out.
+  await addToPayoutAccount(trx, o.vendor_id, { earnedCents: sign * (o.gross_cents - o.fee_cents) });
+  if (o.product_id !== null) {
+    await trx
+      .updateTable("products")
+      .set((eb) => ({
+        units_sold: eb("units_sold", "+", sign * o.quantity),
+        revenue_cents: eb("revenue_cents", "+", sign * o.gross_cents),
+      }))
+      .where("id", "=", o.product_id)
+      .execute();
+  }
+  if (sign === -1) {
+    // Only when the newest sale goes away does last_sale_at move back.
+    const totals = await trx.selectFrom("vendor_totals").select("last_sale_at").where("vendor_id", "=", o.vendor_id).executeTakeFirst();
+    if (totals?.last_sale_at === o.created_at) await refreshLastSaleAt(trx, o.vendor_id);
+  }
+}
+
+/**
+ * Moves a paid order to 'refunded' or 'cancelled' and takes it out of the rollups.
+ * Unknown id: not_found; an order that is not paid any more: invalid_state.
+ */
+async function unpayOrder(db: Executor, orderId: string, status: "refunded" | "cancelled", clock: Clock): Promise<Order> {
+  return inTransaction(db, async (trx) => {
+    const order = await trx.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
+    if (!order) throw new LedgerError("not_found", `Order ${orderId} not found`);
+    if (order.status !== "paid") throw new LedgerError("invalid_state", `Order ${orderId} is ${order.status}, not paid`);
+    const updatedAt = clock.now().toISOString();
+    await trx.updateTable("orders").set({ status, updated_at: updatedAt }).where("id", "=", orderId).execute();
+    const normalised: Order = { ...order, gross_cents: Number(order.gross_cents), fee_cents: Number(order.fee_cents) };
+    await applyPaidOrder(trx, normalised, -1);
+    // Refunds are counted on the day they happen (the overview's "refunds" of a period).
+    if (status === "refunded") await addToDailyPlatformTotals(trx, dayOf(updatedAt), { refundsCents: normalised.gross_cents });
+    await incrementCounters(trx, { [COUNTERS.ordersPaid]: -1 });
+    return { ...normalised, status, updated_at: updatedAt };
+  });
+}
+
+export function refundOrder(db: Executor, orderId: string, clock: Clock): Promise<Order> {
+  return unpayOrder(db, orderId, "refunded", clock);
+}
+
+export function cancelOrder(db: Executor, orderId: string, clock: Clock): Promise<Order> {
+  return unpayOrder(db, orderId, "cancelled", clock);
+}

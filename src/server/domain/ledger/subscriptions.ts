@@ -1,0 +1,62 @@
+import type { Selectable } from "kysely";
+import type { Clock } from "../../platform/clock.ts";
+import { newId } from "../../platform/db/ids.ts";
+import type { SubscriptionsTable } from "../../platform/db/schema.ts";
+import { COUNTERS, incrementCounters } from "./counters.ts";
+import { dayOf, type Executor, inTransaction, isoTime, LedgerError } from "../../platform/db/executor.ts";
+import { addToDailyPlatformTotals } from "./rollups.ts";
+import { requireVendor } from "./vendors.ts";
+
+export type Subscription = Selectable<SubscriptionsTable>;
+
+export interface StartSubscriptionInput {
+  id?: string;
+  vendorId: string;
+  plan: string;
+  /** What the vendor pays each month, in cents (the monthly_subscription_fee setting at sign-up). */
+  monthlyFeeCents: number;
+  startedAt?: Date | string;
+}
+
+/** Starts an active subscription: counts it and adds its fee to mrr_cents. */
+export async function startSubscription(db: Executor, input: StartSubscriptionInput, clock: Clock): Promise<Subscription> {
+  if (!Number.isInteger(input.monthlyFeeCents) || input.monthlyFeeCents < 0) {
+    throw new LedgerError("invalid_input", "monthlyFeeCents must be a non-negative integer");
+  }
+  const sub: Subscription = {
+    id: input.id ?? newId(),
+    vendor_id: input.vendorId,
+    plan: input.plan,
+    monthly_fee_cents: input.monthlyFeeCents,
+    status: "active",
+    started_at: input.startedAt === undefined ? clock.now().toISOString() : isoTime(input.startedAt),
+    cancelled_at: null,
+  };
+  return inTransaction(db, async (trx) => {
+    await requireVendor(trx, sub.vendor_id);
+    await trx.insertInto("subscriptions").values(sub).execute();
+    await incrementCounters(trx, { [COUNTERS.subscriptionsActive]: 1, [COUNTERS.mrrCents]: sub.monthly_fee_cents });
+    // The day's change of recurring revenue (the overview's subscription revenue reads it).
+    await addToDailyPlatformTotals(trx, dayOf(sub.started_at), { mrrChangeCents: sub.monthly_fee_cents });
+    return sub;
+  });
+}
+
+/** Cancels an active subscription (a cancelled one is returned unchanged); null for an unknown id. */
+export async function cancelSubscription(
+  db: Executor,
+  subscriptionId: string,
+  clock: Clock,
+  cancelledAt?: Date | string,
+): Promise<Subscription | null> {
+  return inTransaction(db, async (trx) => {
+    const sub = await trx.selectFrom("subscriptions").selectAll().where("id", "=", subscriptionId).executeTakeFirst();
+    if (!sub) return null;
+    if (sub.status !== "active") return sub;
+    const at = cancelledAt === undefined ? clock.now().toISOString() : isoTime(cancelledAt);
+    await trx.updateTable("subscriptions").set({ status: "cancelled", cancelled_at: at }).where("id", "=", subscriptionId).execute();
+    await incrementCounters(trx, { [COUNTERS.subscriptionsActive]: -1, [COUNTERS.mrrCents]: -Number(sub.monthly_fee_cents) });
+    await addToDailyPlatformTotals(trx, dayOf(at), { mrrChangeCents: -Number(sub.monthly_fee_cents) });
+    return { ...sub, status: "cancelled", cancelled_at: at };
+  });
+}

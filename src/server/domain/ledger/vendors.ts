@@ -1,0 +1,226 @@
+import type { Clock } from "../../platform/clock.ts";
+import { newId } from "../../platform/db/ids.ts";
+import type { Vendor } from "../../platform/db/schema.ts";
+import { COUNTERS, incrementCounters } from "./counters.ts";
+import { CHUNK_ROWS, dayOf, type Executor, inTransaction, isoTime, LedgerError } from "../../platform/db/executor.ts";
+import { deleteVendorPayouts, insertPayoutAccount } from "./payouts.ts";
+import { addToDailyPlatformTotals, type PlatformDayDeltas } from "./rollups.ts";
+
+export interface CreateVendorInput {
+  /** Defaults to a new UUIDv7; seeds pass deterministic ids. */
+  id?: string;
+  name: string;
+  ownerName: string;
+  email: string;
+  slug: string;
+  ownerUserId?: string | null;
+  isActive?: boolean;
+  isInternal?: boolean;
+  /** Defaults to the clock's now. */
+  joinedAt?: Date | string;
+  theme?: string;
+  primaryColor?: string;
+  secondaryColor?: string;
+  about?: string;
+  customCss?: string;
+  customHtml?: string | null;
+  /** Its payout account (docs/product.md §15); by default not connected. */
+  payoutAccount?: { stripeAccountId: string | null; status: "active" | "pending" | "restricted" | "not_connected" };
+}
+
+/** Creates a vendor with its vendor_totals row, counts it, and adds it to its joined day's new_vendors. */
+export async function createVendor(db: Executor, input: CreateVendorInput, clock: Clock): Promise<Vendor> {
+  const now = clock.now().toISOString();
+  const vendor: Vendor = {
+    id: input.id ?? newId(),
+    name: input.name,
+    owner_name: input.ownerName,
+    email: input.email,
+    slug: input.slug,
+    owner_user_id: input.ownerUserId ?? null,
+    is_active: input.isActive === false ? 0 : 1,
+    is_internal: input.isInternal ? 1 : 0,
+    joined_at: input.joinedAt === undefined ? now : isoTime(input.joinedAt),
+    theme: input.theme ?? "default",
+    primary_color: input.primaryColor ?? "#111827",
+    secondary_color: input.secondaryColor ?? "#6b7280",
+    about: input.about ?? "",
+    custom_css: input.customCss ?? "",
+    custom_html: input.customHtml ?? null,
+    updated_at: now,
+  };
+  return inTransaction(db, async (trx) => {
+    await trx.insertInto("vendors").values(vendor).execute();
+    await trx.insertInto("vendor_totals").values(emptyVendorTotals(vendor.id)).execute();
+    await insertPayoutAccount(trx, vendor.id, input.payoutAccount ?? {});
+    await incrementCounters(trx, {
+      [COUNTERS.vendorsTotal]: 1,
+      [COUNTERS.vendorsActive]: vendor.is_active,
+      [COUNTERS.vendorsInternal]: vendor.is_internal,
+    });
+    await addToDailyPlatformTotals(trx, dayOf(vendor.joined_at), { newVendors: 1 });
+    return vendor;
+  });
+}
+
+/** Enables or disables a vendor; returns the updated row, or null when no such vendor exists. */
+export async function setVendorActive(db: Executor, vendorId: string, isActive: boolean, clock: Clock): Promise<Vendor | null> {
+  return inTransaction(db, async (trx) => {
+    const current = await trx.selectFrom("vendors").selectAll().where("id", "=", vendorId).executeTakeFirst();
+    if (!current) return null;
+    const next = isActive ? 1 : 0;
+    if (current.is_active === next) return current;
+    const updatedAt = clock.now().toISOString();
+    await trx.updateTable("vendors").set({ is_active: next, updated_at: updatedAt }).where("id", "=", vendorId).execute();
+    await incrementCounters(trx, { [COUNTERS.vendorsActive]: next - current.is_active });
+    return { ...current, is_active: next, updated_at: updatedAt };
+  });
+}
+
+export interface DeletedVendor {
+  vendor: Vendor;
+  orders: number;
+  products: number;
+  subscriptions: number;
+  storeVisitDays: number;
+  dailyVendorTotals: number;
+}
+
+/**
+ * Removes a vendor and everything it owns, taking each row back out of the platform rollups and
+ * counters, so they keep equalling a recomputation from the raw rows. Statements touch at most
+ * CHUNK_ROWS rows each. The caller decides the transaction (the vendors route wraps this and the
+ * owner user's deletion in one); given a bare Kysely it opens one. Returns null for an unknown id.
+ */
+export async function deleteVendorCascade(db: Executor, vendorId: string): Promise<DeletedVendor | null> {
+  return inTransaction(db, async (trx) => {
+    const vendor = await trx.selectFrom("vendors").selectAll().where("id", "=", vendorId).executeTakeFirst();
+    if (!vendor) return null;
+    const result: DeletedVendor = { vendor, orders: 0, products: 0, subscriptions: 0, storeVisitDays: 0, dailyVendorTotals: 0 };
+    // First, as it may refuse (a payout to the vendor being sent): then nothing else is deleted.
+    await deleteVendorPayouts(trx, vendorId);
+
+    // Orders: paid ones are subtracted from the platform's days (vendor rollups go with the vendor).
+    for (;;) {
+      const rows = await trx
+        .selectFrom("orders")
+        .select(["id", "status", "created_at", "updated_at", "gross_cents", "fee_cents", "quantity"])
+        .where("vendor_id", "=", vendorId)
+        .limit(CHUNK_ROWS)
+        .execute();
+      if (rows.length === 0) break;
+      const byDay = new Map<string, PlatformDayDeltas>();
+      let paid = 0;
+      for (const o of rows) {
+        if (o.status === "refunded") {
+          const refundDay = dayOf(o.updated_at);
+          const r = byDay.get(refundDay) ?? {};
+          r.refundsCents = (r.refundsCents ?? 0) - Number(o.gross_cents);
+          byDay.set(refundDay, r);
+        }
+        if (o.status !== "paid") continue;
+        paid++;
+        const day = dayOf(o.created_at);
+        const d = byDay.get(day) ?? {};
+        d.grossCents = (d.grossCents ?? 0) - Number(o.gross_cents);
+        d.orders = (d.orders ?? 0) - 1;
+        d.feesCents = (d.feesCents ?? 0) - Number(o.fee_cents);
+        d.itemsSold = (d.itemsSold ?? 0) - o.quantity;
+        byDay.set(day, d);
+      }
+      for (const [day, d] of byDay) await addToDailyPlatformTotals(trx, day, d);
+      await trx.deleteFrom("orders").where("id", "in", rows.map((o) => o.id)).execute();
+      await incrementCounters(trx, { [COUNTERS.ordersTotal]: -rows.length, [COUNTERS.ordersPaid]: -paid });
+      result.orders += rows.length;
+    }
+
+    for (;;) {
+      const rows = await trx
+        .selectFrom("products")
+        .select(["id", "status", "created_at"])
+        .where("vendor_id", "=", vendorId)
+        .limit(CHUNK_ROWS)
+        .execute();
+      if (rows.length === 0) break;
+      const byDay = new Map<string, number>();
+      for (const p of rows) byDay.set(dayOf(p.created_at), (byDay.get(dayOf(p.created_at)) ?? 0) + 1);
+      for (const [day, n] of byDay) await addToDailyPlatformTotals(trx, day, { newProducts: -n });
+      await trx.deleteFrom("products").where("id", "in", rows.map((p) => p.id)).execute();
+      await incrementCounters(trx, {
+        [COUNTERS.productsTotal]: -rows.length,
+        [COUNTERS.productsListed]: -rows.filter((p) => p.status === "listed").length,
+      });
+      result.products += rows.length;
+    }
+
+    for (;;) {
+      const rows = await trx
+        .selectFrom("subscriptions")
+        .select(["id", "status", "monthly_fee_cents", "started_at", "cancelled_at"])
+        .where("vendor_id", "=", vendorId)
+        .limit(CHUNK_ROWS)
+        .execute();
+      if (rows.length === 0) break;
+      const active = rows.filter((s) => s.status === "active");
+      for (const s of rows) {
+        const fee = Number(s.monthly_fee_cents);
+        await addToDailyPlatformTotals(trx, dayOf(s.started_at), { mrrChangeCents: -fee });
+        if (s.cancelled_at) await addToDailyPlatformTotals(trx, dayOf(s.cancelled_at), { mrrChangeCents: fee });
+      }
+      await trx.deleteFrom("subscriptions").where("id", "in", rows.map((s) => s.id)).execute();
+      await incrementCounters(trx, {
+        [COUNTERS.subscriptionsActive]: -active.length,
+        [COUNTERS.mrrCents]: -active.reduce((sum, s) => sum + Number(s.monthly_fee_cents), 0),
+      });
+      result.subscriptions += rows.length;
+    }
+
+    for (;;) {
+      const days = await trx.selectFrom("store_visits").select("day").where("vendor_id", "=", vendorId).limit(CHUNK_ROWS).execute();
+      if (days.length === 0) break;
+      await trx
+        .deleteFrom("store_visits")
+        .where("vendor_id", "=", vendorId)
+        .where("day", "in", days.map((r) => r.day))
+        .execute();
+      result.storeVisitDays += days.length;
+    }
+
+    for (;;) {
+      const days = await trx
+        .selectFrom("daily_vendor_totals")
+        .select("day")
+        .where("vendor_id", "=", vendorId)
+        .limit(CHUNK_ROWS)
+        .execute();
+      if (days.length === 0) break;
+      await trx
+        .deleteFrom("daily_vendor_totals")
+        .where("vendor_id", "=", vendorId)
+        .where("day", "in", days.map((r) => r.day))
+        .execute();
+      result.dailyVendorTotals += days.length;
+    }
+
+    await trx.deleteFrom("vendor_totals").where("vendor_id", "=", vendorId).execute();
+    await trx.deleteFrom("vendors").where("id", "=", vendorId).execute();
+    await incrementCounters(trx, {
+      [COUNTERS.vendorsTotal]: -1,
+      [COUNTERS.vendorsActive]: -vendor.is_active,
+      [COUNTERS.vendorsInternal]: -vendor.is_internal,
+    });
+    await addToDailyPlatformTotals(trx, dayOf(vendor.joined_at), { newVendors: -1 });
+    return result;
+  });
+}
+
+/** The vendor_totals row of a vendor with nothing yet. */
+export function emptyVendorTotals(vendorId: string) {
+  return { vendor_id: vendorId, listed_products: 0, gross_cents: 0, orders: 0, fees_cents: 0, items_sold: 0, visits: 0, last_sale_at: null };
+}
+
+/** Throws not_found unless the vendor exists (used before writing rows that belong to it). */
+export async function requireVendor(db: Executor, vendorId: string): Promise<void> {
+  const row = await db.selectFrom("vendors").select("id").where("id", "=", vendorId).executeTakeFirst();
+  if (!row) throw new LedgerError("not_found", `Vendor ${vendorId} not found`);
+}

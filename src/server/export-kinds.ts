@@ -1,0 +1,14 @@
+import { auditLogExport } from "./features/activity/activity.export.ts";
+import { balancesExport, payoutsExport } from "./features/financials/financials.queries.ts";
+import type { ExportKind } from "./platform/exports/export-kind.ts";
+
+/**
+ * Every list that can be exported as CSV. An area adds its kind here (defined next to its queries
+ * with defineExport); the screens ask for it by name with the filters they show.
+ */
+export const exportKinds: ReadonlyArray<ExportKind<never, never, never>> = [
+  // Kinds differ in their filter, row and cursor types; the service treats them alike.
+  auditLogExport as never,
+  payoutsExport as never,
+  balancesExport as never,
+];

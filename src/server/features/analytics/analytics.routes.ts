@@ -1,0 +1,9 @@
+import { analyticsEndpoint } from "../../../contract/analytics.ts";
+import type { AppDeps } from "../../platform/app-env.ts";
+import type { EndpointRouter } from "../../platform/http/endpoint-router.ts";
+import { AnalyticsService } from "./analytics.service.ts";
+
+export function analyticsRoutes(router: EndpointRouter, deps: AppDeps): void {
+  const analytics = new AnalyticsService(deps);
+  router.handle(analyticsEndpoint, ({ query }, { dataVersion }) => analytics.period(query.days, dataVersion));
+}

@@ -1,0 +1,103 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import { apiEndpoints } from "../../../contract/api.ts";
+import { apiErrorSchema } from "../../../contract/common.ts";
+import type { EndpointDefinition, ErrorStatus } from "../../../contract/endpoint.ts";
+
+const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
+  400: "Invalid input: `error.fields` names each input at fault",
+  401: "No valid bearer token (or wrong credentials)",
+  403: "Signed in, but not an administrator",
+  404: "Nothing with that id",
+  409: "Conflicts with the current state",
+  410: "Gone: used or expired",
+  413: "Request body over 1 MB",
+  415: "The body is not application/json",
+  418: "The deliberate test error",
+  422: "Understood but cannot be done",
+  429: "Too many attempts: see Retry-After",
+  500: "Server failure (recorded in the error log)",
+  502: "An outside service failed",
+  503: "The database is busy or unavailable: see Retry-After",
+  507: "The database disk is full",
+};
+
+/** The failure statuses of an endpoint: its own plus what the guard and the input rules give. */
+/** The error shape, as one named component every failure answer refers to. */
+const errorSchemaComponent = apiErrorSchema.meta({ id: "ApiError" });
+
+function errorStatuses(definition: EndpointDefinition): ErrorStatus[] {
+  // Any endpoint can fail unexpectedly; such failures are recorded in the error log.
+  const statuses = new Set<ErrorStatus>([...(definition.errors ?? []), 500]);
+  if (definition.access !== "public") statuses.add(401);
+  if (definition.access === "admin") statuses.add(403);
+  if (definition.body) {
+    statuses.add(400);
+    statuses.add(413);
+    statuses.add(415);
+  }
+  if (definition.query || definition.params) statuses.add(400);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function toRouteConfig(definition: EndpointDefinition): RouteConfig {
+  const responses: RouteConfig["responses"] = {};
+  const { success } = definition;
+  if (success) {
+    responses[success.status] = success.mediaTypes
+      ? { description: success.description, content: Object.fromEntries(success.mediaTypes.map((type) => [type, { schema: { type: "string" } }])) }
+      : success.schema
+        ? { description: success.description, content: { "application/json": { schema: success.schema } } }
+        : { description: success.description };
+  }
+  for (const status of errorStatuses(definition)) {
+    responses[status] = { description: ERROR_DESCRIPTIONS[status], content: { "application/json": { schema: errorSchemaComponent } } };
+  }
+  const bodySchema = definition.body && definition.bodyExample !== undefined ? definition.body.meta({ example: definition.bodyExample }) : definition.body;
+  return {
+    method: definition.method,
+    path: definition.path,
+    summary: definition.summary,
+    ...(definition.description ? { description: definition.description } : {}),
+    tags: [definition.area],
+    ...(definition.access === "public" ? {} : { security: [{ bearerAuth: [] }] }),
+    request: {
+      ...(definition.params ? { params: definition.params } : {}),
+      // Object schemas become one parameter per key; refinements (cross-field rules) stay on the server.
+      ...(definition.query ? { query: queryObject(definition.query) } : {}),
+      ...(bodySchema ? { body: { required: true, content: { "application/json": { schema: bodySchema } } } } : {}),
+    },
+    responses,
+  };
+}
+
+/** The object under a query schema's refinements, for listing its parameters. */
+function queryObject(schema: z.ZodType): z.ZodObject {
+  let current: unknown = schema;
+  // zod 4 keeps a refined object as the same ZodObject type; a pipe (transform) exposes its input.
+  while (current && !(current instanceof z.ZodObject)) {
+    current = current instanceof z.ZodPipe ? current.in : undefined;
+  }
+  if (!current) throw new Error("A query schema must be an object (with optional refinements)");
+  return current as z.ZodObject;
+}
+
+/** The OpenAPI 3.1 document of every endpoint in src/contract/api.ts. */
+export function buildOpenApiDocument(options: { version: string; serverUrl?: string }) {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "A session token from POST /api/auth/sign-in (or a Clerk session token under AUTH_PROVIDER=clerk)",
+  });
+  for (const definition of apiEndpoints) registry.registerPath(toRouteConfig(definition));
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "HKI Global Admin API",
+      version: options.version,
+      description: "The administration API of the HKI artist marketplace. Every failure answers `{ \"error\": { \"code\", \"message\", \"fields\"? } }`.",
+    },
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+  });
+}

@@ -1,0 +1,95 @@
+import { compileErrors, validate } from "@readme/openapi-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiEndpoints } from "../../../contract/api.ts";
+import { ADMIN_ONLY_PREFIXES } from "../../platform/identity/auth-middleware.ts";
+import { honoPath } from "../../platform/http/endpoint-router.ts";
+import { appRoutes } from "../../testing/app-routes.ts";
+import { type TestContext, createTestContext } from "../../testing/test-app.ts";
+
+describe("the OpenAPI document at /api/openapi.json", () => {
+  let ctx: TestContext;
+  let document: { openapi: string; paths: Record<string, Record<string, { security?: unknown; requestBody?: { content: Record<string, { schema: { example?: unknown } }> }; responses: Record<string, unknown> }>>; components: { securitySchemes: Record<string, unknown> } };
+  beforeAll(async () => {
+    ctx = await createTestContext("sqlite");
+    const res = await ctx.request("/api/openapi.json");
+    expect(res.status).toBe(200);
+    document = (await res.json()) as typeof document;
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it("is a valid OpenAPI 3.1 document", async () => {
+    expect(document.openapi).toBe("3.1.0");
+    // The validator dereferences in place: give it a copy.
+    const result = await validate(structuredClone(document) as never);
+    expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
+  });
+
+  it("documents exactly the routes the app serves, both ways", () => {
+    const served = appRoutes(ctx.app)
+      .filter((r) => r.path.startsWith("/api/"))
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
+    const documented = Object.entries(document.paths)
+      .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${honoPath(path)}`))
+      .sort();
+    expect(served.filter((route) => !documented.includes(route)), "served but not documented").toEqual([]);
+    expect(documented.filter((route) => !served.includes(route)), "documented but not served").toEqual([]);
+    expect(served.length).toBe(apiEndpoints.length);
+  });
+
+  it("describes the bearer scheme, requires it where the server does, and gives the error shape for failures", () => {
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    for (const definition of apiEndpoints) {
+      const operation = document.paths[definition.path]?.[definition.method];
+      expect(operation, `${definition.method} ${definition.path}`).toBeDefined();
+      expect(operation!.security !== undefined, `${definition.path} security`).toBe(definition.access !== "public");
+      if (definition.access === "admin") expect(Object.keys(operation!.responses)).toEqual(expect.arrayContaining(["401", "403"]));
+      expect(JSON.stringify(operation!.responses)).toContain("#/components/schemas/ApiError");
+    }
+  });
+
+  it("shows an example for every request body", () => {
+    for (const definition of apiEndpoints.filter((d) => d.body)) {
+      const example = document.paths[definition.path]?.[definition.method]?.requestBody?.content["application/json"]?.schema.example;
+      expect(example, `${definition.method} ${definition.path}`).toBeDefined();
+      // The example is valid input for the endpoint.
+      expect(definition.body!.safeParse(example).success, `${definition.path} example`).toBe(true);
+    }
+  });
+
+  it("keeps admin-only endpoints under the guarded prefixes, and only them", () => {
+    for (const definition of apiEndpoints) {
+      const underAdminPrefix = ADMIN_ONLY_PREFIXES.some((prefix) => definition.path === prefix || definition.path.startsWith(`${prefix}/`));
+      expect(underAdminPrefix, `${definition.method} ${definition.path}`).toBe(definition.access === "admin");
+    }
+  });
+});
+
+describe("the API reference at /api/docs", () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext("sqlite");
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it("serves a page that loads only its own files (no inline script) and the files it names", async () => {
+    const page = await ctx.request("/api/docs");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).not.toMatch(/<script>(?!<\/script>)/);
+    const files = [...html.matchAll(/(?:src|href)="(\/api\/docs\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(files.length).toBe(3);
+    for (const file of files) {
+      const res = await ctx.request(file);
+      expect(res.status, file).toBe(200);
+      expect((await res.text()).length, file).toBeGreaterThan(50);
+    }
+    expect((await ctx.request("/api/docs/..%2Fpackage.json")).status).toBe(404);
+    expect((await ctx.request("/api/docs/index.html")).status).toBe(404);
+  });
+});

@@ -1,0 +1,530 @@
+import { z } from "zod";
+import { ACCOUNT_STATUSES, PAYOUT_STATUSES } from "../../../contract/financials.ts";
+import type { Payout, PayoutAccount, PayoutAccountStatus, PayoutRun, PayoutStatus, StripeDifferenceKind } from "../../platform/db/schema.ts";
+import { defineExport } from "../../platform/exports/export-kind.ts";
+import type { Executor } from "../../platform/db/executor.ts";
+import { normaliseAccount, normalisePayout, normaliseRun } from "../../domain/ledger/payouts.ts";
+
+/**
+ * SQL of financials and payouts (docs/product.md §15). Every request read is a primary-key or
+ * index range read over rollups (daily_platform_totals, payout_accounts, payout_balance_totals,
+ * payout_runs) or a keyset page of payouts; only the payout run's planning walks payout_accounts,
+ * in the background, in chunks.
+ */
+
+// ---------- overview ----------
+
+export interface FinancialDayRow {
+  day: string;
+  grossCents: number;
+  feesCents: number;
+  refundsCents: number;
+  payoutsCents: number;
+  mrrChangeCents: number;
+}
+
+export interface OverviewDays {
+  /** Before `from`: earnings − payouts paid (what was owed at the start) and the recurring revenue then. */
+  owedBeforeCents: number;
+  mrrBeforeCents: number;
+  /** Every stored day from `from` on, by day. */
+  days: Map<string, FinancialDayRow>;
+}
+
+/**
+ * The per-day rollup from `from` on, and what came before summed in the database: the table holds
+ * one row per day (a few hundred a year), never orders.
+ */
+export async function readOverviewDays(db: Executor, from: string): Promise<OverviewDays> {
+  const before = await db
+    .selectFrom("daily_platform_totals")
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum(eb(eb("gross_cents", "-", eb.ref("fees_cents")), "-", eb.ref("payouts_cents"))), eb.lit(0)).as("owed"),
+      eb.fn.coalesce(eb.fn.sum("mrr_change_cents"), eb.lit(0)).as("mrr"),
+    ])
+    .where("day", "<", from)
+    .executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom("daily_platform_totals")
+    .select(["day", "gross_cents", "fees_cents", "refunds_cents", "payouts_cents", "mrr_change_cents"])
+    .where("day", ">=", from)
+    .orderBy("day")
+    .execute();
+  return {
+    owedBeforeCents: Number(before.owed),
+    mrrBeforeCents: Number(before.mrr),
+    days: new Map(
+      rows.map((r) => [
+        r.day,
+        {
+          day: r.day,
+          grossCents: Number(r.gross_cents),
+          feesCents: Number(r.fees_cents),
+          refundsCents: Number(r.refunds_cents),
+          payoutsCents: Number(r.payouts_cents),
+          mrrChangeCents: Number(r.mrr_change_cents),
+        },
+      ]),
+    ),
+  };
+}
+
+// ---------- cursors ----------
+
+/** Opaque keyset positions: base64url of a small JSON array. */
+export function encodeKey(parts: ReadonlyArray<string | number>): string {
+  return Buffer.from(JSON.stringify(parts), "utf8").toString("base64url");
+}
+
+/** The decoded parts, or null when the text is not one of ours (the caller answers 400). */
+export function decodeKey<T extends readonly ("string" | "number")[]>(text: string, shape: T): { [K in keyof T]: T[K] extends "number" ? number : string } | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value) || value.length !== shape.length) return null;
+  for (const [i, kind] of shape.entries()) {
+    const v: unknown = value[i];
+    if (kind === "number" ? typeof v !== "number" || !Number.isSafeInteger(v) : typeof v !== "string" || v.length === 0 || v.length > 100) return null;
+  }
+  return value as never;
+}
+
+// ---------- payouts ----------
+
+export interface PayoutFilters {
+  status?: PayoutStatus | undefined;
+  vendorId?: string | undefined;
+  runId?: string | undefined;
+}
+
+export interface PayoutKey {
+  createdAt: string;
+  id: string;
+}
+
+/** One page of payouts, newest first (created_at desc, id desc), each filter served by its index. */
+export async function listPayoutsPage(db: Executor, filters: PayoutFilters, limit: number, after?: PayoutKey): Promise<Payout[]> {
+  let query = db.selectFrom("payouts").selectAll();
+  if (filters.vendorId) query = query.where("vendor_id", "=", filters.vendorId);
+  if (filters.runId) query = query.where("run_id", "=", filters.runId);
+  if (filters.status) query = query.where("status", "=", filters.status);
+  if (after) {
+    query = query.where((eb) => eb.or([eb("created_at", "<", after.createdAt), eb.and([eb("created_at", "=", after.createdAt), eb("id", "<", after.id)])]));
+  }
+  const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+  return rows.map(normalisePayout);
+}
+
+/**
+ * How many payouts match: from the runs' counts (a small table) unless a vendor is named, then
+ * from that vendor's own payouts (a handful per run it was in).
+ */
+export async function countPayouts(db: Executor, filters: PayoutFilters): Promise<number> {
+  if (filters.vendorId) {
+    let query = db.selectFrom("payouts").select((eb) => eb.fn.countAll().as("n")).where("vendor_id", "=", filters.vendorId);
+    if (filters.runId) query = query.where("run_id", "=", filters.runId);
+    if (filters.status) query = query.where("status", "=", filters.status);
+    return Number((await query.executeTakeFirstOrThrow()).n);
+  }
+  const column = filters.status ?? "payouts";
+  let query = db.selectFrom("payout_runs").select((eb) => eb.fn.coalesce(eb.fn.sum(column), eb.lit(0)).as("n"));
+  if (filters.runId) query = query.where("id", "=", filters.runId);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
+export function findPayout(db: Executor, id: string): Promise<Payout | undefined> {
+  return db
+    .selectFrom("payouts")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirst()
+    .then((p) => (p ? normalisePayout(p) : undefined));
+}
+
+/** The vendor's latest payouts (vendor detail). */
+export async function recentVendorPayouts(db: Executor, vendorId: string, limit: number): Promise<Payout[]> {
+  return listPayoutsPage(db, { vendorId }, limit);
+}
+
+// ---------- balances ----------
+
+export interface BalanceRow {
+  vendor_id: string;
+  vendor_name: string;
+  balance_cents: number;
+  status: PayoutAccountStatus;
+  last_payout_at: string | null;
+}
+
+export interface BalanceKey {
+  balanceCents: number;
+  vendorId: string;
+}
+
+/** Vendors owed money, largest balance first: a backwards walk of a balance index (per status when filtered). */
+export async function listBalancesPage(db: Executor, status: PayoutAccountStatus | undefined, limit: number, after?: BalanceKey): Promise<BalanceRow[]> {
+  let query = db
+    .selectFrom("payout_accounts")
+    .innerJoin("vendors", "vendors.id", "payout_accounts.vendor_id")
+    .select(["payout_accounts.vendor_id", "vendors.name as vendor_name", "payout_accounts.balance_cents", "payout_accounts.status", "payout_accounts.last_payout_at"])
+    .where("payout_accounts.balance_cents", ">", 0);
+  if (status) query = query.where("payout_accounts.status", "=", status);
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb("payout_accounts.balance_cents", "<", after.balanceCents),
+        eb.and([eb("payout_accounts.balance_cents", "=", after.balanceCents), eb("payout_accounts.vendor_id", "<", after.vendorId)]),
+      ]),
+    );
+  }
+  const rows = await query.orderBy("payout_accounts.balance_cents", "desc").orderBy("payout_accounts.vendor_id", "desc").limit(limit).execute();
+  return rows.map((r) => ({ ...r, balance_cents: Number(r.balance_cents) }));
+}
+
+/** Vendors owed money and the sum owed, from the per-status rollup. */
+export async function readBalanceTotals(db: Executor, status?: PayoutAccountStatus): Promise<{ vendors: number; cents: number }> {
+  let query = db.selectFrom("payout_balance_totals").select((eb) => [eb.fn.coalesce(eb.fn.sum("vendors_owed"), eb.lit(0)).as("v"), eb.fn.coalesce(eb.fn.sum("owed_cents"), eb.lit(0)).as("c")]);
+  if (status) query = query.where("account_status", "=", status);
+  const row = await query.executeTakeFirstOrThrow();
+  return { vendors: Number(row.v), cents: Number(row.c) };
+}
+
+// ---------- accounts ----------
+
+export async function findPayoutAccount(db: Executor, vendorId: string): Promise<PayoutAccount | undefined> {
+  const row = await db.selectFrom("payout_accounts").selectAll().where("vendor_id", "=", vendorId).executeTakeFirst();
+  return row ? normaliseAccount(row) : undefined;
+}
+
+export async function findVendorName(db: Executor, vendorId: string): Promise<string | undefined> {
+  return (await db.selectFrom("vendors").select("name").where("id", "=", vendorId).executeTakeFirst())?.name;
+}
+
+/** Payout states that hold a vendor out of a new run: the transfer is being sent, or may exist. */
+export const HOLDING_STATUSES = ["processing", "unknown"] as const;
+
+/**
+ * Who a run with this minimum would pay (active accounts owed at least it, without a payout being
+ * sent or of unknown outcome), who it would skip (owed at least it, account not active) and who it
+ * holds back (active, owed at least it, a payout to them being sent or unknown): ranges of the
+ * (status, balance) index, and the few payouts in those states.
+ */
+export async function countEligible(db: Executor, minimumCents: number): Promise<{ payouts: number; cents: number; skipped: number; skippedCents: number; held: number }> {
+  const floor = Math.max(1, minimumCents);
+  const rows = await db
+    .selectFrom("payout_accounts")
+    .select((eb) => ["status", eb.fn.countAll().as("n"), eb.fn.coalesce(eb.fn.sum("balance_cents"), eb.lit(0)).as("c")])
+    .where("status", "in", [...ACCOUNT_STATUSES])
+    .where("balance_cents", ">=", floor)
+    .groupBy("status")
+    .execute();
+  const out = { payouts: 0, cents: 0, skipped: 0, skippedCents: 0, held: 0 };
+  for (const r of rows) {
+    if (r.status === "active") {
+      out.payouts += Number(r.n);
+      out.cents += Number(r.c);
+    } else {
+      out.skipped += Number(r.n);
+      out.skippedCents += Number(r.c);
+    }
+  }
+  const held = await db
+    .selectFrom("payout_accounts")
+    .select((eb) => [eb.fn.countAll().as("n"), eb.fn.coalesce(eb.fn.sum("balance_cents"), eb.lit(0)).as("c")])
+    .where("status", "=", "active")
+    .where("balance_cents", ">=", floor)
+    .where("vendor_id", "in", (eb) => eb.selectFrom("payouts").select("payouts.vendor_id").where("payouts.status", "in", [...HOLDING_STATUSES]))
+    .executeTakeFirstOrThrow();
+  out.held = Number(held.n);
+  out.payouts -= out.held;
+  out.cents -= Number(held.c);
+  return out;
+}
+
+export interface EligibleAccount {
+  vendorId: string;
+  vendorName: string;
+  destination: string;
+  balanceCents: number;
+}
+
+/**
+ * The next vendors (by id, after `afterVendorId`) a run pays: active account, balance ≥ the
+ * minimum, and no payout to them being sent or of unknown outcome (paying them now could pay the
+ * same money twice if that transfer exists).
+ */
+export async function nextEligibleAccounts(db: Executor, minimumCents: number, afterVendorId: string | null, limit: number): Promise<{ accounts: EligibleAccount[]; lastVendorId: string | null; exhausted: boolean }> {
+  let query = db
+    .selectFrom("payout_accounts")
+    .innerJoin("vendors", "vendors.id", "payout_accounts.vendor_id")
+    .select(["payout_accounts.vendor_id", "vendors.name", "payout_accounts.stripe_account_id", "payout_accounts.balance_cents", "payout_accounts.status"]);
+  if (afterVendorId) query = query.where("payout_accounts.vendor_id", ">", afterVendorId);
+  // Walk by vendor id (the primary key): a vendor is planned at most once whatever its balance does meanwhile.
+  const rows = await query.orderBy("payout_accounts.vendor_id").limit(limit).execute();
+  const floor = Math.max(1, minimumCents);
+  const candidates = rows.filter((r) => r.status === "active" && r.stripe_account_id !== null && Number(r.balance_cents) >= floor);
+  const held = new Set(
+    candidates.length === 0
+      ? []
+      : (
+          await db
+            .selectFrom("payouts")
+            .select("vendor_id")
+            .where("vendor_id", "in", candidates.map((r) => r.vendor_id))
+            .where("status", "in", [...HOLDING_STATUSES])
+            .execute()
+        ).map((r) => r.vendor_id),
+  );
+  const accounts = candidates
+    .filter((r) => !held.has(r.vendor_id))
+    .map((r) => ({ vendorId: r.vendor_id, vendorName: r.name, destination: r.stripe_account_id!, balanceCents: Number(r.balance_cents) }));
+  return { accounts, lastVendorId: rows.at(-1)?.vendor_id ?? afterVendorId, exhausted: rows.length < limit };
+}
+
+// ---------- runs ----------
+
+export async function findPayoutRun(db: Executor, id: string): Promise<PayoutRun | undefined> {
+  const row = await db.selectFrom("payout_runs").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? normaliseRun(row) : undefined;
+}
+
+export async function findActivePayoutRun(db: Executor): Promise<PayoutRun | undefined> {
+  const row = await db.selectFrom("payout_runs").selectAll().where("active", "=", 1).executeTakeFirst();
+  return row ? normaliseRun(row) : undefined;
+}
+
+export async function listPayoutRunsPage(db: Executor, limit: number, after?: PayoutKey): Promise<PayoutRun[]> {
+  let query = db.selectFrom("payout_runs").selectAll();
+  if (after) query = query.where((eb) => eb.or([eb("created_at", "<", after.createdAt), eb.and([eb("created_at", "=", after.createdAt), eb("id", "<", after.id)])]));
+  const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+  return rows.map(normaliseRun);
+}
+
+/** A run's payouts in one status, by id after `afterId` (the worker's walk). */
+export async function runPayoutsInStatus(db: Executor, runId: string, status: PayoutStatus, afterId: string | null, limit: number): Promise<Payout[]> {
+  let query = db.selectFrom("payouts").selectAll().where("run_id", "=", runId).where("status", "=", status);
+  if (afterId) query = query.where("id", ">", afterId);
+  return (await query.orderBy("id").limit(limit).execute()).map(normalisePayout);
+}
+
+/** Pending payouts left behind by runs that are no longer active (a run that failed on its own). */
+export async function orphanPendingPayouts(db: Executor, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom("payouts")
+    .innerJoin("payout_runs", "payout_runs.id", "payouts.run_id")
+    .select("payouts.id")
+    .where("payouts.status", "=", "pending")
+    .where("payout_runs.active", "is", null)
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Payouts whose outcome is unknown, by id after `afterId`, of one run or all. */
+export async function unknownPayouts(db: Executor, runId: string | null, afterId: string | null, limit: number): Promise<Payout[]> {
+  let query = db.selectFrom("payouts").selectAll().where("status", "=", "unknown");
+  if (runId) query = query.where("run_id", "=", runId);
+  if (afterId) query = query.where("id", ">", afterId);
+  return (await query.orderBy("id").limit(limit).execute()).map(normalisePayout);
+}
+
+/** Runs created at or after `since` (reconciliation against Stripe), oldest first. */
+export async function runsCreatedSince(db: Executor, since: string): Promise<PayoutRun[]> {
+  const rows = await db.selectFrom("payout_runs").selectAll().where("created_at", ">=", since).orderBy("created_at").orderBy("id").execute();
+  return rows.map(normaliseRun);
+}
+
+/** A run's payouts in every state, by id after `afterId` (reconciliation's walk). */
+export async function runPayoutsPage(db: Executor, runId: string, afterId: string | null, limit: number): Promise<Payout[]> {
+  let query = db.selectFrom("payouts").selectAll().where("run_id", "=", runId);
+  if (afterId) query = query.where("id", ">", afterId);
+  return (await query.orderBy("id").limit(limit).execute()).map(normalisePayout);
+}
+
+export async function findPayoutsByIds(db: Executor, ids: string[]): Promise<Payout[]> {
+  if (ids.length === 0) return [];
+  return (await db.selectFrom("payouts").selectAll().where("id", "in", ids).execute()).map(normalisePayout);
+}
+
+export async function isRunCancelRequested(db: Executor, runId: string): Promise<boolean> {
+  const row = await db.selectFrom("payout_runs").select("cancel_requested").where("id", "=", runId).executeTakeFirst();
+  return row?.cancel_requested === 1;
+}
+
+// ---------- CSV exports (docs/product.md §15.5) ----------
+
+const toDollars = (cents: number) => cents / 100;
+
+export const payoutsExport = defineExport({
+  kind: "payouts",
+  fileStem: "payouts",
+  filters: z.object({
+    status: z.enum(PAYOUT_STATUSES).optional(),
+    vendorId: z.string().max(64).optional(),
+    runId: z.string().max(64).optional(),
+  }),
+  columns: [
+    { header: "Date", value: (p: Payout) => p.created_at },
+    { header: "Artist", value: (p) => p.vendor_name },
+    { header: "Amount", value: (p) => toDollars(p.amount_cents) },
+    { header: "Currency", value: (p) => p.currency.toUpperCase() },
+    { header: "Status", value: (p) => p.status },
+    { header: "Stripe transfer", value: (p) => p.stripe_transfer_id },
+    { header: "Failure", value: (p) => p.failure_reason },
+    { header: "Paid at", value: (p) => p.paid_at },
+    { header: "Run", value: (p) => p.run_id },
+  ],
+  async readPage(db, filters, cursor: PayoutKey | undefined, limit) {
+    const rows = await listPayoutsPage(db, filters, limit, cursor);
+    const last = rows.at(-1);
+    return { rows, next: last ? { createdAt: last.created_at, id: last.id } : undefined };
+  },
+});
+
+export const balancesExport = defineExport({
+  kind: "balances",
+  fileStem: "balances",
+  filters: z.object({ accountStatus: z.enum(ACCOUNT_STATUSES).optional() }),
+  columns: [
+    { header: "Artist", value: (b: BalanceRow) => b.vendor_name },
+    { header: "Balance", value: (b) => toDollars(b.balance_cents) },
+    { header: "Account status", value: (b) => b.status },
+    { header: "Last payout", value: (b) => b.last_payout_at },
+  ],
+  async readPage(db, filters, cursor: BalanceKey | undefined, limit) {
+    const rows = await listBalancesPage(db, filters.accountStatus, limit, cursor);
+    const last = rows.at(-1);
+    return { rows, next: last ? { balanceCents: last.balance_cents, vendorId: last.vendor_id } : undefined };
+  },
+});
+
+// ---------- reconciliation against Stripe (docs/product.md §15.3) ----------
+
+export interface NewStripeDifference {
+  key: string;
+  kind: StripeDifferenceKind;
+  runId: string;
+  payoutId: string | null;
+  vendorId: string | null;
+  vendorName: string | null;
+  destination: string | null;
+  stripeTransferId: string | null;
+  stripeAmountCents: number | null;
+  ledgerAmountCents: number | null;
+  detail: string;
+}
+
+export async function insertReconciliation(db: Executor, row: { id: string; startedAt: string; since: string }): Promise<void> {
+  await db.insertInto("stripe_reconciliations").values({ id: row.id, started_at: row.startedAt, since: row.since, finished_at: null, error: null }).execute();
+}
+
+export async function finishReconciliation(db: Executor, id: string, facts: { finishedAt: string; runs: number; transfers: number; payouts: number; differences: number; error: string | null }): Promise<void> {
+  await db
+    .updateTable("stripe_reconciliations")
+    .set({ finished_at: facts.finishedAt, runs: facts.runs, transfers: facts.transfers, payouts: facts.payouts, differences: facts.differences, error: facts.error })
+    .where("id", "=", id)
+    .execute();
+}
+
+/**
+ * Records a difference: a new one is inserted (true), one already known is marked seen again (and
+ * open again if a comparison had stopped finding it): false.
+ */
+export async function recordDifference(db: Executor, id: string, d: NewStripeDifference, now: string): Promise<boolean> {
+  const result = await db
+    .insertInto("stripe_reconciliation_differences")
+    .values({
+      id,
+      key: d.key,
+      kind: d.kind,
+      run_id: d.runId,
+      payout_id: d.payoutId,
+      vendor_id: d.vendorId,
+      vendor_name: d.vendorName,
+      destination: d.destination,
+      stripe_transfer_id: d.stripeTransferId,
+      stripe_amount_cents: d.stripeAmountCents,
+      ledger_amount_cents: d.ledgerAmountCents,
+      detail: d.detail.slice(0, 500),
+      open: 1,
+      found_at: now,
+      last_seen_at: now,
+      resolved_at: null,
+    })
+    .onConflict((oc) => oc.column("key").doNothing())
+    .executeTakeFirst();
+  if (Number(result.numInsertedOrUpdatedRows ?? 0) > 0) return true;
+  await db.updateTable("stripe_reconciliation_differences").set({ last_seen_at: now, open: 1, resolved_at: null, detail: d.detail.slice(0, 500) }).where("key", "=", d.key).execute();
+  return false;
+}
+
+/** Closes a run's open differences that the comparison at `now` did not find again; how many. */
+export async function resolveDifferencesNotSeen(db: Executor, runId: string, now: string): Promise<number> {
+  const result = await db
+    .updateTable("stripe_reconciliation_differences")
+    .set({ open: 0, resolved_at: now })
+    .where("run_id", "=", runId)
+    .where("open", "=", 1)
+    .where("last_seen_at", "<", now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export interface StripeReconciliationFacts {
+  last: { startedAt: string; finishedAt: string | null; since: string; runs: number; transfers: number; payouts: number; differences: number; error: string | null } | null;
+  openDifferences: number;
+  differences: Array<{
+    kind: StripeDifferenceKind;
+    runId: string;
+    payoutId: string | null;
+    vendorId: string | null;
+    vendorName: string | null;
+    destination: string | null;
+    stripeTransferId: string | null;
+    stripeAmountCents: number | null;
+    ledgerAmountCents: number | null;
+    detail: string;
+    foundAt: string;
+    lastSeenAt: string;
+  }>;
+}
+
+/** The last comparison with Stripe and the open differences, newest first (System Debug). */
+export async function readStripeReconciliation(db: Executor, limit: number): Promise<StripeReconciliationFacts> {
+  const last = await db.selectFrom("stripe_reconciliations").selectAll().orderBy("started_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+  const count = await db.selectFrom("stripe_reconciliation_differences").select((eb) => eb.fn.countAll().as("n")).where("open", "=", 1).executeTakeFirstOrThrow();
+  const rows = await db.selectFrom("stripe_reconciliation_differences").selectAll().where("open", "=", 1).orderBy("found_at", "desc").orderBy("id", "desc").limit(limit).execute();
+  const cents = (v: number | null) => (v === null ? null : Number(v));
+  return {
+    last: last
+      ? {
+          startedAt: last.started_at,
+          finishedAt: last.finished_at,
+          since: last.since,
+          runs: Number(last.runs),
+          transfers: Number(last.transfers),
+          payouts: Number(last.payouts),
+          differences: Number(last.differences),
+          error: last.error,
+        }
+      : null,
+    openDifferences: Number(count.n),
+    differences: rows.map((r) => ({
+      kind: r.kind,
+      runId: r.run_id,
+      payoutId: r.payout_id,
+      vendorId: r.vendor_id,
+      vendorName: r.vendor_name,
+      destination: r.destination,
+      stripeTransferId: r.stripe_transfer_id,
+      stripeAmountCents: cents(r.stripe_amount_cents),
+      ledgerAmountCents: cents(r.ledger_amount_cents),
+      detail: r.detail,
+      foundAt: r.found_at,
+      lastSeenAt: r.last_seen_at,
+    })),
+  };
+}

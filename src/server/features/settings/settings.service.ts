@@ -1,0 +1,44 @@
+import type { SettingHistoryResponse, SettingKeyName, SettingsResponse } from "../../../contract/settings.ts";
+import type { AppDeps } from "../../platform/app-env.ts";
+import { recordAudit } from "../../domain/audit/audit-log.ts";
+import type { Actor } from "../../platform/http/endpoint-router.ts";
+import { validateSettingChanges } from "./settings-validation.ts";
+import { readSettingHistory, readSettings, writeSettings } from "../../domain/settings/settings.queries.ts";
+
+/** Platform settings (docs/product.md §7 Settings): read, change with validation and history. */
+export class SettingsService {
+  constructor(private readonly deps: Pick<AppDeps, "database" | "clock">) {}
+
+  read(): Promise<SettingsResponse> {
+    return readSettings(this.deps.database.db);
+  }
+
+  /** One save: every changed key with its history row, and one audit row with each key's old and new value. */
+  async update(actor: Actor, changes: Record<string, string>): Promise<SettingsResponse> {
+    const { database, clock } = this.deps;
+    // Every key is checked before the transaction opens: one bad value means nothing is written.
+    const valid = validateSettingChanges(changes);
+    if (valid.size > 0) {
+      await database.db.transaction().execute(async (trx) => {
+        const written = await writeSettings(trx, database.kind, valid, actor.user.email, clock.now().toISOString());
+        if (written.length === 0) return;
+        await recordAudit(
+          trx,
+          {
+            actor,
+            action: "settings.update",
+            target: { type: "settings", id: "platform", label: written.map((w) => w.key).join(", ") },
+            before: Object.fromEntries(written.map((w) => [w.key, w.oldValue])),
+            after: Object.fromEntries(written.map((w) => [w.key, w.newValue])),
+          },
+          clock,
+        );
+      });
+    }
+    return readSettings(database.db);
+  }
+
+  history(key: SettingKeyName, limit: number, cursor: string | undefined): Promise<SettingHistoryResponse> {
+    return readSettingHistory(this.deps.database.db, key, limit, cursor);
+  }
+}

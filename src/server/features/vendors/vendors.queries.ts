@@ -1,0 +1,314 @@
+import { type RawBuilder, type Selectable, sql } from "kysely";
+import type {
+  AdminVendorsQuery,
+  VendorCounts,
+  VendorDetail,
+  VendorListItem,
+  VendorProduct,
+  VendorSale,
+} from "../../../contract/vendors.ts";
+import type { Database } from "../../platform/db/connect.ts";
+import type { DB, Vendor } from "../../platform/db/schema.ts";
+import { COUNTERS, readCounters } from "../../domain/ledger/counters.ts";
+import type { Executor } from "../../platform/db/executor.ts";
+import { sanitizeCustomCss, sanitizeCustomHtml } from "./sanitize-customization.ts";
+
+/**
+ * The only place vendor SQL lives. Nothing here scans vendors, products or orders: counts come
+ * from the ledger's counters, detail stats from vendor_totals, search from a trigram index
+ * (migration 004), pages from the (flag, joined_at, id) indexes, per-vendor lists from the
+ * (vendor_id, created_at, id) indexes.
+ */
+
+const cents = (value: number | string) => Number(value) / 100;
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** The columns a list row shows: never the customisation texts, which can be large. */
+const LIST_COLUMNS = ["id", "name", "owner_name", "email", "slug", "joined_at", "is_active", "is_internal"] as const;
+type VendorListRow = Pick<Vendor, (typeof LIST_COLUMNS)[number]>;
+
+export function toVendorListItem(v: VendorListRow): VendorListItem {
+  return {
+    id: v.id,
+    name: v.name,
+    owner: v.owner_name,
+    email: v.email,
+    slug: v.slug,
+    joinedDate: v.joined_at,
+    isActive: v.is_active === 1,
+    isInternal: v.is_internal === 1,
+  };
+}
+
+/** Total / active / inactive / internal from the ledger's counters: four primary-key reads. */
+export async function readVendorCounts(db: Executor): Promise<VendorCounts> {
+  const c = await readCounters(db);
+  const total = c[COUNTERS.vendorsTotal];
+  const active = c[COUNTERS.vendorsActive];
+  return { total, active, inactive: total - active, internal: c[COUNTERS.vendorsInternal] };
+}
+
+/** Shorter queries have no trigram, so no index can serve them (they fall back to a scan). */
+export const MIN_INDEXED_SEARCH_LENGTH = 3;
+
+/**
+ * A search counts its matches only up to this many: counting every vendor whose e-mail contains
+ * "example" costs a walk over all of them, and nobody pages through a thousand matches (they refine).
+ */
+export const SEARCH_COUNT_CAP = 1000;
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+export interface VendorPage {
+  vendors: VendorListItem[];
+  total: number;
+  /** True when the search has more than SEARCH_COUNT_CAP matches (total is then the cap). */
+  totalCapped: boolean;
+  counts: VendorCounts;
+}
+
+const statusCondition = (status: AdminVendorsQuery["status"], alias: string) =>
+  status === "active"
+    ? sql.raw(`and ${alias}.is_active = 1`)
+    : status === "inactive"
+      ? sql.raw(`and ${alias}.is_active = 0`)
+      : status === "internal"
+        ? sql.raw(`and ${alias}.is_internal = 1`)
+        : sql.raw("");
+
+/**
+ * SQLite: matches come from the FTS5 trigram table (migration 005), newest key first, joined to
+ * vendors by integer key, so a page stops after `limit` matches however common the term is.
+ */
+async function searchSqlite(database: Database, query: AdminVendorsQuery, search: string): Promise<{ ids: string[]; total: number }> {
+  const { db } = database;
+  const match =
+    [...search].length >= MIN_INDEXED_SEARCH_LENGTH
+      ? // A quoted FTS5 phrase is matched literally: no query syntax can be injected through it.
+        sql`vendor_search match ${`"${search.replace(/"/g, '""')}"`}`
+      : sql`vendor_search.body like ${`%${escapeLike(search)}%`} escape '\\'`;
+  const offset = (query.page - 1) * query.limit;
+  const countCapped = (countFrom: RawBuilder<unknown>) => sql<{ n: number }>`select count(*) as n from (select 1 ${countFrom} limit ${SEARCH_COUNT_CAP + 1}) t`.execute(db);
+
+  if (query.status === undefined && offset + query.limit <= SEARCH_COUNT_CAP) {
+    // Without a status filter the trigram table alone answers (the triggers keep exactly one row
+    // there per vendor). A search for a store's name has few matches: when fewer than the window
+    // come back, they are all of them, so the page (newest key first, sorted here: FTS5 walks
+    // its lists backwards ~40 % slower) and the exact total come from one trigram match.
+    const window = Math.max(offset + query.limit, FEW_MATCHES) + 1;
+    const found = await sql<{ key: number }>`select rowid as key from vendor_search where ${match} limit ${window}`.execute(db);
+    if (found.rows.length < window) {
+      const newestFirst = found.rows.map((r) => r.key).sort((a, b) => b - a);
+      return { ids: await vendorIdsForKeys(database, newestFirst.slice(offset, offset + query.limit)), total: newestFirst.length };
+    }
+    // A broad term: its newest page in index order, and a capped count on the trigram table alone
+    // (two joins per match cheaper than through vendors).
+    const page = await sql<{ key: number }>`select rowid as key from vendor_search where ${match} order by rowid desc limit ${query.limit} offset ${offset}`.execute(db);
+    const counted = await countCapped(sql`from vendor_search where ${match}`);
+    return { ids: await vendorIdsForKeys(database, page.rows.map((r) => r.key)), total: Number(counted.rows[0]?.n ?? 0) };
+  }
+
+  const from = sql`from vendor_search join vendor_search_keys k on k.key = vendor_search.rowid
+    join vendors v on v.id = k.vendor_id where ${match} ${statusCondition(query.status, "v")}`;
+  const rows = await sql<{ id: string }>`select v.id as id ${from} order by vendor_search.rowid desc
+    limit ${query.limit} offset ${(query.page - 1) * query.limit}`.execute(db);
+  const ids = rows.rows.map((r) => r.id);
+  return { ids, total: await searchTotal(ids.length, query, () => countCapped(from)) };
+}
+
+/** Matches a search fetches in one go before it counts separately: more than any store name has. */
+const FEW_MATCHES = 100;
+
+/** Vendor ids of trigram-table keys, in the keys' order. */
+async function vendorIdsForKeys(database: Database, keys: number[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const rows = await sql<{ key: number; vendor_id: string }>`select key, vendor_id from vendor_search_keys where key in (${sql.join(keys)})`.execute(database.db);
+  const byKey = new Map(rows.rows.map((r) => [r.key, r.vendor_id]));
+  return keys.flatMap((key) => byKey.get(key) ?? []);
+}
+
+/** PostgreSQL: the pg_trgm GIN index on search_text (migration 004), newest joined first. */
+async function searchPostgres(database: Database, query: AdminVendorsQuery, search: string): Promise<{ ids: string[]; total: number }> {
+  const { db } = database;
+  const from = sql`from vendors v where v.search_text like lower(${`%${escapeLike(search)}%`}) escape '\\' ${statusCondition(query.status, "v")}`;
+  const rows = await sql<{ id: string }>`select v.id as id ${from} order by v.joined_at desc, v.id desc
+    limit ${query.limit} offset ${(query.page - 1) * query.limit}`.execute(db);
+  const ids = rows.rows.map((r) => r.id);
+  return { ids, total: await searchTotal(ids.length, query, () => sql<{ n: number }>`select count(*) as n from (select 1 ${from} limit ${SEARCH_COUNT_CAP + 1}) t`.execute(db)) };
+}
+
+/**
+ * The number of matches of a search. A short page already tells it (offset + its rows: the typical
+ * search for one store's name), which saves running the trigram match a second time; otherwise
+ * the matches are counted up to SEARCH_COUNT_CAP + 1.
+ */
+async function searchTotal(pageRows: number, query: AdminVendorsQuery, countCapped: () => Promise<{ rows: Array<{ n: number }> }>): Promise<number> {
+  const offset = (query.page - 1) * query.limit;
+  if (pageRows < query.limit && (pageRows > 0 || offset === 0)) return offset + pageRows;
+  return Number((await countCapped()).rows[0]?.n ?? 0);
+}
+
+/** One page of vendors, filtered and searched on the server; a list without search is newest joined first. */
+export async function listVendorsPage(database: Database, query: AdminVendorsQuery): Promise<VendorPage> {
+  // The summary counts and the page are independent: read at once (one round trip of waiting on PostgreSQL).
+  const [counts, page] = await Promise.all([readVendorCounts(database.db), vendorsOfPage(database, query)]);
+  return { ...page, total: page.total ?? (query.status ? counts[query.status] : counts.total), counts };
+}
+
+/** The page's vendors; `total` only for a search (a plain list's total comes from the counters). */
+async function vendorsOfPage(database: Database, query: AdminVendorsQuery): Promise<{ vendors: VendorListItem[]; total: number | null; totalCapped: boolean }> {
+  const { db, kind } = database;
+  const search = query.search?.trim() ?? "";
+  if (search !== "") {
+    const found = kind === "postgres" ? await searchPostgres(database, query, search) : await searchSqlite(database, query, search);
+    const vendors = await fetchVendorsInOrder(database, found.ids);
+    return { vendors: vendors.map(toVendorListItem), total: Math.min(found.total, SEARCH_COUNT_CAP), totalCapped: found.total > SEARCH_COUNT_CAP };
+  }
+
+  let base = db.selectFrom("vendors");
+  if (query.status === "active") base = base.where("is_active", "=", 1);
+  if (query.status === "inactive") base = base.where("is_active", "=", 0);
+  if (query.status === "internal") base = base.where("is_internal", "=", 1);
+  // Deferred join: the offset walks the covering (flag, joined_at, id) index only; full rows
+  // are fetched for the page's ids alone.
+  const ids = await base
+    .select("id")
+    .orderBy("joined_at", "desc")
+    .orderBy("id", "desc")
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit)
+    .execute();
+  const vendors = await fetchVendorsInOrder(database, ids.map((r) => r.id));
+  return { vendors: vendors.map(toVendorListItem), total: null, totalCapped: false };
+}
+
+async function fetchVendorsInOrder(database: Database, ids: string[]): Promise<VendorListRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await database.db.selectFrom("vendors").select(LIST_COLUMNS).where("id", "in", ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** The array call of docs/product.md §10.4: newest first, internal vendors only on request, at most `max` rows. */
+export async function listVendorsArray(database: Database, includeInternal: boolean, max: number): Promise<VendorListItem[]> {
+  let q = database.db.selectFrom("vendors").select("id");
+  if (!includeInternal) q = q.where("is_internal", "=", 0);
+  const ids = await q.orderBy("joined_at", "desc").orderBy("id", "desc").limit(max).execute();
+  return (await fetchVendorsInOrder(database, ids.map((r) => r.id))).map(toVendorListItem);
+}
+
+export async function findVendor(db: Executor, vendorId: string): Promise<Vendor | undefined> {
+  return db.selectFrom("vendors").selectAll().where("id", "=", vendorId).executeTakeFirst();
+}
+
+/** The vendor detail (docs/product.md §11.3): O(1) reads of the vendor row and its vendor_totals row. */
+export async function getVendorDetail(db: Executor, vendorId: string): Promise<VendorDetail | null> {
+  // Both reads at once: on PostgreSQL that is one round trip of waiting instead of two.
+  const [v, t] = await Promise.all([findVendor(db, vendorId), db.selectFrom("vendor_totals").selectAll().where("vendor_id", "=", vendorId).executeTakeFirst()]);
+  if (!v) return null;
+  const orders = t?.orders ?? 0;
+  const gross = Number(t?.gross_cents ?? 0);
+  const visits = t?.visits ?? 0;
+  return {
+    id: v.id,
+    name: v.name,
+    owner: v.owner_name,
+    email: v.email,
+    slug: v.slug,
+    status: v.is_active === 1 ? "active" : "suspended",
+    isInternal: v.is_internal === 1,
+    joinedDate: v.joined_at,
+    stats: {
+      totalProducts: t?.listed_products ?? 0,
+      revenue: cents(gross),
+      totalSales: orders,
+      avgOrderValue: orders > 0 ? round2(cents(gross) / orders) : 0,
+      conversionRate: visits > 0 ? round2((orders / visits) * 100) : 0,
+      lastSaleDate: t?.last_sale_at ?? null,
+    },
+    customization: {
+      theme: v.theme,
+      primaryColor: v.primary_color,
+      secondaryColor: v.secondary_color,
+      about: v.about,
+      customCSS: sanitizeCustomCss(v.custom_css),
+      customHTML: v.custom_html === null ? null : sanitizeCustomHtml(v.custom_html),
+    },
+  };
+}
+
+export interface Paged<T> {
+  rows: T[];
+  total: number;
+}
+
+/**
+ * One page of a vendor's rows of `table`, newest first. The count and the page of ids walk only that
+ * vendor's (vendor_id, created_at, id) index range; then just that page's rows are read.
+ */
+async function vendorPage<T extends "products" | "orders">(
+  db: Executor,
+  table: T,
+  vendorId: string,
+  page: number,
+  limit: number,
+): Promise<Paged<Selectable<DB[T]>>> {
+  // Both tables have vendor_id, created_at and id; Kysely cannot type a query over a union of
+  // table names, so the query is written against one and its rows retyped for the caller.
+  const from = table as "products";
+  const base = db.selectFrom(from).where("vendor_id", "=", vendorId);
+  // The count and the page's ids are independent: read at once (one round trip of waiting on PostgreSQL).
+  const [{ n }, ids] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    base.select("id").orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).offset((page - 1) * limit).execute(),
+  ]);
+  if (ids.length === 0) return { rows: [], total: Number(n) };
+  const rows = await db
+    .selectFrom(from)
+    .selectAll()
+    .where("id", "in", ids.map((r) => r.id))
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  return { rows: rows as unknown as Selectable<DB[T]>[], total: Number(n) };
+}
+
+/** A vendor's products, newest first. */
+export async function listVendorProducts(db: Executor, vendorId: string, page: number, limit: number): Promise<Paged<VendorProduct>> {
+  const { rows, total } = await vendorPage(db, "products", vendorId, page, limit);
+  return {
+    total,
+    rows: rows.map((p) => ({
+      id: p.id,
+      name: p.name,
+      price: cents(p.price_cents),
+      inventory: p.inventory,
+      status: p.status,
+      sold: p.units_sold,
+      revenue: cents(p.revenue_cents),
+      createdAt: p.created_at,
+    })),
+  };
+}
+
+/** A vendor's orders, newest first (all statuses, so refunds are visible too). */
+export async function listVendorSales(db: Executor, vendorId: string, page: number, limit: number): Promise<Paged<VendorSale>> {
+  const { rows, total } = await vendorPage(db, "orders", vendorId, page, limit);
+  return {
+    total,
+    rows: rows.map((o) => ({
+      id: o.id,
+      date: o.created_at,
+      productName: o.product_name,
+      items: o.quantity,
+      total: cents(o.gross_cents),
+      platformFee: cents(o.fee_cents),
+      status: o.status,
+    })),
+  };
+}
+
+/** The local account of a vendor's owner (e-mail and role), for the delete guard; undefined when there is none. */
+export async function findOwnerAccount(db: Executor, userId: string): Promise<{ email: string; role: string } | undefined> {
+  return db.selectFrom("users").select(["email", "role"]).where("id", "=", userId).executeTakeFirst();
+}

@@ -1,0 +1,25 @@
+import {
+  deleteVendorEndpoint,
+  getVendorDetailEndpoint,
+  listAdminVendorsEndpoint,
+  listVendorProductsEndpoint,
+  listVendorSalesEndpoint,
+  listVendorsArrayEndpoint,
+  setVendorStatusEndpoint,
+} from "../../../contract/vendors.ts";
+import type { AppDeps } from "../../platform/app-env.ts";
+import type { EndpointRouter } from "../../platform/http/endpoint-router.ts";
+import { VendorsService } from "./vendors.service.ts";
+
+/** Vendor management (docs/product.md §4 Vendors). Every route is admin-only: `user` is always set. */
+export function vendorsRoutes(router: EndpointRouter, deps: AppDeps): void {
+  const vendors = new VendorsService(deps);
+
+  router.handle(listAdminVendorsEndpoint, ({ query }) => vendors.listPage(query));
+  router.handle(listVendorsArrayEndpoint, ({ query }) => vendors.listArray(query.include_internal ?? false));
+  router.handle(getVendorDetailEndpoint, ({ params }) => vendors.detail(params.id));
+  router.handle(listVendorProductsEndpoint, ({ params, query }) => vendors.products(params.id, query.page, query.limit));
+  router.handle(listVendorSalesEndpoint, ({ params, query }) => vendors.sales(params.id, query.page, query.limit));
+  router.handle(setVendorStatusEndpoint, ({ params, body }, { actor }) => vendors.setStatus(actor, params.id, body.isActive));
+  router.handle(deleteVendorEndpoint, ({ params, body }, { actor }) => vendors.delete(actor, params.id, body.deleteFromClerk));
+}

@@ -1,0 +1,17 @@
+import type { AppDeps } from "./platform/app-env.ts";
+import { auditJobs } from "./features/activity/audit-retention.job.ts";
+import { payoutJobs } from "./features/financials/payout-run.job.ts";
+import { mailJobs } from "./platform/mail/mail-outbox.ts";
+import { registerRateLimitSweep } from "./platform/http/rate-limit-sweep.ts";
+import type { JobWorker } from "./platform/jobs/job-worker.ts";
+
+/**
+ * Every kind of background work, registered on the worker of a server process (serve.ts). An area
+ * adds one line here: a function that registers its handlers (and schedules, for periodic work).
+ */
+export const jobRegistrations: Array<(worker: JobWorker, deps: AppDeps) => void> = [
+  auditJobs,
+  mailJobs,
+  (worker, deps) => payoutJobs(worker, deps),
+  registerRateLimitSweep,
+];

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import SQLite from "better-sqlite3";
+import { sql } from "kysely";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestContext, type TestContext, testDatabaseKinds } from "../../testing/test-app.ts";
+import { openDatabase } from "./connect.ts";
+import { migrateToLatest } from "./migrate.ts";
+
+describe.each(testDatabaseKinds)("Database.dataVersion (%s)", (kind) => {
+  let ctx: TestContext;
+  beforeEach(async () => {
+    ctx = await createTestContext(kind);
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  it("moves on every statement that changed rows: builder, raw SQL, inside a transaction", async () => {
+    const { db } = ctx.database;
+    const versions = [ctx.database.dataVersion()];
+    await db.insertInto("counters").values({ name: "data_version_test", value: 1 }).execute();
+    versions.push(ctx.database.dataVersion());
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable("counters").set({ value: 2 }).where("name", "=", "data_version_test").execute();
+    });
+    versions.push(ctx.database.dataVersion());
+    await sql`delete from counters where name = ${"data_version_test"}`.execute(db);
+    versions.push(ctx.database.dataVersion());
+    expect(new Set(versions).size).toBe(4);
+  });
+
+  it("stays put on reads and on writes that matched nothing", async () => {
+    const { db } = ctx.database;
+    const before = ctx.database.dataVersion();
+    await db.selectFrom("counters").selectAll().execute();
+    await db.updateTable("counters").set({ value: 5 }).where("name", "=", "no_such_counter").execute();
+    await db.deleteFrom("counters").where("name", "=", "no_such_counter").execute();
+    expect(ctx.database.dataVersion()).toBe(before);
+  });
+});
+
+describe("Database.dataVersion on a SQLite file", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "hki-data-version-"));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("moves when another process or connection commits to the same file", async () => {
+    const path = join(dir, "admin.sqlite");
+    const database = openDatabase({ kind: "sqlite", path });
+    try {
+      await migrateToLatest(database.db);
+      expect(database.versionCoversOtherProcesses).toBe(true);
+      const before = database.dataVersion();
+      const other = new SQLite(path);
+      other.prepare("insert into counters (name, value) values (?, ?)").run("written_elsewhere", 1);
+      other.close();
+      expect(database.dataVersion()).not.toBe(before);
+    } finally {
+      await database.close();
+    }
+  });
+});

@@ -1,0 +1,101 @@
+import type { Context, Hono } from "hono";
+import type { EndpointDefinition, EndpointResult, ParsedInput } from "../../../contract/endpoint.ts";
+import type { AppEnv } from "../app-env.ts";
+import { bearerToken } from "../identity/auth-middleware.ts";
+import type { AuthenticatedUser } from "../identity/auth-provider.ts";
+import { unauthorized } from "./http-error.ts";
+import { strictBodyProblem } from "./strict-body.ts";
+import { parseWith, readJsonBody, readQuery } from "./validate.ts";
+
+/** The signed-in user as handlers see it; set by the auth middleware. */
+export type ActingUser = AuthenticatedUser & { isAdmin: boolean };
+
+/** Who acts and from where: what services need for rules and audit rows. */
+export interface Actor {
+  user: ActingUser;
+  clientIp: string;
+  userAgent: string | null;
+  /** The request's id (X-Request-Id), also in logs: ties an audit row to its request. */
+  requestId: string;
+}
+
+/** What a handler gets besides its parsed input: the request's facts, read one way everywhere. */
+export interface RequestFacts<D extends EndpointDefinition = EndpointDefinition> {
+  /** The signed-in user: always there unless the endpoint is public (then null without a token). */
+  user: D["access"] extends "public" ? ActingUser | null : ActingUser;
+  /** The user with the request's origin, for services' rules and audit rows. */
+  actor: D["access"] extends "public" ? Actor | null : Actor;
+  requestId: string;
+  clientIp: string;
+  userAgent: string | null;
+  /** "HEAD" when a GET endpoint is asked for its headers only (Hono runs the GET handler and drops the body). */
+  method: string;
+  /** The raw bearer token (sign-out needs it). */
+  bearerToken: string | null;
+  /** The request's data version (keys the read cache; see app-env.ts). */
+  dataVersion: () => string;
+  /** The URL the request came to. Its origin is whatever the client sent as Host: links start with config.publicUrl instead. */
+  url: URL;
+}
+
+export type EndpointHandler<D extends EndpointDefinition> = (input: ParsedInput<D>, request: RequestFacts<D>) => Promise<EndpointResult<D>> | EndpointResult<D>;
+
+/** Hono's path syntax for an OpenAPI-style path: "/api/x/{id}" -> "/api/x/:id". */
+export function honoPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ":$1");
+}
+
+/**
+ * Registers handlers from their definitions, and only so: the input is read by the project's
+ * rules (http/validate.ts: 415 for a body that is not JSON, an empty body taken as {}, a repeated
+ * query key refused, NUL characters refused, unknown body keys refused, a 400 naming each field at
+ * fault), the handler gets it parsed, and its typed result is answered with the definition's
+ * success status.
+ */
+export class EndpointRouter {
+  readonly served: EndpointDefinition[] = [];
+
+  constructor(private readonly app: Hono<AppEnv>) {}
+
+  handle<D extends EndpointDefinition>(definition: D, handler: EndpointHandler<D>): void {
+    // A body that accepts unknown keys is refused here, at start-up (http/strict-body.ts).
+    const bodyProblem = definition.body ? strictBodyProblem(definition.body) : null;
+    if (bodyProblem) throw new Error(`${definition.method.toUpperCase()} ${definition.path}: ${bodyProblem}`);
+    this.served.push(definition);
+    this.app.on(definition.method.toUpperCase(), honoPath(definition.path), async (c) => {
+      c.set("route", definition.path);
+      // Before anything can fail: a 401 or 400 of an endpoint that needs a token is not cached either.
+      if (definition.access !== "public") c.header("Cache-Control", "no-store");
+      const user = c.get("user") ?? null;
+      if (definition.access !== "public" && !user) throw unauthorized();
+      // Query before body: a malformed query is reported even when the body is malformed too.
+      const query = definition.query ? readQuery(c, definition.query) : undefined;
+      const params = definition.params ? parseWith(definition.params, c.req.param()) : undefined;
+      const body = definition.body ? await readJsonBody(c, definition.body) : undefined;
+      const input = { params, query, body } as ParsedInput<D>;
+      const result = await handler(input, requestFacts(c, user) as RequestFacts<D>);
+      const success = definition.success;
+      if (!success) throw new Error(`${definition.method} ${definition.path} has no success answer but its handler returned`);
+      if (success.mediaTypes) return result as Response;
+      if (definition.access !== "public") c.header("Cache-Control", "no-store");
+      if (success.status === 204 || success.schema === undefined) return c.body(null, success.status === 204 ? 204 : success.status);
+      return c.json(result as object, success.status);
+    });
+  }
+}
+
+function requestFacts(c: Context<AppEnv>, user: ActingUser | null): RequestFacts<EndpointDefinition> | RequestFacts<EndpointDefinition & { access: "public" }> {
+  const requestId = c.get("requestId");
+  const userAgent = c.req.header("user-agent") ?? null;
+  return {
+    user,
+    actor: user ? { user, clientIp: c.get("clientIp"), userAgent, requestId } : null,
+    requestId,
+    clientIp: c.get("clientIp"),
+    userAgent,
+    method: c.req.method,
+    bearerToken: bearerToken(c.req.header("authorization")),
+    dataVersion: c.get("dataVersion"),
+    url: new URL(c.req.url),
+  };
+}

@@ -1,0 +1,69 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Clock } from "../clock.ts";
+import type { Executor } from "../db/executor.ts";
+import type { AuthProvider, AuthenticatedUser, SignInResult } from "./auth-provider.ts";
+import { dummyPasswordHash, verifyPassword } from "./password-hash.ts";
+import type { SessionCache } from "./session-cache.ts";
+import { deleteUserSessions, insertSession, revokeSession, selectSessionUser } from "./sessions.queries.ts";
+import { findUserByEmail } from "./users.ts";
+import { deleteUserRow } from "./users.queries.ts";
+
+/** Sessions last a working day; sign-out revokes them sooner. */
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+/** Sessions are stored by the sha256 of their token, so a database leak does not leak live tokens. */
+export function sessionIdForToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** Tokens are 32 random bytes, base64url: anything else cannot be a token and skips the database. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export class LocalAuthProvider implements AuthProvider {
+  readonly displayName = "HKI Global";
+
+  constructor(
+    private readonly db: Executor,
+    private readonly clock: Clock,
+    /** Only where the data version is exact across processes (SQLite); see session-cache.ts. */
+    private readonly sessions?: SessionCache,
+  ) {}
+
+  async signIn(email: string, password: string): Promise<SignInResult | null> {
+    const user = await findUserByEmail(this.db, email);
+    // Unknown e-mails cost one hash verification too, so timing does not reveal which accounts exist.
+    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
+    if (!user || !user.password_hash || !ok) return null;
+    const token = randomBytes(32).toString("base64url");
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + SESSION_TTL_MS).toISOString();
+    await insertSession(this.db, { id: sessionIdForToken(token), user_id: user.id, created_at: now.toISOString(), expires_at: expiresAt, revoked_at: null });
+    return { token, expiresAt, user: { id: user.id, email: user.email, name: user.name, role: user.role } };
+  }
+
+  async authenticate(token: string, dataVersion?: () => string): Promise<AuthenticatedUser | null> {
+    if (!TOKEN_PATTERN.test(token)) return null;
+    const sessionId = sessionIdForToken(token);
+    const now = this.clock.now().toISOString();
+    // Read BEFORE the query: a write landing meanwhile leaves the new entry already stale.
+    const version = this.sessions ? (dataVersion ?? this.sessions.dataVersion)() : undefined;
+    if (version !== undefined) {
+      const cached = this.sessions!.get(sessionId, version, now);
+      if (cached) return cached;
+    }
+    const row = await selectSessionUser(this.db, sessionId);
+    if (!row || row.revoked_at !== null || row.expires_at <= now) return null;
+    const user: AuthenticatedUser = { id: row.id, email: row.email, name: row.name, role: row.role };
+    if (version !== undefined) this.sessions!.set(sessionId, version, user, row.expires_at);
+    return user;
+  }
+
+  async signOut(token: string): Promise<void> {
+    await revokeSession(this.db, sessionIdForToken(token), this.clock.now().toISOString());
+  }
+
+  async deleteUser(userId: string, executor: Executor): Promise<void> {
+    await deleteUserSessions(executor, userId);
+    await deleteUserRow(executor, userId);
+  }
+}

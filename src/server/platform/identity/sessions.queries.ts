@@ -1,0 +1,40 @@
+import type { Insertable } from "kysely";
+import type { SessionsTable, User } from "../db/schema.ts";
+import type { Executor } from "../db/executor.ts";
+
+export async function insertSession(db: Executor, session: Insertable<SessionsTable>): Promise<void> {
+  await db.insertInto("sessions").values(session).execute();
+}
+
+/** A session with its user, whatever its state: the caller checks revocation and expiry. */
+export interface SessionUserRow {
+  id: string;
+  email: string;
+  name: string | null;
+  role: User["role"];
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export async function selectSessionUser(db: Executor, sessionId: string): Promise<SessionUserRow | undefined> {
+  return db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .select(["users.id", "users.email", "users.name", "users.role", "sessions.expires_at", "sessions.revoked_at"])
+    .where("sessions.id", "=", sessionId)
+    .executeTakeFirst();
+}
+
+/** Revokes one session unless it is revoked already. */
+export async function revokeSession(db: Executor, sessionId: string, revokedAt: string): Promise<void> {
+  await db.updateTable("sessions").set({ revoked_at: revokedAt }).where("id", "=", sessionId).where("revoked_at", "is", null).execute();
+}
+
+/** Revokes every still-open session of a user. */
+export async function revokeUserSessions(db: Executor, userId: string, revokedAt: string): Promise<void> {
+  await db.updateTable("sessions").set({ revoked_at: revokedAt }).where("user_id", "=", userId).where("revoked_at", "is", null).execute();
+}
+
+export async function deleteUserSessions(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+}

@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inviteResponseSchema } from "../../contract/admin-users.ts";
+import { addPendingPayouts, markPayoutFailed, markPayoutProcessing, markPayoutUnknown } from "../domain/ledger/payouts.ts";
+import { type AppRoute, appRoutes } from "../testing/app-routes.ts";
+import { type FakeStripeServer, startFakeStripe } from "../testing/fake-stripe-server.ts";
+import { TEST_PASSWORD, type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
+
+/**
+ * Every admin action leaves exactly one audit row (docs/product.md §14.4): the mutating routes are
+ * listed from the app itself, so a new route fails this test until it has a recipe here (how to
+ * call it so that it changes something) and writes its row, or an entry in NOT_ADMIN_ACTIONS
+ * saying why it is not an admin action.
+ */
+
+/** Mutating routes that are not admin actions, each with the reason. */
+const NOT_ADMIN_ACTIONS: Record<string, string> = {
+  // The private-beta gate checks a shared password; it changes nothing but its attempt counters.
+  "POST /api/beta/verify": "the beta gate, not an action on data",
+  // Ends the caller's own session; the session row itself records it (revoked_at).
+  "POST /api/auth/sign-out": "ends one's own session",
+  // Reads what an invitation grants before the accept form shows; writes nothing.
+  "POST /api/auth/invitations/check": "reads only",
+  // Writes one info entry to the error log on purpose (the hidden test page); no data changes.
+  "POST /api/debug/test-error": "a deliberate error-log entry",
+};
+
+interface Call {
+  path: string;
+  json?: unknown;
+  /** The bearer token to use; the admin's when absent, none when null. */
+  token?: string | null;
+}
+
+type Recipe = (ctx: TestContext, admin: { token: string }) => Promise<Call>;
+
+let sequence = 0;
+const unique = (stem: string) => `${stem}-${++sequence}@example.com`;
+
+async function anInvitation(ctx: TestContext, admin: { token: string }) {
+  const res = await ctx.request("/api/admin/users/invite", { method: "POST", token: admin.token, json: { email: unique("invitee"), role: "viewer" } });
+  expect(res.status).toBe(201);
+  return inviteResponseSchema.parse(await res.json()).invitation;
+}
+
+async function anActiveVendor(ctx: TestContext): Promise<string> {
+  const row = await ctx.database.db.selectFrom("vendors").select("id").where("is_active", "=", 1).orderBy("id").limit(1).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The demo's first active payout account that is owed money (payouts, docs/product.md §15). */
+async function anOwedAccount(ctx: TestContext) {
+  const row = await ctx.database.db
+    .selectFrom("payout_accounts")
+    .innerJoin("vendors", "vendors.id", "payout_accounts.vendor_id")
+    .select(["vendor_id", "vendors.name", "stripe_account_id", "balance_cents"])
+    .where("status", "=", "active")
+    .where("balance_cents", ">", 100)
+    .orderBy("vendor_id")
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  return { ...row, balance_cents: Number(row.balance_cents) };
+}
+
+/** A payout run to act on: the active one, or one started through the API (its audit row comes before counting). */
+async function aPayoutRun(ctx: TestContext, admin: { token: string }): Promise<string> {
+  const active = await ctx.database.db.selectFrom("payout_runs").select("id").where("active", "=", 1).executeTakeFirst();
+  if (active) return active.id;
+  const res = await ctx.request("/api/admin/financial/payouts/runs", { method: "POST", token: admin.token, json: {} });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { run: { id: string } }).run.id;
+}
+
+let stripe: FakeStripeServer | undefined;
+
+/** How to call each mutating route so that it really changes something (the setup's own rows come before counting). */
+const RECIPES: Record<string, Recipe> = {
+  "POST /api/auth/sign-in": async (ctx) => {
+    const email = unique("signs-in");
+    await ctx.createUser({ email, role: "viewer" });
+    return { path: "/api/auth/sign-in", json: { email, password: TEST_PASSWORD }, token: null };
+  },
+  "PATCH /api/vendors/:id/status": async (ctx) => ({ path: `/api/vendors/${await anActiveVendor(ctx)}/status`, json: { isActive: false } }),
+  "DELETE /api/vendors/:id": async (ctx) => ({ path: `/api/vendors/${await anActiveVendor(ctx)}?action=delete`, json: { deleteFromClerk: false } }),
+  "PUT /api/admin/settings": async () => ({ path: "/api/admin/settings", json: { announcement_message: `Coverage ${++sequence}` } }),
+  // An export takes data out of the panel: who, which list, which filters, how many rows (issue 18, finding 9).
+  "POST /api/admin/exports": async () => ({ path: "/api/admin/exports", json: { kind: "audit-log", filters: { action: "vendor.disable" } } }),
+  "POST /api/admin/errors/archive-all": async () => ({ path: "/api/admin/errors/archive-all", json: { level: "info" } }),
+  "POST /api/admin/errors/:id/archive": async (ctx) => {
+    const row = await ctx.database.db.selectFrom("error_logs").select("id").where("archived", "=", 0).orderBy("id").limit(1).executeTakeFirstOrThrow();
+    return { path: `/api/admin/errors/${row.id}/archive` };
+  },
+  "DELETE /api/admin/errors/cleanup-archived": async () => ({ path: "/api/admin/errors/cleanup-archived" }),
+  "POST /api/admin/users/invite": async () => ({ path: "/api/admin/users/invite", json: { email: unique("new"), role: "admin" } }),
+  "DELETE /api/admin/users/invitations/:id": async (ctx, admin) => ({ path: `/api/admin/users/invitations/${(await anInvitation(ctx, admin)).id}` }),
+  "POST /api/admin/users/invitations/:id/resend": async (ctx, admin) => ({ path: `/api/admin/users/invitations/${(await anInvitation(ctx, admin)).id}/resend` }),
+  "POST /api/auth/invitations/accept": async (ctx, admin) => {
+    const link = (await anInvitation(ctx, admin)).link!;
+    return { path: "/api/auth/invitations/accept", json: { token: new URL(link).searchParams.get("token"), name: "Covered", password: "a long enough passphrase" }, token: null };
+  },
+  "PATCH /api/admin/users/:id": async (ctx) => ({ path: `/api/admin/users/${(await ctx.createUser({ email: unique("viewer"), role: "viewer" })).id}`, json: { role: "admin" } }),
+  "DELETE /api/admin/users/:id/access": async (ctx) => ({ path: `/api/admin/users/${(await ctx.createUser({ email: unique("viewer"), role: "viewer" })).id}/access` }),
+  "DELETE /api/admin/users/:id/sessions": async (ctx) => ({ path: `/api/admin/users/${(await ctx.createUser({ email: unique("viewer"), role: "viewer" })).id}/sessions` }),
+  "POST /api/admin/financial/payouts/runs": async (ctx) => {
+    // One run at a time: end any earlier one first.
+    await ctx.database.db.updateTable("payout_runs").set({ active: null, status: "completed" }).where("active", "=", 1).execute();
+    return { path: "/api/admin/financial/payouts/runs", json: {} };
+  },
+  "POST /api/admin/financial/payouts/runs/:id/cancel": async (ctx, admin) => ({ path: `/api/admin/financial/payouts/runs/${await aPayoutRun(ctx, admin)}/cancel` }),
+  "POST /api/admin/financial/payouts/:id/retry": async (ctx, admin) => {
+    const runId = await aPayoutRun(ctx, admin);
+    const a = await anOwedAccount(ctx);
+    const id = `coverage-payout-${++sequence}`;
+    const now = ctx.clock.now().toISOString();
+    await addPendingPayouts(ctx.database.db, runId, [{ id, vendorId: a.vendor_id, vendorName: a.name, destination: a.stripe_account_id!, amountCents: Math.floor(a.balance_cents / 2) }], now);
+    await markPayoutProcessing(ctx.database.db, id, now);
+    await markPayoutFailed(ctx.database.db, id, "Your destination account needs to have at least one of the following capabilities enabled: transfers", false, now);
+    return { path: `/api/admin/financial/payouts/${id}/retry` };
+  },
+  "POST /api/admin/financial/payouts/:id/check": async (ctx, admin) => {
+    // A payout whose outcome is unknown; Stripe lists no transfer for it yet (it stays unknown, audited).
+    const runId = await aPayoutRun(ctx, admin);
+    const a = await ctx.database.db
+      .selectFrom("payout_accounts")
+      .innerJoin("vendors", "vendors.id", "payout_accounts.vendor_id")
+      .select(["vendor_id", "vendors.name", "stripe_account_id", "balance_cents"])
+      .where("status", "=", "active")
+      .where("balance_cents", ">", 100)
+      .where("vendor_id", "not in", (eb) => eb.selectFrom("payouts").select("payouts.vendor_id").where("payouts.run_id", "=", runId))
+      .orderBy("vendor_id")
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const id = `coverage-payout-${++sequence}`;
+    const now = ctx.clock.now().toISOString();
+    await addPendingPayouts(ctx.database.db, runId, [{ id, vendorId: a.vendor_id, vendorName: a.name, destination: a.stripe_account_id!, amountCents: Math.floor(Number(a.balance_cents) / 2) }], now);
+    await markPayoutProcessing(ctx.database.db, id, now);
+    await markPayoutUnknown(ctx.database.db, id, "An unknown error occurred while processing your request", now);
+    return { path: `/api/admin/financial/payouts/${id}/check` };
+  },
+  "POST /api/admin/vendors/:id/payout-account/refresh": async (ctx) => {
+    const a = await anOwedAccount(ctx);
+    stripe!.accounts.set(a.stripe_account_id!, {
+      id: a.stripe_account_id!,
+      charges_enabled: true,
+      payouts_enabled: true,
+      details_submitted: true,
+      requirements: { currently_due: [], past_due: [], disabled_reason: null },
+    });
+    return { path: `/api/admin/vendors/${a.vendor_id}/payout-account/refresh` };
+  },
+};
+
+describe.each(testDatabaseKinds)("every admin action leaves exactly one audit row (%s)", (kind) => {
+  let ctx: TestContext;
+  let admin: { token: string; email: string };
+  let mutating: AppRoute[];
+  beforeAll(async () => {
+    // Payout actions need a payment provider: the fake Stripe stands in.
+    stripe = await startFakeStripe();
+    ctx = await createTestContext(kind, { seedDemo: true, env: { STRIPE_SECRET_KEY: "sk_test_coverage0123456789", STRIPE_API_BASE: stripe.url } });
+    admin = await ctx.createUser({ email: "coverage-admin@hki.global" });
+    mutating = appRoutes(ctx.app).filter((r) => r.method !== "GET" && r.method !== "HEAD");
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await stripe?.close();
+  });
+
+  const key = (r: AppRoute) => `${r.method} ${r.path}`;
+
+  it("knows every mutating route the app serves: a recipe, or a reason it is not an admin action", () => {
+    const unknown = mutating.map(key).filter((k) => !(k in RECIPES) && !(k in NOT_ADMIN_ACTIONS));
+    expect(unknown, "add a recipe to RECIPES (and an audit row to the route), or a reason to NOT_ADMIN_ACTIONS").toEqual([]);
+    const stale = [...Object.keys(RECIPES), ...Object.keys(NOT_ADMIN_ACTIONS)].filter((k) => !mutating.some((r) => key(r) === k));
+    expect(stale, "entries for routes the app no longer serves").toEqual([]);
+  });
+
+  it("each route with a recipe writes one row, tied to its request", async () => {
+    const missing: string[] = [];
+    for (const route of mutating.filter((r) => key(r) in RECIPES)) {
+      const call = await RECIPES[key(route)]!(ctx, admin);
+      const requestId = `coverage-${sequence++}`;
+      const before = await ctx.database.db.selectFrom("audit_log").select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
+      const token = call.token === null ? undefined : (call.token ?? admin.token);
+      const res = await ctx.request(call.path, { method: route.method, headers: { "x-request-id": requestId }, ...(token ? { token } : {}), ...(call.json !== undefined ? { json: call.json } : {}) });
+      expect(res.status, `${key(route)}: ${await res.clone().text()}`).toBeLessThan(300);
+      const after = await ctx.database.db.selectFrom("audit_log").select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
+      const rows = await ctx.database.db.selectFrom("audit_log").select(["action", "request_id"]).where("request_id", "=", requestId).execute();
+      if (Number(after.n) - Number(before.n) !== 1 || rows.length !== 1) missing.push(`${key(route)}: ${Number(after.n) - Number(before.n)} new rows, ${rows.length} with its request id (${rows.map((r) => r.action).join(", ")})`);
+    }
+    expect(missing).toEqual([]);
+  });
+});
