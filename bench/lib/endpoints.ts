@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { parseDatabaseUrl } from "../../src/server/platform/config.ts";
+import { parseDatabaseUrl } from "../../src/server/platform/config/config.ts";
 import { openDatabase } from "../../src/server/platform/db/connect.ts";
 import { encodeCursor } from "../../src/server/domain/keyset-cursor.ts";
 

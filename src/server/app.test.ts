@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "./app.ts";
-import type { AppEnv } from "./platform/app-env.ts";
+import type { AppEnv } from "./platform/request/app-env.ts";
 import { type TestContext, createTestContext, testDatabaseKinds } from "./testing/test-app.ts";
 
 describe.each(testDatabaseKinds)("HTTP basics (%s)", (kind) => {

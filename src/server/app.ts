@@ -2,13 +2,13 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ApiError } from "../contract/common.ts";
-import type { AppDeps, AppEnv } from "./platform/app-env.ts";
-import { ADMIN_ONLY_PREFIXES, identifyUser, requireAdmin } from "./platform/identity/auth-middleware.ts";
+import type { AppDeps, AppEnv } from "./platform/request/app-env.ts";
+import { ADMIN_ONLY_PREFIXES, identifyUser, requireAdmin } from "./platform/request/auth-middleware.ts";
 import { levelForStatus } from "./platform/error-recorder/error-recorder.ts";
 import { redactRequestTarget, redactText } from "./platform/error-recorder/redact.ts";
 import { CLIENT_CLOSED_REQUEST, ClientAbortError } from "./platform/http/client-abort.ts";
 import { classifyDatabaseFailure } from "./platform/http/database-errors.ts";
-import { EndpointRouter } from "./platform/http/endpoint-router.ts";
+import { EndpointRouter } from "./platform/request/endpoint-router.ts";
 import { HttpError } from "./platform/http/http-error.ts";
 import type { UnofficialStatusCode } from "hono/utils/http-status";
 import { LedgerError } from "./platform/db/executor.ts";
@@ -19,7 +19,7 @@ import { logAccess } from "./platform/logging/logger.ts";
 import { OTHER_ROUTE, httpRequestDuration, metricsText, metricsTokenMatches } from "./platform/metrics/metrics.ts";
 import { serveWebApp } from "./platform/http/static-files.ts";
 import { areaRoutes } from "./routes.ts";
-import { issuerFromPublishableKey } from "./platform/config.ts";
+import { issuerFromPublishableKey } from "./platform/config/config.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

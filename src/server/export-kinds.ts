@@ -1,5 +1,5 @@
 import { auditLogExport } from "./features/activity/activity.export.ts";
-import { balancesExport, payoutsExport } from "./features/financials/financials.queries.ts";
+import { balancesExport, payoutsExport } from "./features/financials/financials.export.ts";
 import type { ExportKind } from "./platform/exports/export-kind.ts";
 
 /**

@@ -1,8 +1,8 @@
-import type { AppDeps } from "./platform/app-env.ts";
+import type { AppDeps } from "./platform/request/app-env.ts";
 import { auditJobs } from "./features/activity/audit-retention.job.ts";
 import { payoutJobs } from "./features/financials/payout-run.job.ts";
 import { mailJobs } from "./platform/mail/mail-outbox.ts";
-import { registerRateLimitSweep } from "./platform/http/rate-limit-sweep.ts";
+import { registerRateLimitSweep } from "./platform/housekeeping/rate-limit-sweep.ts";
 import type { JobWorker } from "./platform/jobs/job-worker.ts";
 
 /**

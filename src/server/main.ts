@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import { runClusterPrimary } from "./cluster-primary.ts";
-import { ConfigError, loadConfig } from "./platform/config.ts";
+import { ConfigError, loadConfig } from "./platform/config/config.ts";
 
 /**
  * Process entry. Kept small on purpose: a cluster primary (WEB_CONCURRENCY > 1) only supervises,

@@ -1,15 +1,16 @@
-import type { AppDeps } from "./platform/app-env.ts";
+import type { AppDeps } from "./platform/request/app-env.ts";
 import { adminUsersRoutes } from "./features/admin-users/admin-users.routes.ts";
 import { analyticsRoutes } from "./features/analytics/analytics.routes.ts";
-import { auditLogRoutes } from "./features/activity/activity.routes.ts";
+import { activityRoutes } from "./features/activity/activity.routes.ts";
 import { authRoutes } from "./features/auth/auth.routes.ts";
 import { dashboardRoutes } from "./features/dashboard/dashboard.routes.ts";
-import { debugRoutes } from "./features/system-debug/system-debug.routes.ts";
-import { docsRoutes } from "./features/api-docs/api-docs.routes.ts";
+import { systemDebugRoutes } from "./features/system-debug/system-debug.routes.ts";
+import { apiDocsRoutes } from "./features/api-docs/api-docs.routes.ts";
 import { errorLogsRoutes } from "./features/error-logs/error-logs.routes.ts";
 import { exportsRoutes } from "./features/exports/exports.routes.ts";
-import { financialRoutes } from "./features/financials/financials.routes.ts";
-import type { EndpointRouter } from "./platform/http/endpoint-router.ts";
+import { exportKinds } from "./export-kinds.ts";
+import { financialsRoutes } from "./features/financials/financials.routes.ts";
+import type { EndpointRouter } from "./platform/request/endpoint-router.ts";
 import { publicRoutes } from "./features/public/public.routes.ts";
 import { settingsRoutes } from "./features/settings/settings.routes.ts";
 import { vendorsRoutes } from "./features/vendors/vendors.routes.ts";
@@ -22,16 +23,16 @@ import { vendorsRoutes } from "./features/vendors/vendors.routes.ts";
  */
 export const areaRoutes: Array<(router: EndpointRouter, deps: AppDeps) => void> = [
   publicRoutes,
-  docsRoutes,
+  apiDocsRoutes,
   authRoutes,
   errorLogsRoutes,
   dashboardRoutes,
   analyticsRoutes,
   settingsRoutes,
-  debugRoutes,
+  systemDebugRoutes,
   vendorsRoutes,
-  exportsRoutes,
-  financialRoutes,
+  exportsRoutes(exportKinds),
+  financialsRoutes,
   adminUsersRoutes,
-  auditLogRoutes,
+  activityRoutes,
 ];

@@ -1,11 +1,11 @@
-import type { AppDeps } from "./platform/app-env.ts";
+import type { AppDeps } from "./platform/request/app-env.ts";
 import type { AuthProvider } from "./platform/identity/auth-provider.ts";
 import { ensureFirstAdmin, loadBetaGate } from "./platform/identity/bootstrap.ts";
 import { ClerkAuthProvider } from "./platform/identity/clerk-auth-provider.ts";
 import { LocalAuthProvider } from "./platform/identity/local-auth-provider.ts";
 import { SessionCache } from "./platform/identity/session-cache.ts";
 import { type Clock, systemClock } from "./platform/clock.ts";
-import type { AppConfig } from "./platform/config.ts";
+import type { AppConfig } from "./platform/config/config.ts";
 import { type Database, openDatabase } from "./platform/db/connect.ts";
 import { migrateToLatest } from "./platform/db/migrate.ts";
 import { ReadCache } from "./platform/db/read-cache.ts";

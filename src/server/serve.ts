@@ -1,7 +1,7 @@
 import { serve } from "@hono/node-server";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app.ts";
-import type { AppConfig } from "./platform/config.ts";
+import type { AppConfig } from "./platform/config/config.ts";
 import { webAppIsBuilt } from "./platform/http/static-files.ts";
 import { jobRegistrations } from "./job-handlers.ts";
 import { JobWorker } from "./platform/jobs/job-worker.ts";

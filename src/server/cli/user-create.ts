@@ -1,5 +1,5 @@
 import { systemClock } from "../platform/clock.ts";
-import { ConfigError, loadConfig } from "../platform/config.ts";
+import { ConfigError, loadConfig } from "../platform/config/config.ts";
 import { openDatabase } from "../platform/db/connect.ts";
 import { migrateToLatest } from "../platform/db/migrate.ts";
 import { runUserCreate } from "./user-create-command.ts";

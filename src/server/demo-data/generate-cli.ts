@@ -6,7 +6,7 @@
  * --error-logs). Migrates the database first.
  */
 import { parseArgs } from "node:util";
-import { parseDatabaseUrl } from "../platform/config.ts";
+import { parseDatabaseUrl } from "../platform/config/config.ts";
 import { openDatabase } from "../platform/db/connect.ts";
 import { migrateToLatest } from "../platform/db/migrate.ts";
 import { generateLargeDataset } from "./generate.ts";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../platform/config.ts";
+import { loadConfig } from "../platform/config/config.ts";
 import { SERVER_BUNDLE } from "../testing/server-command.ts";
 
 /**

@@ -5,7 +5,7 @@ import SQLite from "better-sqlite3";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
-import type { AppEnv } from "../platform/app-env.ts";
+import type { AppEnv } from "../platform/request/app-env.ts";
 import { type TestContext, createTestContext } from "../testing/test-app.ts";
 
 /** Security headers on every kind of answer, API and static; no cookie auth; no CORS for strangers. */

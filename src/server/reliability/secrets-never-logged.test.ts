@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../app.ts";
-import type { AppEnv } from "../platform/app-env.ts";
+import type { AppEnv } from "../platform/request/app-env.ts";
 import { createLogger } from "../platform/logging/logger.ts";
 import { type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
 import { appRoutes, fillPath } from "../testing/app-routes.ts";

@@ -1,8 +1,8 @@
 import type { Hono } from "hono";
-import type { AppEnv } from "../platform/app-env.ts";
+import type { AppEnv } from "../platform/request/app-env.ts";
 import { apiEndpoints } from "../../contract/api.ts";
-import { ADMIN_ONLY_PREFIXES } from "../platform/identity/auth-middleware.ts";
-import { honoPath } from "../platform/http/endpoint-router.ts";
+import { ADMIN_ONLY_PREFIXES } from "../platform/request/auth-middleware.ts";
+import { honoPath } from "../platform/request/endpoint-router.ts";
 
 export interface AppRoute {
   method: string;

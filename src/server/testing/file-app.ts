@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Hono } from "hono";
 import { createApp } from "../app.ts";
-import type { AppDeps, AppEnv } from "../platform/app-env.ts";
+import type { AppDeps, AppEnv } from "../platform/request/app-env.ts";
 import { systemClock } from "../platform/clock.ts";
-import { loadConfig } from "../platform/config.ts";
+import { loadConfig } from "../platform/config/config.ts";
 import { createRuntime } from "../runtime.ts";
 import { TEST_BETA_PASSWORD, TEST_PASSWORD } from "./test-app.ts";
 

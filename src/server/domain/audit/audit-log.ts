@@ -1,7 +1,7 @@
 import type { Clock } from "../../platform/clock.ts";
 import { redactUserAgent, redactValue } from "../../platform/error-recorder/redact.ts";
 import { newId } from "../../platform/db/ids.ts";
-import type { Actor } from "../../platform/http/endpoint-router.ts";
+import type { Actor } from "../../platform/identity/actor.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import { insertAuditRow, selectLatestAuditDetails, updateAuditDetails } from "./audit.queries.ts";
 

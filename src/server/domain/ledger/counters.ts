@@ -11,10 +11,14 @@ export const COUNTERS = {
   vendorsActive: "vendors_active",
   /** Vendors with is_internal = 1 (the platform's own stores). */
   vendorsInternal: "vendors_internal",
-  /** Every product, listed or draft. */
+  /** Every product, whatever its status. */
   productsTotal: "products_total",
   /** Products with status 'listed' (the dashboard's "Total Products"). */
   productsListed: "products_listed",
+  /** Products with status 'hidden' (taken down by moderation; drafts are the rest). Migration 013. */
+  productsHidden: "products_hidden",
+  /** Vendors whose listed products exceed the max_products_per_vendor setting. Migration 013. */
+  vendorsOverProductLimit: "vendors_over_product_limit",
   /** Subscriptions with status 'active'. */
   subscriptionsActive: "subscriptions_active",
   /** Sum of monthly_fee_cents of active subscriptions (the dashboard's "Monthly Recurring"). */

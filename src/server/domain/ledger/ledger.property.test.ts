@@ -17,6 +17,7 @@ import {
   retryFailedPayout,
   setPayoutAccount,
 } from "./payouts.ts";
+import { rollPeriodWindows } from "./period-totals.ts";
 import { createProduct, setProductStatus } from "./products.ts";
 import { compareRollups } from "./recompute.ts";
 import { cancelSubscription, startSubscription } from "./subscriptions.ts";
@@ -47,7 +48,8 @@ type Command =
   | { op: "run"; minimum: number; minute: number }
   | { op: "payout"; pick: number; outcome: "paid" | "failed" | "unknown" | "legacyUnknown"; minute: number }
   | { op: "settle"; pick: number; found: boolean; amountDelta: number; minute: number }
-  | { op: "cancelPayout" | "retryPayout" | "endRun"; pick: number };
+  | { op: "cancelPayout" | "retryPayout" | "endRun"; pick: number }
+  | { op: "roll"; day: number };
 
 const pick = fc.nat(1000);
 // Minutes over ~5 days, so orders share days, day boundaries and sometimes an exact instant.
@@ -71,6 +73,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   // Unknown outcomes settled by Stripe's list: found (with Stripe's amount, which may differ) or absent.
   { arbitrary: fc.record({ op: fc.constant("settle" as const), pick, found: fc.boolean(), amountDelta: fc.constantFrom(0, 0, 0, 1, -1, 250), minute }), weight: 2 },
   fc.record({ op: fc.constantFrom("cancelPayout" as const, "retryPayout" as const, "endRun" as const), pick }),
+  // The top lists' rolling windows move forward (docs/decisions/0013-top-lists.md), by a day or past a whole window.
+  { arbitrary: fc.record({ op: fc.constant("roll" as const), day: fc.integer({ min: 0, max: 12 }) }), weight: 2 },
 );
 
 /** A platform with sales to start from, so the payout commands that follow have balances to pay. */
@@ -213,6 +217,9 @@ async function run(db: Executor, cmd: Command, n: number): Promise<void> {
       });
       return;
     }
+    case "roll":
+      await rollPeriodWindows(db, time(cmd.day * 1440).slice(0, 10));
+      return;
     case "endRun": {
       const r = at((await db.selectFrom("payout_runs").select("id").where("active", "=", 1).execute()).map((x) => x.id), cmd.pick);
       if (r) await finishPayoutRun(db, r, "completed", time(7000));

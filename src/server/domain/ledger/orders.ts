@@ -4,6 +4,7 @@ import type { Order } from "../../platform/db/schema.ts";
 import { COUNTERS, incrementCounters } from "./counters.ts";
 import { dayOf, type Executor, inTransaction, isoTime, LedgerError } from "../../platform/db/executor.ts";
 import { addToPayoutAccount } from "./payouts.ts";
+import { addToProductSales } from "./period-totals.ts";
 import { addToDailyPlatformTotals, addToDailyVendorTotals, addToVendorTotals, refreshLastSaleAt } from "./rollups.ts";
 
 export interface PlaceOrderInput {
@@ -91,6 +92,8 @@ async function applyPaidOrder(trx: Executor, o: Order, sign: 1 | -1): Promise<vo
       }))
       .where("id", "=", o.product_id)
       .execute();
+    // The product's day and the rolling windows of the top lists (docs/decisions/0013-top-lists.md).
+    await addToProductSales(trx, { productId: o.product_id, vendorId: o.vendor_id, day, grossCents: sign * o.gross_cents, orders: sign, units: sign * o.quantity });
   }
   if (sign === -1) {
     // Only when the newest sale goes away does last_sale_at move back.

@@ -117,10 +117,6 @@ export function sumDays(days: Map<string, PlatformDay>, from: string, to: string
   return total;
 }
 
-/** Integer cents to US dollars, as the API speaks dollars where the screens show dollars. */
-export function centsToDollars(cents: number): number {
-  return cents / 100;
-}
 
 /** The platform_fee_percentage now in force as a number (1.5 = 1.5 %), for the screens' fee texts. */
 export async function currentFeePercentage(db: Executor): Promise<number> {

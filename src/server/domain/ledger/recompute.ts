@@ -1,6 +1,8 @@
 import { sql } from "kysely";
 import { COUNTER_NAMES, COUNTERS, type CounterName } from "./counters.ts";
+import { readProductLimit } from "./product-limit.ts";
 import { dayOf, type Executor, inTransaction } from "../../platform/db/executor.ts";
+import { rebuildProductSalesAndWindows, shiftDay } from "./period-totals.ts";
 
 /**
  * Rollups and counters computed from scratch over the raw rows (vendors, products, orders,
@@ -27,6 +29,12 @@ export interface RollupSnapshot {
   balanceTotals: Map<string, Row>;
   /** key: run id; payouts counted and summed by status */
   payoutRuns: Map<string, Row>;
+  /** key: product_id|day; paid sales per product and day (docs/decisions/0013-top-lists.md) */
+  productSalesDays: Map<string, Row>;
+  /** key: product_id|period_days; sales over each rolling window, internal vendors left out */
+  productPeriodTotals: Map<string, Row>;
+  /** key: vendor_id|period_days */
+  vendorPeriodTotals: Map<string, Row>;
 }
 
 const PLATFORM_FIELDS = ["gross_cents", "orders", "fees_cents", "items_sold", "new_vendors", "new_products", "refunds_cents", "payouts_cents", "mrr_change_cents"] as const;
@@ -36,6 +44,8 @@ const PRODUCT_FIELDS = ["units_sold", "revenue_cents"] as const;
 const ACCOUNT_FIELDS = ["earned_cents", "paid_out_cents", "in_flight_cents", "balance_cents", "last_payout_at"] as const;
 const BALANCE_TOTAL_FIELDS = ["vendors_owed", "owed_cents"] as const;
 const RUN_FIELDS = ["payouts", "total_cents", "pending", "processing", "unknown", "paid", "paid_cents", "failed", "canceled"] as const;
+
+const SALES_FIELDS = ["gross_cents", "orders", "units"] as const;
 
 const TIME_FIELDS = new Set(["last_sale_at", "last_payout_at"]);
 
@@ -67,6 +77,19 @@ export async function computeExpectedRollups(db: Executor): Promise<RollupSnapsh
   counters[COUNTERS.productsTotal] = await one(db.selectFrom("products").select((eb) => eb.fn.countAll().as("n")).executeTakeFirst());
   counters[COUNTERS.productsListed] = await one(
     db.selectFrom("products").select((eb) => eb.fn.countAll().as("n")).where("status", "=", "listed").executeTakeFirst(),
+  );
+  counters[COUNTERS.productsHidden] = await one(
+    db.selectFrom("products").select((eb) => eb.fn.countAll().as("n")).where("status", "=", "hidden").executeTakeFirst(),
+  );
+  // Vendors whose listed products exceed the max_products_per_vendor setting, counted from the products themselves.
+  const productLimit = await readProductLimit(db);
+  counters[COUNTERS.vendorsOverProductLimit] = await one(
+    db
+      .selectFrom((eb) =>
+        eb.selectFrom("products").select("vendor_id").where("status", "=", "listed").groupBy("vendor_id").having((h) => h(h.fn.countAll(), ">", productLimit)).as("over"),
+      )
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirst(),
   );
   counters[COUNTERS.subscriptionsActive] = await one(
     db.selectFrom("subscriptions").select((eb) => eb.fn.countAll().as("n")).where("status", "=", "active").executeTakeFirst(),
@@ -210,7 +233,43 @@ export async function computeExpectedRollups(db: Executor): Promise<RollupSnapsh
     const status = statusOf.get(vendorId) ?? "not_connected";
     if (Number(a.balance_cents) > 0) add(balanceTotals, status, BALANCE_TOTAL_FIELDS, { vendors_owed: 1, owed_cents: Number(a.balance_cents) });
   }
-  return { counters, dailyPlatform, dailyVendor, vendorTotals, productTotals, payoutAccounts, balanceTotals, payoutRuns };
+  const { productSalesDays, productPeriodTotals, vendorPeriodTotals } = await computeExpectedProductSales(db);
+  return { counters, dailyPlatform, dailyVendor, vendorTotals, productTotals, payoutAccounts, balanceTotals, payoutRuns, productSalesDays, productPeriodTotals, vendorPeriodTotals };
+}
+
+/** Per-product days from the paid orders, and each window's totals from them (non-internal vendors). */
+async function computeExpectedProductSales(db: Executor): Promise<Pick<RollupSnapshot, "productSalesDays" | "productPeriodTotals" | "vendorPeriodTotals">> {
+  const productSalesDays = new Map<string, Row>();
+  const productPeriodTotals = new Map<string, Row>();
+  const vendorPeriodTotals = new Map<string, Row>();
+  const rows = await db
+    .selectFrom("orders")
+    .select((eb) => [
+      "product_id",
+      "vendor_id",
+      dayExpr("created_at").as("day"),
+      eb.fn.sum<number>("gross_cents").as("gross_cents"),
+      eb.fn.countAll<number>().as("orders"),
+      eb.fn.sum<number>("quantity").as("units"),
+    ])
+    .where("status", "=", "paid")
+    .where("product_id", "is not", null)
+    .groupBy(["product_id", "vendor_id", dayExpr("created_at")])
+    .execute();
+  const internal = new Set((await db.selectFrom("vendors").select("id").where("is_internal", "=", 1).execute()).map((v) => v.id));
+  const windows = await db.selectFrom("period_windows").select(["period_days", "last_day"]).execute();
+  for (const r of rows) {
+    const v = { gross_cents: Number(r.gross_cents), orders: Number(r.orders), units: Number(r.units) };
+    add(productSalesDays, `${r.product_id}|${r.day}`, SALES_FIELDS, v);
+    if (internal.has(r.vendor_id)) continue;
+    for (const w of windows) {
+      const period = Number(w.period_days);
+      if (r.day > w.last_day || r.day < shiftDay(w.last_day, -(period - 1))) continue;
+      add(productPeriodTotals, `${r.product_id}|${period}`, SALES_FIELDS, v);
+      add(vendorPeriodTotals, `${r.vendor_id}|${period}`, SALES_FIELDS, v);
+    }
+  }
+  return { productSalesDays, productPeriodTotals, vendorPeriodTotals };
 }
 
 /** What the rollup tables and counters hold now. */
@@ -238,11 +297,28 @@ export async function readActualRollups(db: Executor): Promise<RollupSnapshot> {
   for (const r of await db.selectFrom("payout_balance_totals").selectAll().execute()) balanceTotals.set(r.account_status, toRow(r, BALANCE_TOTAL_FIELDS));
   const payoutRuns = new Map<string, Row>();
   for (const r of await db.selectFrom("payout_runs").selectAll().execute()) payoutRuns.set(r.id, toRow(r, RUN_FIELDS));
-  return { counters, dailyPlatform, dailyVendor, vendorTotals, productTotals, payoutAccounts, balanceTotals, payoutRuns };
+  const productSalesDays = new Map<string, Row>();
+  for (const r of await db.selectFrom("product_sales_days").selectAll().execute()) productSalesDays.set(`${r.product_id}|${r.day}`, toRow(r, SALES_FIELDS));
+  const productPeriodTotals = new Map<string, Row>();
+  for (const r of await db.selectFrom("product_period_totals").selectAll().execute()) productPeriodTotals.set(`${r.product_id}|${r.period_days}`, toRow(r, SALES_FIELDS));
+  const vendorPeriodTotals = new Map<string, Row>();
+  for (const r of await db.selectFrom("vendor_period_totals").selectAll().execute()) vendorPeriodTotals.set(`${r.vendor_id}|${r.period_days}`, toRow(r, SALES_FIELDS));
+  return { counters, dailyPlatform, dailyVendor, vendorTotals, productTotals, payoutAccounts, balanceTotals, payoutRuns, productSalesDays, productPeriodTotals, vendorPeriodTotals };
 }
 
 export interface RollupDifference {
-  table: "counters" | "daily_platform_totals" | "daily_vendor_totals" | "vendor_totals" | "products" | "payout_accounts" | "payout_balance_totals" | "payout_runs";
+  table:
+    | "counters"
+    | "daily_platform_totals"
+    | "daily_vendor_totals"
+    | "vendor_totals"
+    | "products"
+    | "payout_accounts"
+    | "payout_balance_totals"
+    | "payout_runs"
+    | "product_sales_days"
+    | "product_period_totals"
+    | "vendor_period_totals";
   key: string;
   column: string;
   expected: number | string | null;
@@ -296,6 +372,10 @@ export function diffSnapshots(expected: RollupSnapshot, actual: RollupSnapshot):
   out.push(...diffMaps("payout_accounts", expected.payoutAccounts, actual.payoutAccounts, ACCOUNT_FIELDS, false));
   out.push(...diffMaps("payout_balance_totals", expected.balanceTotals, actual.balanceTotals, BALANCE_TOTAL_FIELDS, true));
   out.push(...diffMaps("payout_runs", expected.payoutRuns, actual.payoutRuns, RUN_FIELDS, false));
+  out.push(...diffMaps("product_sales_days", expected.productSalesDays, actual.productSalesDays, SALES_FIELDS, true));
+  // Period totals never keep a row at nothing (the top lists would list it): absent means absent.
+  out.push(...diffMaps("product_period_totals", expected.productPeriodTotals, actual.productPeriodTotals, SALES_FIELDS, false));
+  out.push(...diffMaps("vendor_period_totals", expected.vendorPeriodTotals, actual.vendorPeriodTotals, SALES_FIELDS, false));
   return out;
 }
 
@@ -412,6 +492,9 @@ export async function recomputeRollups(db: Executor): Promise<RollupDifference[]
         })
         .where("id", "=", runId)
         .execute();
+    }
+    if (differences.some((d) => d.table === "product_sales_days" || d.table === "product_period_totals" || d.table === "vendor_period_totals")) {
+      await rebuildProductSalesAndWindows(trx);
     }
     const productFixes = differences.filter((d) => d.table === "products").map((d) => d.key);
     for (const id of new Set(productFixes)) {

@@ -4,6 +4,8 @@ import type { Vendor } from "../../platform/db/schema.ts";
 import { COUNTERS, incrementCounters } from "./counters.ts";
 import { CHUNK_ROWS, dayOf, type Executor, inTransaction, isoTime, LedgerError } from "../../platform/db/executor.ts";
 import { deleteVendorPayouts, insertPayoutAccount } from "./payouts.ts";
+import { deleteProductSales, deleteVendorPeriodTotals } from "./period-totals.ts";
+import { readProductLimit } from "./product-limit.ts";
 import { addToDailyPlatformTotals, type PlatformDayDeltas } from "./rollups.ts";
 
 export interface CreateVendorInput {
@@ -145,10 +147,13 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
       const byDay = new Map<string, number>();
       for (const p of rows) byDay.set(dayOf(p.created_at), (byDay.get(dayOf(p.created_at)) ?? 0) + 1);
       for (const [day, n] of byDay) await addToDailyPlatformTotals(trx, day, { newProducts: -n });
+      await deleteProductSales(trx, rows.map((p) => p.id));
+      await trx.deleteFrom("product_moderations").where("product_id", "in", rows.map((p) => p.id)).execute();
       await trx.deleteFrom("products").where("id", "in", rows.map((p) => p.id)).execute();
       await incrementCounters(trx, {
         [COUNTERS.productsTotal]: -rows.length,
         [COUNTERS.productsListed]: -rows.filter((p) => p.status === "listed").length,
+        [COUNTERS.productsHidden]: -rows.filter((p) => p.status === "hidden").length,
       });
       result.products += rows.length;
     }
@@ -202,6 +207,10 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
       result.dailyVendorTotals += days.length;
     }
 
+    await deleteVendorPeriodTotals(trx, vendorId);
+    // A vendor over the product limit stops being one (its listed products leave with its totals row).
+    const totals = await trx.selectFrom("vendor_totals").select("listed_products").where("vendor_id", "=", vendorId).executeTakeFirst();
+    if (totals && Number(totals.listed_products) > (await readProductLimit(trx))) await incrementCounters(trx, { [COUNTERS.vendorsOverProductLimit]: -1 });
     await trx.deleteFrom("vendor_totals").where("vendor_id", "=", vendorId).execute();
     await trx.deleteFrom("vendors").where("id", "=", vendorId).execute();
     await incrementCounters(trx, {

@@ -2,7 +2,7 @@ import { Kysely, SqliteDialect } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { auditLogResponseSchema } from "../../../contract/activity.ts";
 import { createExportResponseSchema } from "../../../contract/exports.ts";
-import { ConfigError, loadConfig } from "../../platform/config.ts";
+import { ConfigError, loadConfig } from "../../platform/config/config.ts";
 import { newId } from "../../platform/db/ids.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { JobWorker } from "../../platform/jobs/job-worker.ts";

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../platform/app-env.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { JobWorker } from "../../platform/jobs/job-worker.ts";
 import { inChunks } from "../../platform/db/in-chunks.ts";

@@ -11,8 +11,8 @@ import {
   revokeInvitationEndpoint,
   revokeUserSessionsEndpoint,
 } from "../../../contract/admin-users.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
-import type { EndpointRouter } from "../../platform/http/endpoint-router.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
+import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { AdminUsersService } from "./admin-users.service.ts";
 
 /**

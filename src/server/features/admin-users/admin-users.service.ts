@@ -17,7 +17,7 @@ import {
 } from "../../../contract/admin-users.ts";
 import type { SignInResponse } from "../../../contract/auth.ts";
 import { withoutForbiddenIdentityCharacters } from "../../../contract/common.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
 import { hasPanelAccess, isAdminUser } from "../../platform/identity/admin-rule.ts";
 import { SESSION_TTL_MS, sessionIdForToken } from "../../platform/identity/local-auth-provider.ts";
@@ -26,7 +26,7 @@ import { passwordProblem } from "../../platform/identity/password-policy.ts";
 import { insertSession } from "../../platform/identity/sessions.queries.ts";
 import { normalizeEmail } from "../../platform/identity/users.ts";
 import { newId } from "../../platform/db/ids.ts";
-import type { Actor } from "../../platform/http/endpoint-router.ts";
+import type { Actor } from "../../platform/identity/actor.ts";
 import { HttpError, badRequest, conflict, invalidField, notFound } from "../../platform/http/http-error.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import { queueMail } from "../../platform/mail/mail-outbox.ts";

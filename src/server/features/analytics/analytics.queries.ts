@@ -2,7 +2,8 @@ import type { AnalyticsPeriod, AnalyticsResponse } from "../../../contract/analy
 import { utcDay } from "../../platform/clock.ts";
 import { COUNTERS, readCounters } from "../../domain/ledger/counters.ts";
 import type { Executor } from "../../platform/db/executor.ts";
-import { addDays, centsToDollars, currentFeePercentage, daysBetween, monthStart, readPlatformDays, sumDays } from "../../domain/ledger/platform-days.queries.ts";
+import { addDays, currentFeePercentage, daysBetween, monthStart, readPlatformDays, sumDays } from "../../domain/ledger/platform-days.queries.ts";
+import { centsToDollars } from "../../domain/money.ts";
 
 /**
  * Analytics over the last `days` UTC days including today, from counters and the daily platform

@@ -1,6 +1,6 @@
 import { analyticsEndpoint } from "../../../contract/analytics.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
-import type { EndpointRouter } from "../../platform/http/endpoint-router.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
+import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { AnalyticsService } from "./analytics.service.ts";
 
 export function analyticsRoutes(router: EndpointRouter, deps: AppDeps): void {

@@ -1,5 +1,5 @@
 import type { AnalyticsPeriod, AnalyticsResponse } from "../../../contract/analytics.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
 import { readAnalytics } from "./analytics.queries.ts";
 
 /** Sales figures by period (docs/product.md §6 Analytics). */

@@ -1,13 +1,13 @@
 import { API_REFERENCE_ASSETS, type ApiReferenceAsset, apiReferenceAssetEndpoint, apiReferencePageEndpoint, openApiDocumentEndpoint } from "../../../contract/api-docs.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
-import type { EndpointRouter } from "../../platform/http/endpoint-router.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
+import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { notFound } from "../../platform/http/http-error.ts";
 import { DocsService } from "./api-docs.service.ts";
 
 const ASSET_TYPE: Record<ApiReferenceAsset, string> = { "swagger-ui.css": "text/css; charset=utf-8", "swagger-ui-bundle.js": "text/javascript; charset=utf-8", "reference.js": "text/javascript; charset=utf-8" };
 
 /** /api/openapi.json and the reference at /api/docs (docs/product.md §10.1). */
-export function docsRoutes(router: EndpointRouter, _deps: AppDeps): void {
+export function apiDocsRoutes(router: EndpointRouter, _deps: AppDeps): void {
   const docs = new DocsService();
   router.handle(openApiDocumentEndpoint, () => ({ ...docs.openApiDocument() }));
   router.handle(apiReferencePageEndpoint, () => new Response(docs.referencePage(), { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" } }));

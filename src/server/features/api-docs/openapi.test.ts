@@ -1,8 +1,8 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiEndpoints } from "../../../contract/api.ts";
-import { ADMIN_ONLY_PREFIXES } from "../../platform/identity/auth-middleware.ts";
-import { honoPath } from "../../platform/http/endpoint-router.ts";
+import { ADMIN_ONLY_PREFIXES } from "../../platform/request/auth-middleware.ts";
+import { honoPath } from "../../platform/request/endpoint-router.ts";
 import { appRoutes } from "../../testing/app-routes.ts";
 import { type TestContext, createTestContext } from "../../testing/test-app.ts";
 

@@ -1,6 +1,6 @@
 import { betaVerifyEndpoint, meEndpoint, signInEndpoint, signOutEndpoint } from "../../../contract/auth.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
-import type { EndpointRouter } from "../../platform/http/endpoint-router.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
+import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { panelPermissions } from "../../platform/identity/admin-rule.ts";
 import { AuthService } from "./auth.service.ts";
 

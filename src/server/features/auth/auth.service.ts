@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { BetaVerifyResponse, SignInResponse } from "../../../contract/auth.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
 import { addressKey } from "../../platform/http/client-address.ts";
 import { HttpError, invalidField, tooManyRequests, unauthorized } from "../../platform/http/http-error.ts";

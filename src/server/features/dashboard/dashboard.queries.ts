@@ -2,7 +2,8 @@ import { type DashboardStats, RECENT_ACTIVITY_LIMIT, type RecentActivity } from 
 import { utcDay } from "../../platform/clock.ts";
 import { COUNTERS, readCounters } from "../../domain/ledger/counters.ts";
 import type { Executor } from "../../platform/db/executor.ts";
-import { addDays, centsToDollars, currentFeePercentage, monthStart, sumPlatformDayRanges } from "../../domain/ledger/platform-days.queries.ts";
+import { addDays, currentFeePercentage, monthStart, sumPlatformDayRanges } from "../../domain/ledger/platform-days.queries.ts";
+import { centsToDollars } from "../../domain/money.ts";
 
 /**
  * The dashboard's figures, read from counters and the daily platform rollup only (never a scan of

@@ -1,6 +1,6 @@
 import { dashboardStatsEndpoint } from "../../../contract/dashboard.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
-import type { EndpointRouter } from "../../platform/http/endpoint-router.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
+import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { DashboardService } from "./dashboard.service.ts";
 
 export function dashboardRoutes(router: EndpointRouter, deps: AppDeps): void {

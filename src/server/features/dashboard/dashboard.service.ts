@@ -1,5 +1,5 @@
 import type { DashboardStats } from "../../../contract/dashboard.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
 import { readDashboardStats } from "./dashboard.queries.ts";
 
 /** The dashboard's figures (docs/product.md §3 Dashboard). */

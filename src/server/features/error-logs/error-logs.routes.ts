@@ -1,6 +1,6 @@
 import { archiveAllErrorLogsEndpoint, archiveErrorLogEndpoint, cleanupArchivedErrorLogsEndpoint, listErrorLogsEndpoint } from "../../../contract/error-logs.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
-import type { EndpointRouter } from "../../platform/http/endpoint-router.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
+import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { ErrorLogsService } from "./error-logs.service.ts";
 
 /** The error log's calls (docs/product.md §10.6). */

@@ -1,7 +1,7 @@
 import { ARCHIVE_RETENTION_DAYS, type ArchiveOneResponse, type ErrorLevel, type ErrorListQuery, type ErrorListResponse, type ErrorMessageResponse } from "../../../contract/error-logs.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
-import type { Actor } from "../../platform/http/endpoint-router.ts";
+import type { Actor } from "../../platform/identity/actor.ts";
 import { notFound } from "../../platform/http/http-error.ts";
 import { decodeCursor, encodeCursor } from "../../domain/keyset-cursor.ts";
 import { archiveAllErrorLogs, archiveErrorLog, cleanupArchivedErrorLogs, listErrorLogs, readLevelCounts } from "./error-logs.queries.ts";

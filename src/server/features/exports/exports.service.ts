@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { EXPORT_LINK_TTL_SECONDS, type CreateExportResponse } from "../../../contract/exports.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
 import { completeAuditDetails, recordAudit } from "../../domain/audit/audit-log.ts";
 import { utcDay } from "../../platform/clock.ts";
 import { redactFilters } from "../../platform/error-recorder/redact.ts";
-import type { Actor } from "../../platform/http/endpoint-router.ts";
+import type { Actor } from "../../platform/identity/actor.ts";
 import { HttpError, invalidField, notFound } from "../../platform/http/http-error.ts";
 import { parseWith } from "../../platform/http/validate.ts";
 import { csvLine } from "../../platform/exports/csv.ts";

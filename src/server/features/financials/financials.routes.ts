@@ -11,12 +11,12 @@ import {
   refreshPayoutAccountEndpoint,
   retryPayoutEndpoint,
 } from "../../../contract/financials.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
-import type { EndpointRouter } from "../../platform/http/endpoint-router.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
+import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { FinancialService } from "./financials.service.ts";
 
 /** Financials and payouts (docs/product.md §15). Every route is admin-only. */
-export function financialRoutes(router: EndpointRouter, deps: AppDeps): void {
+export function financialsRoutes(router: EndpointRouter, deps: AppDeps): void {
   const financial = new FinancialService(deps);
 
   router.handle(financialOverviewEndpoint, ({ query }, { dataVersion }) => financial.overview(query.period, dataVersion));

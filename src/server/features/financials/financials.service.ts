@@ -14,11 +14,11 @@ import type {
   VendorPayoutsResponse,
 } from "../../../contract/financials.ts";
 import { addDays, daysBetween, monthStart } from "../../domain/ledger/platform-days.queries.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
 import { utcDay } from "../../platform/clock.ts";
 import { newId } from "../../platform/db/ids.ts";
-import type { Actor } from "../../platform/http/endpoint-router.ts";
+import type { Actor } from "../../platform/identity/actor.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import { conflict, HttpError, invalidField, notFound } from "../../platform/http/http-error.ts";
 import { cancelPayout, insertPayoutRun, requestPayoutRunCancel, retryFailedPayout, setPayoutAccount } from "../../domain/ledger/payouts.ts";
@@ -42,7 +42,7 @@ import {
   readOverviewDays,
   recentVendorPayouts,
 } from "./financials.queries.ts";
-import { dollars, toAccountItem, toBalanceItem, toPayoutItem, toRunItem } from "../../domain/money.ts";
+import { dollars, toAccountItem, toBalanceItem, toPayoutItem, toRunItem } from "./financials.mapping.ts";
 import { settleUnknownPayout } from "./payout-reconcile.ts";
 import { PAYOUT_RETRY_JOB, PAYOUT_RUN_JOB } from "./payout-run.job.ts";
 import { payoutProviderFor } from "./payout-provider.ts";

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../platform/app-env.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
 import { type PayoutProvider, StripePayouts } from "../../platform/stripe/stripe-payouts.ts";
 
 /** Stripe when STRIPE_SECRET_KEY is set (STRIPE_API_BASE for a local stand-in), otherwise none. */

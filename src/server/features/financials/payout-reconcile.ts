@@ -1,24 +1,26 @@
-import type { AppDeps } from "../../platform/app-env.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
 import { newId } from "../../platform/db/ids.ts";
 import type { Payout } from "../../platform/db/schema.ts";
-import type { Actor } from "../../platform/http/endpoint-router.ts";
+import type { Actor } from "../../platform/identity/actor.ts";
 import { type Executor, inTransaction } from "../../platform/db/executor.ts";
 import { completeSettledRun, markPayoutChecked, markPayoutPaid, markUnknownPayoutAbsent } from "../../domain/ledger/payouts.ts";
 import { listAllTransfers, type Pacer, type PayoutProvider, ProviderError, type TransferFacts } from "../../platform/stripe/stripe-payouts.ts";
 import {
   findPayout,
   findPayoutsByIds,
+  runPayoutsPage,
+  runsCreatedSince,
+  unknownPayouts,
+} from "./financials.queries.ts";
+import { dollars } from "./financials.mapping.ts";
+import {
   finishReconciliation,
   insertReconciliation,
   type NewStripeDifference,
   recordDifference,
   resolveDifferencesNotSeen,
-  runPayoutsPage,
-  runsCreatedSince,
-  unknownPayouts,
-} from "./financials.queries.ts";
-import { dollars } from "../../domain/money.ts";
+} from "../../domain/ledger/stripe-reconciliation.ts";
 
 /**
  * Settling payouts whose outcome is unknown, and comparing Stripe's transfers with the ledger

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../platform/app-env.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { Database } from "../../platform/db/connect.ts";
 import { newId } from "../../platform/db/ids.ts";

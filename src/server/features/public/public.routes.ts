@@ -1,6 +1,6 @@
 import { healthEndpoint, publicConfigEndpoint, readyEndpoint } from "../../../contract/public.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
-import type { EndpointRouter } from "../../platform/http/endpoint-router.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
+import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { PublicService } from "./public.service.ts";
 
 /** Routes anyone may call: liveness and the non-secret facts the web app needs before sign-in. */

@@ -3,7 +3,7 @@ import type { HealthResponse } from "../../../contract/common.ts";
 import type { ReadyResponse } from "../../../contract/public.ts";
 import { pendingMigrations } from "../../platform/db/migrate.ts";
 import { serviceUnavailable } from "../../platform/http/http-error.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
 import { pingDatabase } from "./public.queries.ts";
 
 /** Liveness and the non-secret facts the web app needs before sign-in (docs/product.md §10.3). */

@@ -1,6 +1,6 @@
 import { getSettingsEndpoint, settingHistoryEndpoint, updateSettingsEndpoint } from "../../../contract/settings.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
-import type { EndpointRouter } from "../../platform/http/endpoint-router.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
+import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { SettingsService } from "./settings.service.ts";
 
 /** Platform settings (docs/product.md §7 Settings, §10.7). */

@@ -1,7 +1,7 @@
 import type { SettingHistoryResponse, SettingKeyName, SettingsResponse } from "../../../contract/settings.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
-import type { Actor } from "../../platform/http/endpoint-router.ts";
+import type { Actor } from "../../platform/identity/actor.ts";
 import { validateSettingChanges } from "./settings-validation.ts";
 import { readSettingHistory, readSettings, writeSettings } from "../../domain/settings/settings.queries.ts";
 

@@ -1,11 +1,12 @@
 import type { DebugResponse } from "../../../contract/system-debug.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
 import type { DatabaseKind } from "../../platform/db/connect.ts";
-import type { ActingUser } from "../../platform/http/endpoint-router.ts";
+import type { ActingUser } from "../../platform/identity/actor.ts";
 import { HttpError } from "../../platform/http/http-error.ts";
 import { StripeHealthCheck, secretPrefix } from "../../platform/stripe/stripe-check.ts";
-import { readStripeReconciliation } from "../financials/financials.queries.ts";
+import { readStripeReconciliation } from "../../domain/ledger/stripe-reconciliation.ts";
 import { readLocalUserRole } from "./system-debug.queries.ts";
+import { centsToDollars } from "../../domain/money.ts";
 
 /** Status of the test answer: an error status that the app's logging middleware does not log itself. */
 export const TEST_ERROR_STATUS = 418;
@@ -42,7 +43,7 @@ export class DebugService {
       this.deps.errors.droppedSince(ERROR_LOG_DROP_HOURS),
       readStripeReconciliation(database.db, STRIPE_DIFFERENCES_SHOWN),
     ]);
-    const dollars = (cents: number | null) => (cents === null ? null : cents / 100);
+    const dollars = (cents: number | null) => (cents === null ? null : centsToDollars(cents));
     return {
       userId: user.id,
       email: user.email,

@@ -12,6 +12,7 @@ import type { DB, Vendor } from "../../platform/db/schema.ts";
 import { COUNTERS, readCounters } from "../../domain/ledger/counters.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import { sanitizeCustomCss, sanitizeCustomHtml } from "./sanitize-customization.ts";
+import { centsToDollars } from "../../domain/money.ts";
 
 /**
  * The only place vendor SQL lives. Nothing here scans vendors, products or orders: counts come
@@ -20,7 +21,6 @@ import { sanitizeCustomCss, sanitizeCustomHtml } from "./sanitize-customization.
  * (vendor_id, created_at, id) indexes.
  */
 
-const cents = (value: number | string) => Number(value) / 100;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** The columns a list row shows: never the customisation texts, which can be large. */
@@ -220,9 +220,9 @@ export async function getVendorDetail(db: Executor, vendorId: string): Promise<V
     joinedDate: v.joined_at,
     stats: {
       totalProducts: t?.listed_products ?? 0,
-      revenue: cents(gross),
+      revenue: centsToDollars(gross),
       totalSales: orders,
-      avgOrderValue: orders > 0 ? round2(cents(gross) / orders) : 0,
+      avgOrderValue: orders > 0 ? round2(centsToDollars(gross) / orders) : 0,
       conversionRate: visits > 0 ? round2((orders / visits) * 100) : 0,
       lastSaleDate: t?.last_sale_at ?? null,
     },
@@ -281,11 +281,11 @@ export async function listVendorProducts(db: Executor, vendorId: string, page: n
     rows: rows.map((p) => ({
       id: p.id,
       name: p.name,
-      price: cents(p.price_cents),
+      price: centsToDollars(p.price_cents),
       inventory: p.inventory,
       status: p.status,
       sold: p.units_sold,
-      revenue: cents(p.revenue_cents),
+      revenue: centsToDollars(p.revenue_cents),
       createdAt: p.created_at,
     })),
   };
@@ -301,8 +301,8 @@ export async function listVendorSales(db: Executor, vendorId: string, page: numb
       date: o.created_at,
       productName: o.product_name,
       items: o.quantity,
-      total: cents(o.gross_cents),
-      platformFee: cents(o.fee_cents),
+      total: centsToDollars(o.gross_cents),
+      platformFee: centsToDollars(o.fee_cents),
       status: o.status,
     })),
   };

@@ -7,8 +7,8 @@ import {
   listVendorsArrayEndpoint,
   setVendorStatusEndpoint,
 } from "../../../contract/vendors.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
-import type { EndpointRouter } from "../../platform/http/endpoint-router.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
+import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { VendorsService } from "./vendors.service.ts";
 
 /** Vendor management (docs/product.md §4 Vendors). Every route is admin-only: `user` is always set. */

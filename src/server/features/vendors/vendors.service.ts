@@ -1,8 +1,8 @@
 import type { AdminVendorsQuery, AdminVendorsResponse, VendorDeleteResponse, VendorDetail, VendorListItem, VendorProductsResponse, VendorSalesResponse } from "../../../contract/vendors.ts";
 import { MAX_VENDORS_ARRAY } from "../../../contract/vendors.ts";
-import type { AppDeps } from "../../platform/app-env.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
-import type { Actor } from "../../platform/http/endpoint-router.ts";
+import type { Actor } from "../../platform/identity/actor.ts";
 import { hasPanelAccess } from "../../platform/identity/admin-rule.ts";
 import { conflict, notFound } from "../../platform/http/http-error.ts";
 import type { Executor } from "../../platform/db/executor.ts";

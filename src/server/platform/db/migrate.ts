@@ -11,6 +11,9 @@ import * as financialsPayouts from "./migrations/009-financials-payouts.ts";
 import * as hardening from "./migrations/010-hardening.ts";
 import * as payoutUnknownOutcomes from "./migrations/011-payout-unknown-outcomes.ts";
 import * as mailOutboxSecrets from "./migrations/012-mail-outbox-secrets.ts";
+import * as productsCatalogue from "./migrations/013-products-catalogue.ts";
+import * as announcements from "./migrations/014-announcements.ts";
+import * as featuredAndTopLists from "./migrations/015-featured-and-top-lists.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +29,9 @@ const migrations: Record<string, Migration> = {
   "010-hardening": hardening,
   "011-payout-unknown-outcomes": payoutUnknownOutcomes,
   "012-mail-outbox-secrets": mailOutboxSecrets,
+  "013-products-catalogue": productsCatalogue,
+  "014-announcements": announcements,
+  "015-featured-and-top-lists": featuredAndTopLists,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../app.ts";
-import type { AppEnv } from "../app-env.ts";
+import type { AppEnv } from "../request/app-env.ts";
 import { createLogger } from "../logging/logger.ts";
 import { type TestContext, createTestContext, testDatabaseKinds } from "../../testing/test-app.ts";
 import { ERROR_LOG_BUDGETS } from "./error-recorder.ts";

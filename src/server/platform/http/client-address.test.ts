@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../config.ts";
+import { loadConfig } from "../config/config.ts";
 import { TEST_PASSWORD, type TestContext, createTestContext, testDatabaseKinds } from "../../testing/test-app.ts";
 import { TRUST_PROXY_OFF, addressKey, normalizeAddress, parseTrustProxy, resolveClientAddress } from "./client-address.ts";
 

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { apiEndpoints } from "../../../contract/api.ts";
 import { defineEndpoint, fillPathParameters, pathParameterNames, queryString } from "../../../contract/endpoint.ts";
-import type { AppEnv } from "../app-env.ts";
+import type { AppEnv } from "../request/app-env.ts";
 import { databaseChecksum } from "../../testing/db-checksum.ts";
 import { UNKNOWN_ID } from "../../testing/app-routes.ts";
 import { type TestContext, createTestContext } from "../../testing/test-app.ts";
-import { EndpointRouter } from "./endpoint-router.ts";
+import { EndpointRouter } from "../request/endpoint-router.ts";
 import { strictBodyProblem } from "./strict-body.ts";
 import { UNKNOWN_FIELD_MESSAGE, parseWith } from "./validate.ts";
 

@@ -1,5 +1,5 @@
 import type { Clock } from "../clock.ts";
-import type { AppConfig } from "../config.ts";
+import type { AppConfig } from "../config/config.ts";
 import type { Executor } from "../db/executor.ts";
 import { insertAppSecretIfAbsent, readAppSecret, readAppSecretOrThrow } from "./app-secrets.queries.ts";
 import { BetaGate, betaDigest } from "./beta-gate.ts";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../config.ts";
+import { loadConfig } from "../config/config.ts";
 import { startFakeClerk } from "../../testing/fake-clerk-server.ts";
 import { type TestContext, createTestContext } from "../../testing/test-app.ts";
 import { ClerkAuthProvider } from "./clerk-auth-provider.ts";

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../app-env.ts";
+import type { AppDeps } from "../request/app-env.ts";
 import type { Clock } from "../clock.ts";
 import { newId } from "../db/ids.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";

@@ -1,7 +1,7 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import nodemailer from "nodemailer";
-import type { AppConfig } from "../config.ts";
+import type { AppConfig } from "../config/config.ts";
 
 /** One e-mail, as the outbox hands it to the mailer. */
 export interface MailMessage {

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../app.ts";
-import type { AppEnv } from "../app-env.ts";
+import type { AppEnv } from "./app-env.ts";
 import { LedgerError } from "../db/executor.ts";
 import { type TestContext, createTestContext, testDatabaseKinds } from "../../testing/test-app.ts";
 

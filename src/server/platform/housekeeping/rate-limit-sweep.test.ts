@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { JobWorker } from "../jobs/job-worker.ts";
 import { type TestContext, createTestContext, testDatabaseKinds } from "../../testing/test-app.ts";
 import { RATE_LIMIT_SWEEP_CHUNK, RATE_LIMIT_SWEEP_JOB, registerRateLimitSweep } from "./rate-limit-sweep.ts";
-import { RATE_LIMIT_MAX_WINDOW_MS } from "./rate-limiter.ts";
+import { RATE_LIMIT_MAX_WINDOW_MS } from "../http/rate-limiter.ts";
 
 /** Issue 15 finding 8: rate_limits rows used to live for ever. */
 describe.each(testDatabaseKinds)("rate_limits sweep (%s)", (kind) => {

@@ -1,23 +1,11 @@
 import type { Context, Hono } from "hono";
 import type { EndpointDefinition, EndpointResult, ParsedInput } from "../../../contract/endpoint.ts";
-import type { AppEnv } from "../app-env.ts";
-import { bearerToken } from "../identity/auth-middleware.ts";
-import type { AuthenticatedUser } from "../identity/auth-provider.ts";
-import { unauthorized } from "./http-error.ts";
-import { strictBodyProblem } from "./strict-body.ts";
-import { parseWith, readJsonBody, readQuery } from "./validate.ts";
-
-/** The signed-in user as handlers see it; set by the auth middleware. */
-export type ActingUser = AuthenticatedUser & { isAdmin: boolean };
-
-/** Who acts and from where: what services need for rules and audit rows. */
-export interface Actor {
-  user: ActingUser;
-  clientIp: string;
-  userAgent: string | null;
-  /** The request's id (X-Request-Id), also in logs: ties an audit row to its request. */
-  requestId: string;
-}
+import type { AppEnv } from "./app-env.ts";
+import { bearerToken } from "./auth-middleware.ts";
+import type { ActingUser, Actor } from "../identity/actor.ts";
+import { unauthorized } from "../http/http-error.ts";
+import { strictBodyProblem } from "../http/strict-body.ts";
+import { parseWith, readJsonBody, readQuery } from "../http/validate.ts";
 
 /** What a handler gets besides its parsed input: the request's facts, read one way everywhere. */
 export interface RequestFacts<D extends EndpointDefinition = EndpointDefinition> {
@@ -78,6 +66,7 @@ export class EndpointRouter {
       if (!success) throw new Error(`${definition.method} ${definition.path} has no success answer but its handler returned`);
       if (success.mediaTypes) return result as Response;
       if (definition.access !== "public") c.header("Cache-Control", "no-store");
+      else if (success.cacheControl) c.header("Cache-Control", success.cacheControl);
       if (success.status === 204 || success.schema === undefined) return c.body(null, success.status === 204 ? 204 : success.status);
       return c.json(result as object, success.status);
     });

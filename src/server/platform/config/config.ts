@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type TrustProxy, parseTrustProxy } from "./http/client-address.ts";
+import { type TrustProxy, parseTrustProxy } from "./trust-proxy.ts";
 
 /**
  * Runtime configuration from the environment (docs/product.md §13 Configuration). Parsing is strict:

@@ -1,4 +1,6 @@
-import type { AppDeps } from "../app-env.ts";
+import type { Clock } from "../clock.ts";
+import type { Database } from "../db/connect.ts";
+import type { RateLimiter } from "../http/rate-limiter.ts";
 import { inChunks } from "../db/in-chunks.ts";
 import { deleteOldErrorLogDrops } from "../error-recorder/error-logs-insert.queries.ts";
 import { hourKey } from "../error-recorder/error-recorder.ts";
@@ -16,7 +18,7 @@ const DROP_COUNTS_KEPT_MS = 7 * 24 * 3_600_000;
  * entry leaves one, so without this the table only grows) are deleted in chunks every 10 minutes,
  * by one process at a time (the jobs table's lease), with old error-log drop counts.
  */
-export function registerRateLimitSweep(worker: JobWorker, deps: AppDeps): void {
+export function registerRateLimitSweep(worker: JobWorker, deps: { limiter: RateLimiter; database: Database; clock: Clock }): void {
   worker.register(RATE_LIMIT_SWEEP_JOB, async (context) => {
     const { total: deleted } = await inChunks((size) => deps.limiter.sweepExpired(size), {
       startRows: RATE_LIMIT_SWEEP_CHUNK,

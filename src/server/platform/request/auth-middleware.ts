@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppDeps, AppEnv } from "../app-env.ts";
+import type { AppDeps, AppEnv } from "./app-env.ts";
 import { forbidden, unauthorized } from "../http/http-error.ts";
-import { READ_ONLY_MESSAGE, adminRouteAccess, isAdminUser } from "./admin-rule.ts";
+import { READ_ONLY_MESSAGE, adminRouteAccess, isAdminUser } from "../identity/admin-rule.ts";
 
 /** The bearer token of a request. Cookies are never read: auth is by header only (no CSRF surface). */
 export function bearerToken(header: string | undefined): string | null {

@@ -1,14 +1,14 @@
-import type { AuthProvider, AuthenticatedUser } from "./identity/auth-provider.ts";
-import type { BetaGate } from "./identity/beta-gate.ts";
-import type { Clock } from "./clock.ts";
-import type { AppConfig } from "./config.ts";
-import type { Database } from "./db/connect.ts";
-import type { ReadCache } from "./db/read-cache.ts";
-import type { JobQueue } from "./jobs/job-queue.ts";
-import type { ErrorRecorder } from "./error-recorder/error-recorder.ts";
-import type { RateLimiter } from "./http/rate-limiter.ts";
-import type { SignInThrottle } from "./identity/sign-in-throttle.ts";
-import type { Logger } from "./logging/logger.ts";
+import type { AuthProvider, AuthenticatedUser } from "../identity/auth-provider.ts";
+import type { BetaGate } from "../identity/beta-gate.ts";
+import type { Clock } from "../clock.ts";
+import type { AppConfig } from "../config/config.ts";
+import type { Database } from "../db/connect.ts";
+import type { ReadCache } from "../db/read-cache.ts";
+import type { JobQueue } from "../jobs/job-queue.ts";
+import type { ErrorRecorder } from "../error-recorder/error-recorder.ts";
+import type { RateLimiter } from "../http/rate-limiter.ts";
+import type { SignInThrottle } from "../identity/sign-in-throttle.ts";
+import type { Logger } from "../logging/logger.ts";
 
 /** Everything a route needs, injected so tests can swap the clock, database or providers. */
 export interface AppDeps {
