@@ -13,7 +13,7 @@ export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
  * The areas the web keeps answers under (the first element of every query key). A mutation names
  * the areas it changes in `invalidates`, and the web refreshes exactly those after it succeeds.
  */
-export type ApiArea = "public" | "auth" | "beta" | "vendors" | "dashboard" | "analytics" | "errors" | "settings" | "debug" | "docs" | "exports" | "admin-users" | "audit-log" | "financial";
+export type ApiArea = "public" | "auth" | "beta" | "vendors" | "dashboard" | "analytics" | "errors" | "settings" | "debug" | "docs" | "exports" | "admin-users" | "audit-log" | "financial" | "communications";
 
 /**
  * Who may call: anyone; anyone signed in; admins only. Admin-only endpoints live under the
@@ -53,6 +53,8 @@ export interface EndpointDefinition {
     schema?: z.ZodType;
     /** For answers that are not JSON (the API reference page and its files): their media types. */
     mediaTypes?: readonly ("text/html" | "text/css" | "text/javascript" | "text/csv")[];
+    /** Public endpoints only: the Cache-Control of a successful answer (the same for every caller). */
+    cacheControl?: string;
   };
   /** Failure statuses the endpoint itself gives (the guard's 401/403 are added from `access`). */
   errors?: readonly ErrorStatus[];
