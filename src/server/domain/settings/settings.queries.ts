@@ -4,7 +4,7 @@ import type { DB } from "../../platform/db/schema.ts";
 import type { DatabaseKind } from "../../platform/db/connect.ts";
 import { newId } from "../../platform/db/ids.ts";
 import { recountVendorsOverProductLimit } from "../ledger/product-limit.ts";
-import { invalidField } from "../../platform/http/http-error.ts";
+import { encodeKeyset } from "../keyset-cursor.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import type { Clock } from "../../platform/clock.ts";
 import { DEFAULT_FEE_RATE_BASIS_POINTS, SETTINGS_CATALOG, SETTING_KEYS, percentageToBasisPoints, type SettingKey } from "./settings-catalog.ts";
@@ -62,29 +62,12 @@ export async function writeSettings(
   return written;
 }
 
-/** Keyset cursor over (changed_at, id), newest first: opaque to clients, O(limit) at any depth. */
-function encodeCursor(changedAt: string, id: string): string {
-  return Buffer.from(JSON.stringify([changedAt, id])).toString("base64url");
-}
-
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === "string" && typeof parsed[1] === "string") {
-      return [parsed[0], parsed[1]];
-    }
-  } catch {
-    // fall through to the 400 below
-  }
-  throw invalidField("cursor", "invalid cursor");
-}
-
 /** One page of a setting's change history, newest first (index setting_changes_key_idx). */
 export async function readSettingHistory(
   db: Executor,
   key: SettingKeyName,
   limit: number,
-  cursor: string | undefined,
+  after: { changedAt: string; id: string } | undefined,
 ): Promise<SettingHistoryResponse> {
   let query = db
     .selectFrom("platform_setting_changes")
@@ -93,8 +76,8 @@ export async function readSettingHistory(
     .orderBy("changed_at", "desc")
     .orderBy("id", "desc")
     .limit(limit + 1);
-  if (cursor !== undefined) {
-    const [changedAt, id] = decodeCursor(cursor);
+  if (after !== undefined) {
+    const { changedAt, id } = after;
     // A row-value comparison lets both engines seek the (key, changed_at) index instead of filtering an OR.
     query = query.where((eb) => eb(eb.refTuple("changed_at", "id"), "<", eb.tuple(changedAt, id)));
   }
@@ -109,7 +92,7 @@ export async function readSettingHistory(
     changedBy: r.changed_by,
     changedAt: r.changed_at,
   }));
-  return { key, changes, nextCursor: rows.length > limit && last ? encodeCursor(last.changed_at, last.id) : null };
+  return { key, changes, nextCursor: rows.length > limit && last ? encodeKeyset([last.changed_at, last.id]) : null };
 }
 
 /** Inserts the known settings that are missing with their defaults; never overwrites a stored value. */

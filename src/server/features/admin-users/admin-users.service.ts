@@ -57,6 +57,7 @@ import {
   setUserRole,
 } from "./admin-users.queries.ts";
 import { ClerkInvitations } from "./clerk-invitations.ts";
+import { encodeKeyset, readKeyset } from "../../domain/keyset-cursor.ts";
 
 const DAY_MS = 86_400_000;
 /** Longest id looked up; longer ones cannot exist and are answered 404 without a query. */
@@ -69,20 +70,6 @@ const SESSION_HANDLE_LENGTH = 12;
 export type Deps = Pick<AppDeps, "database" | "clock" | "config" | "jobs" | "fetchImpl">;
 
 const tokenHash = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
-
-function encodeEmailCursor(email: string): string {
-  return Buffer.from(JSON.stringify([email]), "utf8").toString("base64url");
-}
-
-function decodeEmailCursor(text: string): string {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
-    if (Array.isArray(value) && value.length === 1 && typeof value[0] === "string" && value[0].length > 0 && value[0].length <= 320) return value[0];
-  } catch {
-    // fall through
-  }
-  throw invalidField("cursor", "not a valid cursor (use nextCursor from a previous answer)");
-}
 
 function invitationStatus(row: InvitationRow, now: string): Invitation["status"] {
   if (row.accepted_at) return "accepted";
@@ -147,12 +134,12 @@ export class AdminUsersService {
 
   async list(query: AdminUsersQuery): Promise<AdminUsersResponse> {
     const filter = { domain: this.domain, search: query.search || undefined, role: query.role };
-    const afterEmail = query.cursor ? decodeEmailCursor(query.cursor) : undefined;
+    const afterEmail = query.cursor ? readKeyset(query.cursor, ["string"])[0] : undefined;
     const [rows, total] = await Promise.all([listStaffPage(this.db, filter, afterEmail, query.limit + 1), countStaff(this.db, filter)]);
     const page = rows.slice(0, query.limit);
     const facts = await sessionFacts(this.db, page.map((r) => r.id), this.now());
     const last = page[page.length - 1];
-    return { users: page.map((r) => this.toAdminUser(r, facts.get(r.id))), total, nextCursor: rows.length > query.limit && last ? encodeEmailCursor(last.email) : null };
+    return { users: page.map((r) => this.toAdminUser(r, facts.get(r.id))), total, nextCursor: rows.length > query.limit && last ? encodeKeyset([last.email]) : null };
   }
 
   private async staffMember(executor: Executor, id: string): Promise<StaffRow & { password_hash: string | null }> {

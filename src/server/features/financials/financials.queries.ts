@@ -67,29 +67,6 @@ export async function readOverviewDays(db: Executor, from: string): Promise<Over
   };
 }
 
-// ---------- cursors ----------
-
-/** Opaque keyset positions: base64url of a small JSON array. */
-export function encodeKey(parts: ReadonlyArray<string | number>): string {
-  return Buffer.from(JSON.stringify(parts), "utf8").toString("base64url");
-}
-
-/** The decoded parts, or null when the text is not one of ours (the caller answers 400). */
-export function decodeKey<T extends readonly ("string" | "number")[]>(text: string, shape: T): { [K in keyof T]: T[K] extends "number" ? number : string } | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(value) || value.length !== shape.length) return null;
-  for (const [i, kind] of shape.entries()) {
-    const v: unknown = value[i];
-    if (kind === "number" ? typeof v !== "number" || !Number.isSafeInteger(v) : typeof v !== "string" || v.length === 0 || v.length > 100) return null;
-  }
-  return value as never;
-}
-
 // ---------- payouts ----------
 
 export interface PayoutFilters {

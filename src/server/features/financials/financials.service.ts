@@ -27,8 +27,6 @@ import { currentMinimumPayoutCents } from "../../domain/settings/settings.querie
 import {
   countEligible,
   countPayouts,
-  decodeKey,
-  encodeKey,
   findPayout,
   findPayoutAccount,
   findPayoutRun,
@@ -46,6 +44,7 @@ import { dollars, toAccountItem, toBalanceItem, toPayoutItem, toRunItem } from "
 import { settleUnknownPayout } from "./payout-reconcile.ts";
 import { PAYOUT_RETRY_JOB, PAYOUT_RUN_JOB } from "./payout-run.job.ts";
 import { payoutProviderFor } from "./payout-provider.ts";
+import { decodeKeyset, encodeKeyset } from "../../domain/keyset-cursor.ts";
 
 const providerMissing = () => new HttpError(422, "payment_provider_not_configured", "Payment provider not configured");
 const badCursor = () => invalidField("cursor", "not a valid cursor (use nextCursor from a previous answer)");
@@ -140,7 +139,7 @@ export class FinancialService {
   async payouts(query: PayoutsQuery): Promise<PayoutsResponse> {
     let after: { createdAt: string; id: string } | undefined;
     if (query.cursor) {
-      const key = decodeKey(query.cursor, ["string", "string"] as const);
+      const key = decodeKeyset(query.cursor, ["string", "string"] as const);
       if (!key) throw badCursor();
       after = { createdAt: key[0], id: key[1] };
     }
@@ -151,14 +150,14 @@ export class FinancialService {
     return {
       payouts: page.map(toPayoutItem),
       total: await countPayouts(this.db, filters),
-      nextCursor: rows.length > query.limit && last ? encodeKey([last.created_at, last.id]) : null,
+      nextCursor: rows.length > query.limit && last ? encodeKeyset([last.created_at, last.id]) : null,
     };
   }
 
   async balances(query: BalancesQuery): Promise<BalancesResponse> {
     let after: { balanceCents: number; vendorId: string } | undefined;
     if (query.cursor) {
-      const key = decodeKey(query.cursor, ["number", "string"] as const);
+      const key = decodeKeyset(query.cursor, ["number", "string"] as const);
       if (!key) throw badCursor();
       after = { balanceCents: key[0], vendorId: key[1] };
     }
@@ -170,7 +169,7 @@ export class FinancialService {
       balances: page.map(toBalanceItem),
       total: totals.vendors,
       totalOwed: dollars(totals.cents),
-      nextCursor: rows.length > query.limit && last ? encodeKey([last.balance_cents, last.vendor_id]) : null,
+      nextCursor: rows.length > query.limit && last ? encodeKeyset([last.balance_cents, last.vendor_id]) : null,
     };
   }
 
@@ -243,14 +242,14 @@ export class FinancialService {
   async listRuns(limit: number, cursor: string | undefined): Promise<PayoutRunsResponse> {
     let after: { createdAt: string; id: string } | undefined;
     if (cursor) {
-      const key = decodeKey(cursor, ["string", "string"] as const);
+      const key = decodeKeyset(cursor, ["string", "string"] as const);
       if (!key) throw badCursor();
       after = { createdAt: key[0], id: key[1] };
     }
     const rows = await listPayoutRunsPage(this.db, limit + 1, after);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    return { runs: page.map(toRunItem), nextCursor: rows.length > limit && last ? encodeKey([last.created_at, last.id]) : null };
+    return { runs: page.map(toRunItem), nextCursor: rows.length > limit && last ? encodeKeyset([last.created_at, last.id]) : null };
   }
 
   async run(id: string): Promise<{ run: PayoutRunItem }> {

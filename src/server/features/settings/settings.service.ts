@@ -3,6 +3,7 @@ import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
 import { validateSettingChanges } from "./settings-validation.ts";
+import { readKeyset } from "../../domain/keyset-cursor.ts";
 import { readSettingHistory, readSettings, writeSettings } from "../../domain/settings/settings.queries.ts";
 
 /** Platform settings (docs/product.md §7 Settings): read, change with validation and history. */
@@ -39,6 +40,7 @@ export class SettingsService {
   }
 
   history(key: SettingKeyName, limit: number, cursor: string | undefined): Promise<SettingHistoryResponse> {
-    return readSettingHistory(this.deps.database.db, key, limit, cursor);
+    const after = cursor === undefined ? undefined : readKeyset(cursor, ["time", "string"]);
+    return readSettingHistory(this.deps.database.db, key, limit, after && { changedAt: after[0], id: after[1] });
   }
 }
