@@ -2,7 +2,7 @@
 # HKI Global Admin: build stage (full install, web app + server bundle), then a small runtime stage
 # with production dependencies only, as a non-root user, data on a volume. See README "Deploying".
 
-FROM node:20-bookworm-slim AS build
+FROM node:26-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 ships prebuilt binaries for this platform; the toolchain is the fallback.
 RUN apt-get update \
@@ -14,7 +14,7 @@ COPY . .
 # The web app (dist/web) and the server bundle (dist/server/main.js), then drop dev dependencies.
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:26-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
