@@ -50,9 +50,12 @@ describe("the Dockerfile and compose file", () => {
   const stages = dockerStages();
   const [build, runtime] = [stages[0]!, stages.at(-1)!];
 
-  it("is multi-stage on the official Node 20 image, runs as a non-root user with a data volume and a readiness check", () => {
+  it("is multi-stage on the official image of the Node LTS line CI tests on, runs as a non-root user with a data volume and a readiness check", () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
-    for (const stage of stages) expect(stage.from).toMatch(/^node:20(?:[-.][\w.-]+)?$/);
+    // The image follows the current LTS line, the one .ci/run runs the unit and API tests on.
+    const ltsMajor = /^LTS_MAJOR=(\d+)$/m.exec(readFileSync(join(ROOT, ".ci/run"), "utf8"))?.[1];
+    expect(ltsMajor).toBeDefined();
+    for (const stage of stages) expect(stage.from).toMatch(new RegExp(`^node:${ltsMajor}(?:[-.][\\w.-]+)?$`));
     const users = runtime.lines.filter((l) => /^USER\s/i.test(l)).map((l) => l.split(/\s+/)[1]);
     expect(users.at(-1)).toBe("node");
     expect(runtime.lines.some((l) => /^VOLUME\s.*\/data/.test(l))).toBe(true);
