@@ -33,6 +33,7 @@ import {
   retryPayoutEndpoint,
 } from "./financials.ts";
 import { archiveAllErrorLogsEndpoint, archiveErrorLogEndpoint, cleanupArchivedErrorLogsEndpoint, listErrorLogsEndpoint } from "./error-logs.ts";
+import { endFeaturedArtistEndpoint, getFeaturedArtistEndpoint, publicFeaturedArtistEndpoint, setFeaturedArtistEndpoint } from "./featured-artist.ts";
 import { healthEndpoint, publicConfigEndpoint, readyEndpoint } from "./public.ts";
 import { getSettingsEndpoint, settingHistoryEndpoint, updateSettingsEndpoint } from "./settings.ts";
 import {
@@ -103,4 +104,8 @@ export const apiEndpoints: readonly EndpointDefinition[] = [
   checkInvitationEndpoint,
   acceptInvitationEndpoint,
   listAuditLogEndpoint,
+  getFeaturedArtistEndpoint,
+  setFeaturedArtistEndpoint,
+  endFeaturedArtistEndpoint,
+  publicFeaturedArtistEndpoint,
 ];

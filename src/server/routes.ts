@@ -9,6 +9,7 @@ import { apiDocsRoutes } from "./features/api-docs/api-docs.routes.ts";
 import { errorLogsRoutes } from "./features/error-logs/error-logs.routes.ts";
 import { exportsRoutes } from "./features/exports/exports.routes.ts";
 import { exportKinds } from "./export-kinds.ts";
+import { featuredArtistRoutes } from "./features/featured-artist/featured-artist.routes.ts";
 import { financialsRoutes } from "./features/financials/financials.routes.ts";
 import type { EndpointRouter } from "./platform/request/endpoint-router.ts";
 import { publicRoutes } from "./features/public/public.routes.ts";
@@ -35,4 +36,5 @@ export const areaRoutes: Array<(router: EndpointRouter, deps: AppDeps) => void> 
   financialsRoutes,
   adminUsersRoutes,
   activityRoutes,
+  featuredArtistRoutes,
 ];

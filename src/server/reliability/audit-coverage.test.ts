@@ -70,10 +70,19 @@ async function aPayoutRun(ctx: TestContext, admin: { token: string }): Promise<s
   return ((await res.json()) as { run: { id: string } }).run.id;
 }
 
+/** Listed products of the demo to moderate (docs/product.md §16). */
+async function listedProducts(ctx: TestContext, n: number): Promise<string[]> {
+  const rows = await ctx.database.db.selectFrom("products").select("id").where("status", "=", "listed").orderBy("id").limit(n).execute();
+  expect(rows).toHaveLength(n);
+  return rows.map((r) => r.id);
+}
+
 let stripe: FakeStripeServer | undefined;
 
 /** How to call each mutating route so that it really changes something (the setup's own rows come before counting). */
 const RECIPES: Record<string, Recipe> = {
+  "PATCH /api/admin/products/:id/status": async (ctx) => ({ path: `/api/admin/products/${(await listedProducts(ctx, 1))[0]}/status`, json: { status: "hidden", reason: "Coverage" } }),
+  "POST /api/admin/products/bulk-status": async (ctx) => ({ path: "/api/admin/products/bulk-status", json: { ids: await listedProducts(ctx, 3), status: "hidden", reason: "Coverage" } }),
   "POST /api/auth/sign-in": async (ctx) => {
     const email = unique("signs-in");
     await ctx.createUser({ email, role: "viewer" });
@@ -147,7 +156,19 @@ const RECIPES: Record<string, Recipe> = {
     });
     return { path: `/api/admin/vendors/${a.vendor_id}/payout-account/refresh` };
   },
+  // The featured artist (docs/product.md §16.1): an active artist that is not an internal store.
+  "POST /api/admin/featured-artist": async (ctx) => ({ path: "/api/admin/featured-artist", json: { vendorId: await anArtistToFeature(ctx), duration: 7 } }),
+  "DELETE /api/admin/featured-artist/current": async (ctx, admin) => {
+    const res = await ctx.request("/api/admin/featured-artist", { method: "POST", token: admin.token, json: { vendorId: await anArtistToFeature(ctx), duration: 3 } });
+    expect(res.status).toBe(201);
+    return { path: "/api/admin/featured-artist/current" };
+  },
 };
+
+async function anArtistToFeature(ctx: TestContext): Promise<string> {
+  const row = await ctx.database.db.selectFrom("vendors").select("id").where("is_active", "=", 1).where("is_internal", "=", 0).orderBy("id", "desc").limit(1).executeTakeFirstOrThrow();
+  return row.id;
+}
 
 describe.each(testDatabaseKinds)("every admin action leaves exactly one audit row (%s)", (kind) => {
   let ctx: TestContext;

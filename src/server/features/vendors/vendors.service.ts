@@ -6,6 +6,7 @@ import type { Actor } from "../../platform/identity/actor.ts";
 import { hasPanelAccess } from "../../platform/identity/admin-rule.ts";
 import { conflict, notFound } from "../../platform/http/http-error.ts";
 import type { Executor } from "../../platform/db/executor.ts";
+import { endFeaturesOfVendor } from "../../domain/featured-artist/featured-slots.ts";
 import { deleteVendorCascade, setVendorActive } from "../../domain/ledger/vendors.ts";
 import {
   findOwnerAccount,
@@ -66,6 +67,8 @@ export class VendorsService {
       if (!before) return null;
       const after = await setVendorActive(trx, vendorId, isActive, clock);
       if (!after) return null;
+      // A disabled vendor's feature ends with it (docs/product.md §16.1), in this transaction.
+      const featuresEnded = isActive ? 0 : await endFeaturesOfVendor(trx, vendorId, "vendor_disabled", clock);
       await recordAudit(
         trx,
         {
@@ -74,7 +77,7 @@ export class VendorsService {
           target: { type: "vendor", id: vendorId, label: before.name },
           before: { isActive: before.is_active === 1 },
           after: { isActive },
-          details: { name: before.name, isActive: { from: before.is_active === 1, to: isActive } },
+          details: { name: before.name, isActive: { from: before.is_active === 1, to: isActive }, ...(featuresEnded > 0 ? { featuredSlotsEnded: featuresEnded } : {}) },
         },
         clock,
       );
@@ -101,6 +104,7 @@ export class VendorsService {
       if (ownerUserId) await this.refuseDeletingPanelAccount(trx, ownerUserId);
       const deleted = await deleteVendorCascade(trx, vendorId);
       if (!deleted) return null;
+      const featuresEnded = await endFeaturesOfVendor(trx, vendorId, "vendor_deleted", clock);
       await recordAudit(
         trx,
         {
@@ -118,6 +122,7 @@ export class VendorsService {
             storeVisitDays: deleted.storeVisitDays,
             ownerUserId,
             ownerAccountDeleted: ownerUserId !== null,
+            ...(featuresEnded > 0 ? { featuredSlotsEnded: featuresEnded } : {}),
             authProvider: auth.displayName,
           },
         },
