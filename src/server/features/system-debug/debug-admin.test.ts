@@ -30,6 +30,15 @@ describe.each(testDatabaseKinds)("GET /api/debug/admin on %s", (kind) => {
     expect((await t.request("/api/debug/admin", { token: user.token })).status).toBe(403);
   });
 
+  it("shows the configured public address, whatever Host the request names", async () => {
+    t = await createTestContext(kind);
+    const admin = await t.createUser({ email: "ops@hki.global", role: "user" });
+    const response = await t.request("/api/debug/admin", { token: admin.token, headers: { Host: "evil.example", "X-Forwarded-Host": "evil.example" } });
+    const body = (await response.json()) as { apiUrl: string };
+    expect(body.apiUrl).toBe(`${t.deps.config.publicUrl}/api`);
+    expect(body.apiUrl).not.toContain("evil.example");
+  });
+
   it("without a Stripe key: no call, stripeWorks false with the reason, built-in auth needs no key", async () => {
     t = await createTestContext(kind);
     const admin = await t.createUser({ email: "ops@hki.global", role: "user" });
@@ -51,7 +60,7 @@ describe.each(testDatabaseKinds)("GET /api/debug/admin on %s", (kind) => {
       authSecretKeyRequired: false,
       localUserRole: "user",
       environment: "development",
-      apiUrl: "http://localhost/api",
+      apiUrl: `${t.deps.config.publicUrl}/api`,
       database: kind === "sqlite" ? { kind: "sqlite", label: "SQLite (embedded)" } : { kind: "postgres", label: "PostgreSQL" },
       errorLogDrops: { hours: 24, error: 0, warning: 0, info: 0 },
       // No comparison with Stripe has run yet (it runs daily once a key is set).
