@@ -34,6 +34,13 @@ import {
 } from "./financials.ts";
 import { archiveAllErrorLogsEndpoint, archiveErrorLogEndpoint, cleanupArchivedErrorLogsEndpoint, listErrorLogsEndpoint } from "./error-logs.ts";
 import { endFeaturedArtistEndpoint, getFeaturedArtistEndpoint, publicFeaturedArtistEndpoint, setFeaturedArtistEndpoint } from "./featured-artist.ts";
+import {
+  bulkProductStatusEndpoint,
+  getProductEndpoint,
+  listProductsEndpoint,
+  productsSummaryEndpoint,
+  setProductStatusEndpoint,
+} from "./products.ts";
 import { healthEndpoint, publicConfigEndpoint, readyEndpoint } from "./public.ts";
 import { getSettingsEndpoint, settingHistoryEndpoint, updateSettingsEndpoint } from "./settings.ts";
 import {
@@ -108,4 +115,9 @@ export const apiEndpoints: readonly EndpointDefinition[] = [
   setFeaturedArtistEndpoint,
   endFeaturedArtistEndpoint,
   publicFeaturedArtistEndpoint,
+  listProductsEndpoint,
+  productsSummaryEndpoint,
+  getProductEndpoint,
+  setProductStatusEndpoint,
+  bulkProductStatusEndpoint,
 ];

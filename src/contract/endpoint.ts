@@ -13,7 +13,7 @@ export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
  * The areas the web keeps answers under (the first element of every query key). A mutation names
  * the areas it changes in `invalidates`, and the web refreshes exactly those after it succeeds.
  */
-export type ApiArea = "public" | "auth" | "beta" | "vendors" | "dashboard" | "analytics" | "errors" | "settings" | "debug" | "docs" | "exports" | "admin-users" | "audit-log" | "financial" | "communications";
+export type ApiArea = "public" | "auth" | "beta" | "vendors" | "dashboard" | "analytics" | "errors" | "settings" | "debug" | "docs" | "exports" | "admin-users" | "audit-log" | "financial" | "communications" | "products";
 
 /**
  * Who may call: anyone; anyone signed in; admins only. Admin-only endpoints live under the

@@ -123,7 +123,8 @@ export const vendorProductSchema = z.object({
   /** US dollars. */
   price: z.number(),
   inventory: z.number(),
-  status: z.enum(["listed", "draft"]),
+  /** 'hidden': taken down by an operator (docs/product.md §16). */
+  status: z.enum(["listed", "draft", "hidden"]),
   sold: z.number(),
   /** US dollars. */
   revenue: z.number(),

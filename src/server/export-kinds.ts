@@ -1,5 +1,6 @@
 import { auditLogExport } from "./features/activity/activity.export.ts";
 import { balancesExport, payoutsExport } from "./features/financials/financials.export.ts";
+import { productsExport } from "./features/products/products.export.ts";
 import type { ExportKind } from "./platform/exports/export-kind.ts";
 
 /**
@@ -11,4 +12,5 @@ export const exportKinds: ReadonlyArray<ExportKind<never, never, never>> = [
   auditLogExport as never,
   payoutsExport as never,
   balancesExport as never,
+  productsExport as never,
 ];

@@ -12,6 +12,7 @@ import { exportKinds } from "./export-kinds.ts";
 import { featuredArtistRoutes } from "./features/featured-artist/featured-artist.routes.ts";
 import { financialsRoutes } from "./features/financials/financials.routes.ts";
 import type { EndpointRouter } from "./platform/request/endpoint-router.ts";
+import { productsRoutes } from "./features/products/products.routes.ts";
 import { publicRoutes } from "./features/public/public.routes.ts";
 import { settingsRoutes } from "./features/settings/settings.routes.ts";
 import { vendorsRoutes } from "./features/vendors/vendors.routes.ts";
@@ -37,4 +38,5 @@ export const areaRoutes: Array<(router: EndpointRouter, deps: AppDeps) => void> 
   adminUsersRoutes,
   activityRoutes,
   featuredArtistRoutes,
+  productsRoutes,
 ];

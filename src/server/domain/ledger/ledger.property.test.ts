@@ -1,4 +1,7 @@
 import fc from "fast-check";
+import { type Kysely, PostgresAdapter } from "kysely";
+import type { DB } from "../../platform/db/schema.ts";
+import { writeSettings } from "../settings/settings.queries.ts";
 import { describe, expect, it } from "vitest";
 import { fixedClock } from "../../platform/clock.ts";
 import type { Executor } from "../../platform/db/executor.ts";
@@ -18,7 +21,7 @@ import {
   setPayoutAccount,
 } from "./payouts.ts";
 import { rollPeriodWindows } from "./period-totals.ts";
-import { createProduct, setProductStatus } from "./products.ts";
+import { createProduct, moderateProducts, setProductStatus } from "./products.ts";
 import { compareRollups } from "./recompute.ts";
 import { cancelSubscription, startSubscription } from "./subscriptions.ts";
 import { testBackends } from "../../testing/test-databases.ts";
@@ -49,7 +52,9 @@ type Command =
   | { op: "payout"; pick: number; outcome: "paid" | "failed" | "unknown" | "legacyUnknown"; minute: number }
   | { op: "settle"; pick: number; found: boolean; amountDelta: number; minute: number }
   | { op: "cancelPayout" | "retryPayout" | "endRun"; pick: number }
-  | { op: "roll"; day: number };
+  | { op: "roll"; day: number }
+  | { op: "moderate"; pick: number; count: number; hide: boolean }
+  | { op: "limit"; limit: number };
 
 const pick = fc.nat(1000);
 // Minutes over ~5 days, so orders share days, day boundaries and sometimes an exact instant.
@@ -75,6 +80,10 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ op: fc.constantFrom("cancelPayout" as const, "retryPayout" as const, "endRun" as const), pick }),
   // The top lists' rolling windows move forward (docs/decisions/0013-top-lists.md), by a day or past a whole window.
   { arbitrary: fc.record({ op: fc.constant("roll" as const), day: fc.integer({ min: 0, max: 12 }) }), weight: 2 },
+  // Moderation (docs/product.md §16): products hidden and restored in bulk, and a product limit small
+  // enough that vendors cross it both ways.
+  { arbitrary: fc.record({ op: fc.constant("moderate" as const), pick, count: fc.integer({ min: 1, max: 4 }), hide: fc.boolean() }), weight: 3 },
+  fc.record({ op: fc.constant("limit" as const), limit: fc.integer({ min: 1, max: 3 }) }),
 );
 
 /** A platform with sales to start from, so the payout commands that follow have balances to pay. */
@@ -219,6 +228,18 @@ async function run(db: Executor, cmd: Command, n: number): Promise<void> {
     }
     case "roll":
       await rollPeriodWindows(db, time(cmd.day * 1440).slice(0, 10));
+      return;
+    case "moderate": {
+      const from = cmd.hide ? "listed" : "hidden";
+      const candidates = (await db.selectFrom("products").select("id").where("status", "=", from).orderBy("id").execute()).map((r) => r.id);
+      const chosen = Array.from({ length: cmd.count }, (_, k) => at(candidates, cmd.pick + k)).filter((id): id is string => id !== undefined);
+      if (chosen.length > 0) await moderateProducts(db, chosen, { status: cmd.hide ? "hidden" : "listed", reason: cmd.hide ? `Reason ${n}` : null, actor: { id: null, email: "moderator@x.com" } }, clock);
+      return;
+    }
+    case "limit":
+      await (db as Kysely<DB>).transaction().execute((trx) =>
+        writeSettings(trx, db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite", new Map([["max_products_per_vendor", String(cmd.limit)]]), "admin@x.com", time(7000)),
+      );
       return;
     case "endRun": {
       const r = at((await db.selectFrom("payout_runs").select("id").where("active", "=", 1).execute()).map((x) => x.id), cmd.pick);

@@ -1,0 +1,233 @@
+import { z } from "zod";
+import { MAX_PAGE_LIMIT } from "./common.ts";
+import { defineEndpoint } from "./endpoint.ts";
+
+/**
+ * The products catalogue across the marketplace (docs/product.md §16): find any product, see who
+ * sells it and how it sells, hide what breaks the rules and restore it.
+ */
+
+/** The name the CSV export of the list is registered under (POST /api/admin/exports {kind}). */
+export const PRODUCTS_EXPORT_KIND = "products";
+
+/** `active`: listed in its store; `draft`: the artist has not listed it; `hidden`: taken down by an operator. */
+export const PRODUCT_STATUSES = ["active", "draft", "hidden"] as const;
+export const productStatusSchema = z.enum(PRODUCT_STATUSES);
+export type ProductStatus = z.infer<typeof productStatusSchema>;
+
+/**
+ * Orders of the list: `newest` (the default: created, newest first); `created`, `price`, `sold`,
+ * `revenue` ascending; with a leading '-' descending (`-created` is `newest`).
+ */
+export const PRODUCT_SORTS = ["newest", "created", "-created", "price", "-price", "sold", "-sold", "revenue", "-revenue"] as const;
+export const productSortSchema = z.enum(PRODUCT_SORTS);
+export type ProductSort = z.infer<typeof productSortSchema>;
+
+export const MAX_PRODUCT_SEARCH_LENGTH = 200;
+/** Shorter texts have no trigram, so no index could find them among a million names. */
+export const MIN_PRODUCT_SEARCH_LENGTH = 3;
+/** Totals are exact up to this many; beyond it the list says "10,000+" (counting more would scan). */
+export const PRODUCT_COUNT_CAP = 10_000;
+/** A search is sorted by price, sales or revenue only when it matches at most this many products. */
+export const PRODUCT_SEARCH_SORT_CAP = 1_000;
+/** The most products one bulk moderation changes. */
+export const MAX_BULK_PRODUCTS = 500;
+export const MAX_MODERATION_REASON_LENGTH = 500;
+
+const filterFields = z.object({
+  /** Part of the product's name (any case). */
+  search: z
+    .string()
+    .trim()
+    .max(MAX_PRODUCT_SEARCH_LENGTH)
+    .refine((v) => v === "" || [...v].length >= MIN_PRODUCT_SEARCH_LENGTH, `must be at least ${MIN_PRODUCT_SEARCH_LENGTH} characters (shorter texts cannot use the name index)`)
+    .optional(),
+  vendorId: z.string().trim().min(1).max(100).optional(),
+  status: productStatusSchema.optional(),
+});
+
+/** The list's filters: also the CSV export's filters (the list's query without its paging and sort). */
+export const productsFiltersSchema = filterFields;
+export type ProductsFilters = z.infer<typeof productsFiltersSchema>;
+
+/** GET /api/admin/products?search&vendorId&status&sort&limit&cursor */
+export const productsQuerySchema = filterFields.extend({
+  sort: productSortSchema.default("newest"),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(50),
+  cursor: z.string().min(1).max(300).optional(),
+});
+export type ProductsQuery = z.infer<typeof productsQuerySchema>;
+
+export const productListItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  vendorId: z.string(),
+  vendorName: z.string(),
+  /** US dollars. */
+  price: z.number(),
+  inventory: z.number(),
+  /** Units sold in paid orders. */
+  sold: z.number(),
+  /** US dollars: gross of paid orders. */
+  revenue: z.number(),
+  status: productStatusSchema,
+  createdAt: z.string(),
+});
+export type ProductListItem = z.infer<typeof productListItemSchema>;
+
+export const productsResponseSchema = z.object({
+  products: z.array(productListItemSchema),
+  /** Products matching the filters (all pages), exact up to PRODUCT_COUNT_CAP. */
+  total: z.number(),
+  /** True when more than PRODUCT_COUNT_CAP match (total is then the cap: "10,000+"). */
+  totalCapped: z.boolean(),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type ProductsResponse = z.infer<typeof productsResponseSchema>;
+
+export const productModerationEntrySchema = z.object({
+  id: z.string(),
+  action: z.enum(["hide", "restore"]),
+  fromStatus: productStatusSchema,
+  toStatus: productStatusSchema,
+  reason: z.string().nullable(),
+  actorEmail: z.string(),
+  createdAt: z.string(),
+});
+export type ProductModerationEntry = z.infer<typeof productModerationEntrySchema>;
+
+/** GET /api/admin/products/{id} */
+export const productDetailSchema = z.object({
+  product: productListItemSchema.extend({
+    /** The reason the artist is shown while the product is hidden; null otherwise. */
+    moderationReason: z.string().nullable(),
+    moderatedAt: z.string().nullable(),
+    moderatedBy: z.string().nullable(),
+  }),
+  vendor: z.object({
+    id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    isActive: z.boolean(),
+    /** The vendor's listed products, and the max_products_per_vendor setting they are held to. */
+    listedProducts: z.number(),
+    productLimit: z.number(),
+  }),
+  sales: z.object({
+    sold: z.number(),
+    /** US dollars. */
+    revenue: z.number(),
+    /** US dollars per unit sold; null before the first sale. */
+    averageUnitPrice: z.number().nullable(),
+  }),
+  /** Hides and restores, newest first (the most recent 50). */
+  history: z.array(productModerationEntrySchema),
+});
+export type ProductDetail = z.infer<typeof productDetailSchema>;
+
+const reasonField = z.string().trim().max(MAX_MODERATION_REASON_LENGTH, `must be at most ${MAX_MODERATION_REASON_LENGTH} characters`).optional();
+const reasonToHide = (body: { status: string; reason?: string | undefined }, ctx: z.RefinementCtx) => {
+  if (body.status === "hidden" && !body.reason) ctx.addIssue({ code: "custom", path: ["reason"], message: "is required to hide a product (the artist is shown it)" });
+};
+
+/** PATCH /api/admin/products/{id}/status */
+export const productStatusRequestSchema = z.strictObject({ status: z.enum(["hidden", "active"]), reason: reasonField }).superRefine(reasonToHide);
+export type ProductStatusRequest = z.input<typeof productStatusRequestSchema>;
+
+/** POST /api/admin/products/bulk-status */
+export const bulkProductStatusRequestSchema = z
+  .strictObject({
+    ids: z.array(z.string().min(1).max(100)).min(1, "must name at least one product").max(MAX_BULK_PRODUCTS, `must name at most ${MAX_BULK_PRODUCTS} products`),
+    status: z.enum(["hidden", "active"]),
+    reason: reasonField,
+  })
+  .superRefine(reasonToHide);
+export type BulkProductStatusRequest = z.input<typeof bulkProductStatusRequestSchema>;
+
+export const bulkProductStatusResponseSchema = z.object({
+  /** Products whose status changed. */
+  changed: z.number(),
+  /** Products that already had the status asked for. */
+  unchanged: z.number(),
+});
+export type BulkProductStatusResponse = z.infer<typeof bulkProductStatusResponseSchema>;
+
+/** GET /api/admin/products/summary */
+export const productsSummarySchema = z.object({
+  counts: z.object({ total: z.number(), active: z.number(), draft: z.number(), hidden: z.number() }),
+  /** Products created in the last 7 days (today and the six days before, UTC). */
+  addedThisWeek: z.number(),
+  overLimit: z.object({
+    /** The max_products_per_vendor setting. */
+    limit: z.number(),
+    /** Vendors with more listed products than the limit. */
+    vendors: z.number(),
+    /** Those vendors, most listed products first (at most 20). */
+    top: z.array(z.object({ id: z.string(), name: z.string(), listedProducts: z.number() })),
+  }),
+});
+export type ProductsSummary = z.infer<typeof productsSummarySchema>;
+
+const productIdParams = z.object({ id: z.string() });
+
+export const listProductsEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/products",
+  area: "products",
+  access: "admin",
+  summary: "One page of the marketplace's products: searched by name, filtered by vendor and status, sorted",
+  description:
+    "Keyset pagination in the order of `sort` (every page costs the same at any depth). `total` is exact up to 10,000 (`totalCapped` beyond). A search sorted by anything but `newest` must match at most 1,000 products (400 naming `sort` otherwise). The same filters export as CSV (POST /api/admin/exports with kind \"products\").",
+  query: productsQuerySchema,
+  success: { status: 200, description: "The page, the matching total and the next cursor", schema: productsResponseSchema },
+  errors: [400],
+});
+
+export const productsSummaryEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/products/summary",
+  area: "products",
+  access: "admin",
+  summary: "Counts by status, products added this week, vendors over the product limit",
+  success: { status: 200, description: "The catalogue's summary", schema: productsSummarySchema },
+});
+
+export const getProductEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/products/{id}",
+  area: "products",
+  access: "admin",
+  summary: "A product with its vendor, sales figures and moderation history",
+  params: productIdParams,
+  success: { status: 200, description: "The product", schema: productDetailSchema },
+  errors: [404],
+});
+
+export const setProductStatusEndpoint = defineEndpoint({
+  method: "patch",
+  path: "/api/admin/products/{id}/status",
+  area: "products",
+  access: "admin",
+  summary: "Hide a listed product (with the reason the artist is shown) or restore a hidden one",
+  params: productIdParams,
+  body: productStatusRequestSchema,
+  bodyExample: { status: "hidden", reason: "Uses a trademarked logo without permission" },
+  success: { status: 200, description: "The product as the list shows it", schema: productListItemSchema },
+  errors: [400, 404, 409, 415],
+  invalidates: ["products", "vendors", "dashboard", "analytics"],
+});
+
+export const bulkProductStatusEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/admin/products/bulk-status",
+  area: "products",
+  access: "admin",
+  summary: `Hide or restore up to ${MAX_BULK_PRODUCTS} products at once, all or nothing`,
+  description: "Any unknown id (404) or product the change does not apply to (409: a draft) changes nothing. Products already in the status asked for are left as they are.",
+  body: bulkProductStatusRequestSchema,
+  bodyExample: { ids: ["0193a0c4-8a5e-7c1e-9a51-2f4b6c8d9e01"], status: "hidden", reason: "Counterfeit goods" },
+  success: { status: 200, description: "How many changed", schema: bulkProductStatusResponseSchema },
+  errors: [400, 404, 409, 415],
+  invalidates: ["products", "vendors", "dashboard", "analytics"],
+});

@@ -1,0 +1,125 @@
+import type {
+  BulkProductStatusRequest,
+  BulkProductStatusResponse,
+  ProductDetail,
+  ProductListItem,
+  ProductsQuery,
+  ProductsResponse,
+  ProductsSummary,
+} from "../../../contract/products.ts";
+import { recordAudit } from "../../domain/audit/audit-log.ts";
+import { COUNTERS, readCounters } from "../../domain/ledger/counters.ts";
+import { readProductLimit } from "../../domain/ledger/product-limit.ts";
+import { moderateProducts } from "../../domain/ledger/products.ts";
+import type { Actor } from "../../platform/identity/actor.ts";
+import { notFound } from "../../platform/http/http-error.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
+import {
+  findProductWithVendor,
+  listProductRows,
+  readModerationHistory,
+  readProductsAddedSince,
+  readVendorOfProduct,
+  readVendorsOverLimit,
+  toApiStatus,
+  toListItem,
+} from "./products.queries.ts";
+
+const DAY_MS = 86_400_000;
+/** Vendors over the limit the summary names (the count is the counter's). */
+const OVER_LIMIT_SHOWN = 20;
+const HISTORY_SHOWN = 50;
+
+const productNotFound = () => notFound("Product not found");
+
+/**
+ * The products catalogue (docs/product.md §16): the list, the detail, the summary, and moderation
+ * (hide with a reason, restore) through the ledger with its audit row in the same transaction.
+ */
+export class ProductsService {
+  constructor(private readonly deps: Pick<AppDeps, "database" | "clock">) {}
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  async list(query: ProductsQuery): Promise<ProductsResponse> {
+    const { products, next, total } = await listProductRows(this.db, query, true);
+    return { products, total: total!.total, totalCapped: total!.totalCapped, nextCursor: next };
+  }
+
+  async summary(): Promise<ProductsSummary> {
+    const today = new Date(this.deps.clock.now().getTime());
+    const fromDay = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - 6 * DAY_MS).toISOString().slice(0, 10);
+    const [c, addedThisWeek, limit] = await Promise.all([readCounters(this.db), readProductsAddedSince(this.db, fromDay), readProductLimit(this.db)]);
+    const total = c[COUNTERS.productsTotal];
+    const active = c[COUNTERS.productsListed];
+    const hidden = c[COUNTERS.productsHidden];
+    const vendors = c[COUNTERS.vendorsOverProductLimit];
+    return {
+      counts: { total, active, hidden, draft: total - active - hidden },
+      addedThisWeek,
+      overLimit: { limit, vendors, top: vendors > 0 ? await readVendorsOverLimit(this.db, limit, OVER_LIMIT_SHOWN) : [] },
+    };
+  }
+
+  async detail(id: string): Promise<ProductDetail> {
+    const p = await findProductWithVendor(this.db, id);
+    if (!p) throw productNotFound();
+    const [vendor, history, limit] = await Promise.all([readVendorOfProduct(this.db, p.vendor_id), readModerationHistory(this.db, id, HISTORY_SHOWN), readProductLimit(this.db)]);
+    const item = toListItem(p);
+    return {
+      product: { ...item, moderationReason: p.moderation_reason, moderatedAt: p.moderated_at, moderatedBy: p.moderated_by },
+      vendor: { id: vendor.id, name: vendor.name, slug: vendor.slug, isActive: vendor.is_active === 1, listedProducts: vendor.listed_products, productLimit: limit },
+      sales: { sold: item.sold, revenue: item.revenue, averageUnitPrice: item.sold > 0 ? Math.round((item.revenue / item.sold) * 100) / 100 : null },
+      history,
+    };
+  }
+
+  /** Hides (reason required, shown to the artist) or restores one product; one audit row with before and after. */
+  async setStatus(actor: Actor, id: string, status: "hidden" | "active", reason: string | undefined): Promise<ProductListItem> {
+    const { clock } = this.deps;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await moderateProducts(trx, [id], { status: status === "hidden" ? "hidden" : "listed", reason: reason ?? null, actor: { id: actor.user.id, email: actor.user.email } }, clock);
+      const before = result.before[0]!;
+      const after = await findProductWithVendor(trx, id);
+      if (!after) throw productNotFound();
+      await recordAudit(
+        trx,
+        {
+          actor,
+          action: status === "hidden" ? "product.hide" : "product.restore",
+          target: { type: "product", id, label: before.name },
+          before: { status: toApiStatus(before.status), reason: before.moderation_reason },
+          after: { status: toApiStatus(after.status), reason: after.moderation_reason },
+          details: { vendorId: before.vendor_id, changed: result.changed.length === 1, ...(reason ? { reason } : {}) },
+        },
+        clock,
+      );
+      return toListItem(after);
+    });
+  }
+
+  /** Hides or restores up to 500 products, all or nothing; one audit row naming every product. */
+  async bulkSetStatus(actor: Actor, body: BulkProductStatusRequest): Promise<BulkProductStatusResponse> {
+    const { clock } = this.deps;
+    const status = body.status === "hidden" ? "hidden" : "listed";
+    return this.db.transaction().execute(async (trx) => {
+      const result = await moderateProducts(trx, body.ids, { status, reason: body.reason ?? null, actor: { id: actor.user.id, email: actor.user.email } }, clock);
+      const unchanged = result.before.length - result.changed.length;
+      await recordAudit(
+        trx,
+        {
+          actor,
+          action: body.status === "hidden" ? "product.bulk_hide" : "product.bulk_restore",
+          target: { type: "products", id: `${result.before.length} products`, label: result.before.slice(0, 3).map((p) => p.name).join(", ") },
+          before: { status: body.status === "hidden" ? "active" : "hidden" },
+          after: { status: body.status },
+          details: { productIds: result.before.map((p) => p.id), changed: result.changed, unchanged, ...(body.reason ? { reason: body.reason } : {}) },
+        },
+        clock,
+      );
+      return { changed: result.changed.length, unchanged };
+    });
+  }
+}
