@@ -33,6 +33,17 @@ import {
   retryPayoutEndpoint,
 } from "./financials.ts";
 import { archiveAllErrorLogsEndpoint, archiveErrorLogEndpoint, cleanupArchivedErrorLogsEndpoint, listErrorLogsEndpoint } from "./error-logs.ts";
+import {
+  cancelAnnouncementEndpoint,
+  getAnnouncementEndpoint,
+  listAnnouncementsEndpoint,
+  listRecipientsEndpoint,
+  previewAnnouncementEndpoint,
+  publicAnnouncementsEndpoint,
+  retryFailedEndpoint,
+  sendAnnouncementEndpoint,
+  takeDownAnnouncementEndpoint,
+} from "./communications.ts";
 import { endFeaturedArtistEndpoint, getFeaturedArtistEndpoint, publicFeaturedArtistEndpoint, setFeaturedArtistEndpoint } from "./featured-artist.ts";
 import {
   bulkProductStatusEndpoint,
@@ -111,6 +122,15 @@ export const apiEndpoints: readonly EndpointDefinition[] = [
   checkInvitationEndpoint,
   acceptInvitationEndpoint,
   listAuditLogEndpoint,
+  sendAnnouncementEndpoint,
+  previewAnnouncementEndpoint,
+  listAnnouncementsEndpoint,
+  getAnnouncementEndpoint,
+  listRecipientsEndpoint,
+  retryFailedEndpoint,
+  cancelAnnouncementEndpoint,
+  takeDownAnnouncementEndpoint,
+  publicAnnouncementsEndpoint,
   getFeaturedArtistEndpoint,
   setFeaturedArtistEndpoint,
   endFeaturedArtistEndpoint,

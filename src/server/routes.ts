@@ -2,6 +2,7 @@ import type { AppDeps } from "./platform/request/app-env.ts";
 import { adminUsersRoutes } from "./features/admin-users/admin-users.routes.ts";
 import { analyticsRoutes } from "./features/analytics/analytics.routes.ts";
 import { activityRoutes } from "./features/activity/activity.routes.ts";
+import { communicationsRoutes } from "./features/communications/communications.routes.ts";
 import { authRoutes } from "./features/auth/auth.routes.ts";
 import { dashboardRoutes } from "./features/dashboard/dashboard.routes.ts";
 import { systemDebugRoutes } from "./features/system-debug/system-debug.routes.ts";
@@ -37,6 +38,7 @@ export const areaRoutes: Array<(router: EndpointRouter, deps: AppDeps) => void> 
   financialsRoutes,
   adminUsersRoutes,
   activityRoutes,
+  communicationsRoutes,
   featuredArtistRoutes,
   productsRoutes,
 ];

@@ -22,6 +22,8 @@ const NOT_ADMIN_ACTIONS: Record<string, string> = {
   "POST /api/auth/invitations/check": "reads only",
   // Writes one info entry to the error log on purpose (the hidden test page); no data changes.
   "POST /api/debug/test-error": "a deliberate error-log entry",
+  // Renders an announcement and counts its audience; writes and sends nothing.
+  "POST /api/admin/communications/preview": "reads only",
 };
 
 interface Call {
@@ -77,10 +79,29 @@ async function listedProducts(ctx: TestContext, n: number): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/** An announcement sent through the API (its audit row comes before counting; docs/product.md §17). */
+async function anAnnouncement(ctx: TestContext, admin: { token: string }, channels: string[]): Promise<string> {
+  const res = await ctx.request("/api/admin/communications/announcement", { method: "POST", token: admin.token, json: { title: `Coverage ${++sequence}`, message: "Hello", audience: "active", channels } });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { announcement: { id: string } }).announcement.id;
+}
+
 let stripe: FakeStripeServer | undefined;
 
 /** How to call each mutating route so that it really changes something (the setup's own rows come before counting). */
 const RECIPES: Record<string, Recipe> = {
+  "POST /api/admin/communications/announcement": async () => ({ path: "/api/admin/communications/announcement", json: { title: "Coverage", message: "Hello", audience: "inactive", channels: ["email"] } }),
+  "POST /api/admin/communications/announcements/:id/cancel": async (ctx, admin) => ({ path: `/api/admin/communications/announcements/${await anAnnouncement(ctx, admin, ["email"])}/cancel` }),
+  "POST /api/admin/communications/announcements/:id/retry-failed": async (ctx, admin) => {
+    const id = await anAnnouncement(ctx, admin, ["email"]);
+    // One mail failed for good (as the sender records it: the recipient and the announcement's counts).
+    const { db } = ctx.database;
+    const one = await db.selectFrom("announcement_recipients").select("vendor_id").where("announcement_id", "=", id).limit(1).executeTakeFirstOrThrow();
+    await db.updateTable("announcement_recipients").set({ status: "failed", last_error: "550 No such mailbox" }).where("announcement_id", "=", id).where("vendor_id", "=", one.vendor_id).execute();
+    await db.updateTable("announcements").set((eb) => ({ failed_count: eb("failed_count", "+", 1), pending_count: eb("pending_count", "-", 1) })).where("id", "=", id).execute();
+    return { path: `/api/admin/communications/announcements/${id}/retry-failed` };
+  },
+  "DELETE /api/admin/communications/announcements/:id/dashboard": async (ctx, admin) => ({ path: `/api/admin/communications/announcements/${await anAnnouncement(ctx, admin, ["dashboard"])}/dashboard` }),
   "PATCH /api/admin/products/:id/status": async (ctx) => ({ path: `/api/admin/products/${(await listedProducts(ctx, 1))[0]}/status`, json: { status: "hidden", reason: "Coverage" } }),
   "POST /api/admin/products/bulk-status": async (ctx) => ({ path: "/api/admin/products/bulk-status", json: { ids: await listedProducts(ctx, 3), status: "hidden", reason: "Coverage" } }),
   "POST /api/auth/sign-in": async (ctx) => {

@@ -42,6 +42,8 @@ const envSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, "must be smtp://[user:password@]host[:port] or smtps://…").optional(),
   MAIL_FROM: z.string().trim().min(3).max(320).optional(),
   MAIL_DIR: z.string().min(1).default("./data/mail"),
+  /** Announcement mails per second, per server process (docs/product.md §17.3). */
+  MAIL_MAX_PER_SECOND: z.coerce.number().min(0.1).max(10_000).default(50),
   AUDIT_RETENTION_DAYS: z
     .string()
     .trim()
@@ -88,6 +90,8 @@ export interface AppConfig {
   smtpUrl: string | undefined;
   mailFrom: string;
   mailDir: string;
+  /** Pace of announcement mails, per second and server process (MAIL_MAX_PER_SECOND). */
+  mailMaxPerSecond: number;
   /** Audit rows older than this many days are removed by a daily job (AUDIT_RETENTION_DAYS). */
   auditRetentionDays: number;
   stripeSecretKey: string | undefined;
@@ -182,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `HKI Global Admin <no-reply@${e.ADMIN_EMAIL_DOMAIN.toLowerCase()}>`,
     mailDir: e.MAIL_DIR,
+    mailMaxPerSecond: e.MAIL_MAX_PER_SECOND,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeApiBase: e.STRIPE_API_BASE,

@@ -14,6 +14,8 @@ export interface MailMessage {
   html?: string | null;
   /** When it was written (the Date header). */
   date: Date;
+  /** Where replies go (Reply-To), when not to `from`. */
+  replyTo?: string | null;
 }
 
 /** The project's one mailer (docs/product.md §14.6): SMTP when SMTP_URL is set, otherwise .eml files. */
@@ -35,6 +37,7 @@ function mailOptions(message: MailMessage) {
     text: message.text,
     ...(message.html ? { html: message.html } : {}),
     date: message.date,
+    ...(message.replyTo ? { replyTo: message.replyTo } : {}),
     messageId: `<${message.id}@hki-global-admin>`,
   };
 }
@@ -45,13 +48,15 @@ export class SmtpMailer implements Mailer {
   readonly destination: string;
   private readonly transport: ReturnType<typeof nodemailer.createTransport>;
 
-  constructor(smtpUrl: string) {
+  /** `connections`: keep that many SMTP connections open and reuse them (bulk sending); otherwise one per mail. */
+  constructor(smtpUrl: string, options: { connections?: number } = {}) {
     const url = new URL(smtpUrl);
     this.destination = `${url.protocol}//${url.host}`;
     this.transport = nodemailer.createTransport(smtpUrl, {
       connectionTimeout: SMTP_TIMEOUT_MS,
       greetingTimeout: SMTP_TIMEOUT_MS,
       socketTimeout: SMTP_TIMEOUT_MS,
+      ...(options.connections ? { pool: true, maxConnections: options.connections, maxMessages: Infinity } : {}),
     } as Parameters<typeof nodemailer.createTransport>[1]);
   }
 
@@ -98,6 +103,6 @@ export class FolderMailer implements Mailer {
   }
 }
 
-export function createMailer(config: Pick<AppConfig, "smtpUrl" | "mailDir">): Mailer {
-  return config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new FolderMailer(config.mailDir);
+export function createMailer(config: Pick<AppConfig, "smtpUrl" | "mailDir">, options: { connections?: number } = {}): Mailer {
+  return config.smtpUrl ? new SmtpMailer(config.smtpUrl, options) : new FolderMailer(config.mailDir);
 }
