@@ -11,7 +11,7 @@ import {
   revokeInvitationEndpoint,
   revokeUserSessionsEndpoint,
 } from "./admin-users.ts";
-import { analyticsEndpoint } from "./analytics.ts";
+import { analyticsEndpoint, salesEndpoint, topProductsEndpoint, topVendorsEndpoint } from "./analytics.ts";
 import { listAuditLogEndpoint } from "./activity.ts";
 import { betaVerifyEndpoint, meEndpoint, signInEndpoint, signOutEndpoint } from "./auth.ts";
 import { dashboardStatsEndpoint } from "./dashboard.ts";
@@ -88,6 +88,9 @@ export const apiEndpoints: readonly EndpointDefinition[] = [
   deleteVendorEndpoint,
   dashboardStatsEndpoint,
   analyticsEndpoint,
+  topProductsEndpoint,
+  topVendorsEndpoint,
+  salesEndpoint,
   listErrorLogsEndpoint,
   archiveAllErrorLogsEndpoint,
   archiveErrorLogEndpoint,

@@ -2,6 +2,7 @@ import type { AppDeps } from "./platform/request/app-env.ts";
 import { auditJobs } from "./features/activity/audit-retention.job.ts";
 import { payoutJobs } from "./features/financials/payout-run.job.ts";
 import { announcementJobs } from "./features/communications/communications.job.ts";
+import { topListsJobs } from "./features/analytics/top-lists.job.ts";
 import { mailJobs } from "./platform/mail/mail-outbox.ts";
 import { registerRateLimitSweep } from "./platform/housekeeping/rate-limit-sweep.ts";
 import type { JobWorker } from "./platform/jobs/job-worker.ts";
@@ -16,4 +17,5 @@ export const jobRegistrations: Array<(worker: JobWorker, deps: AppDeps) => void>
   (worker, deps) => payoutJobs(worker, deps),
   (worker, deps) => announcementJobs(worker, deps),
   registerRateLimitSweep,
+  topListsJobs,
 ];

@@ -124,6 +124,8 @@ async function applyDays(trx: Transaction<DB>, period: number, from: string, to:
     .innerJoin("vendors as v", "v.id", "d.vendor_id")
     .where("d.day", ">=", from)
     .where("d.day", "<=", to)
+    // A day whose sales were all refunded keeps its row at nothing: it adds nothing.
+    .where("d.orders", "<>", 0)
     .where("v.is_internal", "=", 0);
   await trx
     .insertInto("product_period_totals")

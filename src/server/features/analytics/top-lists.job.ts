@@ -1,0 +1,19 @@
+import { rollPeriodWindows } from "../../domain/ledger/period-totals.ts";
+import { utcDay } from "../../platform/clock.ts";
+import type { JobWorker } from "../../platform/jobs/job-worker.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
+
+export const TOP_LISTS_ROLL_JOB = "top-lists.roll";
+/** Often enough that the windows move within minutes of midnight UTC; a no-op the rest of the day. */
+const ROLL_EVERY_MS = 10 * 60_000;
+
+/**
+ * Moves the top lists' 7/30/90-day windows to today as days roll over (docs/decisions/0013-top-lists.md):
+ * one process runs it per slot; each day's step is one short transaction per window.
+ */
+export function topListsJobs(worker: JobWorker, deps: Pick<AppDeps, "database" | "clock">): void {
+  worker.register(TOP_LISTS_ROLL_JOB, async () => {
+    await rollPeriodWindows(deps.database.db, utcDay(deps.clock.now()));
+  });
+  worker.schedule(TOP_LISTS_ROLL_JOB, ROLL_EVERY_MS);
+}
