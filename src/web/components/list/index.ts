@@ -3,7 +3,7 @@ export { DataTable, type Column, type DataTableProps } from "./data-table";
 export { FilterBar, SearchFilter, SelectFilter } from "./filters";
 export { ListState, type ListQuery, type ListStateProps } from "./list-state";
 export { Pager, type PagerProps } from "./pager";
-export { RefreshButton } from "./refresh-button";
+export { RefreshButton, type RefreshButtonProps } from "./refresh-button";
 export { useKeysetPages, useNumberedPages, pageCountOf, type KeysetPages, type NumberedPages, type PagerControls } from "./use-pages";
 export { useRowSelection, type RowSelection } from "./use-row-selection";
 export { useSortParam, parseSort, type SortState } from "./use-sort";

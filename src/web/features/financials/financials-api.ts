@@ -29,6 +29,8 @@ export const financialKeys = {
 export const FINANCIAL_PAGE_SIZE = 20;
 /** How often the screen looks at a run in progress. */
 export const RUN_POLL_MS = 1000;
+/** How often the balances and payouts are read again while a run pays. */
+export const LIVE_LIST_POLL_MS = 3000;
 
 export const isActiveRun = (run: PayoutRunItem | null | undefined): boolean => run?.status === "queued" || run?.status === "running";
 
@@ -41,23 +43,30 @@ export function useFinancialOverview(period: FinancialPeriod, enabled: boolean) 
   });
 }
 
-export function useBalances(status: AccountStatusName | "all", cursor: string | null, enabled: boolean) {
+/** When a list card reads: once the screen's load delay has passed (`enabled`), and every few seconds while a run pays (`live`: its rows move). */
+interface ListOptions {
+  enabled: boolean;
+  live: boolean;
+}
+
+/** What every list page asks besides its filter ("all": none), and how its query keeps the page on screen and refreshes. */
+const pageQuery = (cursor: string | null) => ({ limit: FINANCIAL_PAGE_SIZE, cursor: cursor ?? undefined });
+const listQueryOptions = ({ enabled, live }: ListOptions) => ({ enabled, placeholderData: keepPreviousData, refetchInterval: live ? LIVE_LIST_POLL_MS : (false as const) });
+const filterOf = <S extends string>(status: S | "all") => (status === "all" ? undefined : status);
+
+export function useBalances(status: AccountStatusName | "all", cursor: string | null, options: ListOptions) {
   return useQuery({
     queryKey: financialKeys.balances(status, cursor),
-    enabled,
-    queryFn: ({ signal }) =>
-      callApi(listBalancesEndpoint, { query: { accountStatus: status === "all" ? undefined : status, limit: FINANCIAL_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
-    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) => callApi(listBalancesEndpoint, { query: { accountStatus: filterOf(status), ...pageQuery(cursor) } }, { signal }),
+    ...listQueryOptions(options),
   });
 }
 
-export function usePayouts(status: PayoutStatusName | "all", cursor: string | null, enabled: boolean) {
+export function usePayouts(status: PayoutStatusName | "all", cursor: string | null, options: ListOptions) {
   return useQuery({
     queryKey: financialKeys.payouts(status, cursor),
-    enabled,
-    queryFn: ({ signal }) =>
-      callApi(listPayoutsEndpoint, { query: { status: status === "all" ? undefined : status, limit: FINANCIAL_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
-    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) => callApi(listPayoutsEndpoint, { query: { status: filterOf(status), ...pageQuery(cursor) } }, { signal }),
+    ...listQueryOptions(options),
   });
 }
 

@@ -286,6 +286,30 @@ describe("FinancialsPage", () => {
     expect(dialog.textContent).toContain("1 artist will be left out: a payout to them is still being sent or its outcome is unknown");
   });
 
+  it("keeps each list's status and page in the URL under its own name, and exports with the filter on screen", async () => {
+    const server: Server = { runs: [], calls: [] };
+    serve(server);
+    const { router } = renderAt("/financials?balances.cursor=B2&payouts.status=failed");
+    await screen.findByRole("table", { name: "Payouts" });
+    const asked = (path: string, name: string) => server.calls.filter((c) => c.url.startsWith(`${path}?`)).map((c) => new URL(c.url, "http://x").searchParams.get(name));
+    expect(asked("/api/admin/financial/balances", "cursor")).toContain("B2");
+    expect(asked("/api/admin/financial/payouts", "status")).toContain("failed");
+    expect(screen.getByLabelText("Status")).toHaveTextContent("Failed");
+    const balancePages = screen.getByRole("navigation", { name: "Balance pages" });
+    expect(balancePages).toHaveTextContent("Page 2");
+    expect(screen.getByRole("navigation", { name: "Payout pages" })).toHaveTextContent("Page 1");
+
+    // Another status for the payouts leaves the balances' page where it was.
+    await userEvent.click(screen.getByLabelText("Status"));
+    await userEvent.click(await screen.findByRole("option", { name: "Paid" }));
+    await waitFor(() => expect(router.state.location.search).toBe("?balances.cursor=B2&payouts.status=paid"));
+    await userEvent.click(within(balancePages).getByRole("button", { name: "Previous" }));
+    expect(router.state.location.search).toBe("?payouts.status=paid");
+
+    await userEvent.click(screen.getByRole("button", { name: "Export Payouts CSV" }));
+    await waitFor(() => expect(server.calls.find((c) => c.url === "/api/admin/exports")?.body).toEqual({ kind: "payouts", filters: { status: "paid" } }));
+  });
+
   it("shows the load error and retries", async () => {
     serve({ runs: [], calls: [], failOverview: 1 });
     renderAt("/financials");

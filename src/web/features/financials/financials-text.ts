@@ -1,6 +1,10 @@
-import type { AccountStatusName, FinancialPeriod, PayoutRunItem, PayoutStatusName } from "@contract/financials";
+import type { CheckPayoutResponse, FinancialPeriod, PayoutRunItem } from "@contract/financials";
+import { countOf } from "@web/lib/format";
 
-/** The screen's words (docs/product.md §15.4), kept in one place so tests and the page agree. */
+/**
+ * The screen's words (docs/product.md §15.4), kept in one place so tests and the page agree. The
+ * statuses' labels and badges are the domain's (lib/labels.ts).
+ */
 
 export const PERIOD_OPTIONS: ReadonlyArray<{ value: FinancialPeriod; label: string }> = [
   { value: "7", label: "7 days" },
@@ -13,38 +17,6 @@ export const PERIOD_OPTIONS: ReadonlyArray<{ value: FinancialPeriod; label: stri
 export function periodFromParam(value: string | null): FinancialPeriod {
   return PERIOD_OPTIONS.find((p) => p.value === value)?.value ?? "30";
 }
-
-export const ACCOUNT_STATUS_LABELS: Record<AccountStatusName, string> = {
-  active: "Active",
-  pending: "Pending",
-  restricted: "Restricted",
-  not_connected: "Not connected",
-};
-
-export const PAYOUT_STATUS_LABELS: Record<PayoutStatusName, string> = {
-  pending: "Pending",
-  processing: "Processing",
-  unknown: "Unknown",
-  paid: "Paid",
-  failed: "Failed",
-  canceled: "Canceled",
-};
-
-export const ACCOUNT_BADGE: Record<AccountStatusName, "success" | "warning" | "destructive" | "secondary"> = {
-  active: "success",
-  pending: "warning",
-  restricted: "destructive",
-  not_connected: "secondary",
-};
-
-export const PAYOUT_BADGE: Record<PayoutStatusName, "success" | "warning" | "destructive" | "secondary" | "info"> = {
-  pending: "secondary",
-  processing: "info",
-  unknown: "warning",
-  paid: "success",
-  failed: "destructive",
-  canceled: "warning",
-};
 
 /** What an unknown outcome means, beside its badge (docs/product.md §15.3). */
 export const UNKNOWN_EXPLANATION =
@@ -68,6 +40,32 @@ export function runStatusText(status: PayoutRunItem["status"]): string {
   }
 }
 
+/** The toast when a run ends: how it ended and what it paid (docs/product.md §15.4). */
+export function runEndToast(run: PayoutRunItem): { title: string; description: string; variant: "destructive" | "default" | "success" } {
+  const endings: Partial<Record<PayoutRunItem["status"], string>> = {
+    completed: "Payout run completed",
+    unresolved: "Payout run ended with unknown outcomes",
+    canceled: "Payout run canceled",
+  };
+  return {
+    title: endings[run.status] ?? "Payout run stopped",
+    description: `${countOf(run.done, "artist")} paid, ${run.failed} failed${run.unknown ? `, ${run.unknown} unknown` : ""}${run.canceled ? `, ${run.canceled} canceled` : ""}.`,
+    variant: run.failed > 0 || run.status === "failed" ? "destructive" : run.unknown > 0 ? "default" : "success",
+  };
+}
+
+/** The toast title of 'Check with Stripe' on a payout to `vendorName`, by what Stripe said. */
+export function checkOutcomeTitle(outcome: CheckPayoutResponse["outcome"], vendorName: string): string {
+  switch (outcome) {
+    case "paid":
+      return `Payout to ${vendorName} is paid`;
+    case "owed_again":
+      return `Payout to ${vendorName} was not sent: the amount is owed again`;
+    default:
+      return `Still unknown: Stripe lists no transfer for ${vendorName} yet`;
+  }
+}
+
 /**
  * The change from the previous period as the cards show it: '+12.5% vs previous period', or null
  * when the previous period had nothing to compare with.
@@ -78,7 +76,3 @@ export function changeText(current: number, previous: number): { text: string; u
   const rounded = Math.round(pct * 10) / 10;
   return { text: `${rounded >= 0 ? "+" : ""}${rounded.toFixed(1)}% vs previous period`, up: rounded >= 0 };
 }
-
-/** 'artist' or 'artists'. */
-export const artists = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "artist" : "artists"}`;
-

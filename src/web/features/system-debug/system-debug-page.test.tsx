@@ -129,6 +129,23 @@ describe("SystemDebugPage", () => {
     expect(screen.getByTestId("overall-status")).toHaveTextContent("Unknown");
   });
 
+  it("says 'Refreshing…' while it reads again, and the Error card's 'Try Again' reads again", async () => {
+    let answers = [json({ error: { code: "internal_error", message: "boom" } }, 500, "Internal Server Error")];
+    let release = () => {};
+    mockFetch(() => answers.shift() ?? new Promise<Response>((resolve) => (release = () => resolve(json(data)))));
+    renderWithQuery(<SystemDebugPage />);
+    const card = await screen.findByRole("alert");
+    expect(within(card).getByText("API returned 500")).toBeInTheDocument();
+    answers = [json(data)];
+    await userEvent.click(within(card).getByRole("button", { name: "Try Again" }));
+    expect(await screen.findByText("SQLite (embedded)")).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(await screen.findByRole("button", { name: "Refreshing…" })).toBeDisabled();
+    release();
+    expect(await screen.findByRole("button", { name: "Refresh" })).toBeEnabled();
+  });
+
   it("shows a network failure's own message", async () => {
     mockFetch(() => {
       throw new TypeError("Failed to fetch");
