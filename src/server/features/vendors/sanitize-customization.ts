@@ -1,28 +1,12 @@
-import { createRequire } from "node:module";
 import * as csstree from "css-tree";
-import createDOMPurify from "dompurify";
 import { LRUCache } from "lru-cache";
+import { htmlPurifier as purify } from "../../platform/html/purifier.ts";
 
 /**
  * Vendor custom HTML and CSS are untrusted: they are stored as written and sanitised on the way
  * out of the API. The web additionally renders HTML only inside a sandboxed iframe, so this is the
  * first of two layers, not the only one.
  */
-
-type Purifier = ReturnType<typeof createDOMPurify>;
-let purifier: Purifier | undefined;
-
-/**
- * One jsdom window for the process, made on first use: creating it costs milliseconds and loading
- * jsdom ~60 MB of memory, which a process that never shows a vendor's custom HTML need not pay.
- */
-function purify(): Purifier {
-  if (!purifier) {
-    const { JSDOM } = createRequire(import.meta.url)("jsdom") as typeof import("jsdom");
-    purifier = createDOMPurify(new JSDOM("").window as unknown as Parameters<typeof createDOMPurify>[0]);
-  }
-  return purifier;
-}
 
 // Links may only point at the web, mail or phone; anything else (javascript:, data:, vbscript:) goes.
 const SAFE_URL = /^(?:https?:|mailto:|tel:|#|\/(?!\/)|[^:/?#]+(?:[/?#]|$))/i;
