@@ -94,7 +94,10 @@ function QuickActions() {
   return (
     <TitledCard title="Quick Actions" contentClassName="grid grid-cols-2 gap-3">
       <Button variant="outline">Create Invite Code</Button>
-      <Button variant="outline">Send Announcement</Button>
+      {/* Opens the composer on Communications (docs/product.md §17.4). */}
+      <Button variant="outline" onClick={() => void navigate("/communications?compose=1")}>
+        Send Announcement
+      </Button>
       <Button variant="outline">View Analytics</Button>
       {/* Opens Financials with the payout confirmation (docs/product.md §15.4). */}
       <Button variant="outline" onClick={() => void navigate("/financials?confirm=payouts")}>

@@ -1,0 +1,123 @@
+import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import {
+  type AnnouncementItem,
+  type AnnouncementRequest,
+  type RecipientStatus,
+  cancelAnnouncementEndpoint,
+  getAnnouncementEndpoint,
+  listAnnouncementsEndpoint,
+  listRecipientsEndpoint,
+  previewAnnouncementEndpoint,
+  retryFailedEndpoint,
+  sendAnnouncementEndpoint,
+  takeDownAnnouncementEndpoint,
+} from "@contract/communications";
+import { listAdminVendorsEndpoint } from "@contract/vendors";
+import { callApi, mutationOf } from "@web/lib/api-client";
+
+/** Query keys of the communications area (every key starts with it: a send refreshes them all). */
+export const communicationsKeys = {
+  all: ["communications"] as const,
+  history: (cursor: string | null) => [...communicationsKeys.all, "history", cursor] as const,
+  one: (id: string) => [...communicationsKeys.all, "announcement", id] as const,
+  recipients: (id: string, status: RecipientStatus | "all", cursor: string | null) => [...communicationsKeys.all, "recipients", id, status, cursor] as const,
+  preview: (body: AnnouncementRequest | null) => [...communicationsKeys.all, "preview", body] as const,
+};
+
+export const COMMUNICATIONS_PAGE_SIZE = 20;
+/** How often a screen looks at an announcement whose mails are going out. */
+export const PROGRESS_POLL_MS = 1000;
+/** How long the composer waits after the last keystroke before asking for a preview. */
+export const PREVIEW_DELAY_MS = 300;
+
+export const isInProgress = (a: AnnouncementItem | null | undefined): boolean => a?.status === "queueing" || a?.status === "sending";
+
+export function useAnnouncementHistory(cursor: string | null) {
+  return useQuery({
+    queryKey: communicationsKeys.history(cursor),
+    queryFn: ({ signal }) => callApi(listAnnouncementsEndpoint, { query: { limit: COMMUNICATIONS_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
+    placeholderData: keepPreviousData,
+    // While any announcement on the page is sending, its counts move.
+    refetchInterval: (query) => (query.state.data?.announcements.some(isInProgress) ? PROGRESS_POLL_MS * 2 : false),
+  });
+}
+
+/** One announcement, read every second while its mails go out (the progress). */
+export function useAnnouncement(id: string | null) {
+  return useQuery({
+    queryKey: communicationsKeys.one(id ?? "none"),
+    enabled: id !== null,
+    queryFn: async ({ signal }) => (await callApi(getAnnouncementEndpoint, { params: { id: id! } }, { signal })).announcement,
+    refetchInterval: (query) => (isInProgress(query.state.data) ? PROGRESS_POLL_MS : false),
+  });
+}
+
+export function useRecipients(id: string, status: RecipientStatus | "all", cursor: string | null, live: boolean) {
+  return useQuery({
+    queryKey: communicationsKeys.recipients(id, status, cursor),
+    queryFn: ({ signal }) =>
+      callApi(listRecipientsEndpoint, { params: { id }, query: { status: status === "all" ? undefined : status, limit: COMMUNICATIONS_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: live ? PROGRESS_POLL_MS * 2 : false,
+  });
+}
+
+/** `value`, once it has stayed the same for `ms`. */
+export function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+/** The mail the composer would send and how many artists it reaches; null body: nothing to preview yet. */
+export function usePreview(body: AnnouncementRequest | null) {
+  return useQuery({
+    queryKey: communicationsKeys.preview(body),
+    enabled: body !== null,
+    queryFn: ({ signal }) => callApi(previewAnnouncementEndpoint, { body: body! }, { signal }),
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+}
+
+/** Artists matching a search, for choosing the recipients by name. */
+export function useArtistSearch(search: string) {
+  return useQuery({
+    queryKey: ["vendors", "announcement-picker", search] as const,
+    enabled: search.trim().length > 0,
+    queryFn: ({ signal }) => callApi(listAdminVendorsEndpoint, { query: { search: search.trim(), limit: 8 } }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useSendAnnouncement() {
+  return useMutation({
+    ...mutationOf(sendAnnouncementEndpoint),
+    mutationFn: async (body: AnnouncementRequest) => (await callApi(sendAnnouncementEndpoint, { body })).announcement,
+  });
+}
+
+export function useRetryFailed() {
+  return useMutation({
+    ...mutationOf(retryFailedEndpoint),
+    mutationFn: async (id: string) => (await callApi(retryFailedEndpoint, { params: { id } })).announcement,
+  });
+}
+
+export function useCancelAnnouncement() {
+  return useMutation({
+    ...mutationOf(cancelAnnouncementEndpoint),
+    mutationFn: async (id: string) => (await callApi(cancelAnnouncementEndpoint, { params: { id } })).announcement,
+  });
+}
+
+export function useTakeDown() {
+  return useMutation({
+    ...mutationOf(takeDownAnnouncementEndpoint),
+    mutationFn: async (id: string) => (await callApi(takeDownAnnouncementEndpoint, { params: { id } })).announcement,
+  });
+}
