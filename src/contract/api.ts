@@ -14,7 +14,7 @@ import {
 import { analyticsEndpoint, salesEndpoint, topProductsEndpoint, topVendorsEndpoint } from "./analytics.ts";
 import { listAuditLogEndpoint } from "./activity.ts";
 import { betaVerifyEndpoint, meEndpoint, signInEndpoint, signOutEndpoint } from "./auth.ts";
-import { dashboardStatsEndpoint } from "./dashboard.ts";
+import { dashboardAttentionEndpoint, dashboardStatsEndpoint } from "./dashboard.ts";
 import { debugAdminEndpoint, testErrorEndpoint } from "./system-debug.ts";
 import { apiReferenceAssetEndpoint, apiReferencePageEndpoint, openApiDocumentEndpoint } from "./api-docs.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
@@ -87,6 +87,7 @@ export const apiEndpoints: readonly EndpointDefinition[] = [
   setVendorStatusEndpoint,
   deleteVendorEndpoint,
   dashboardStatsEndpoint,
+  dashboardAttentionEndpoint,
   analyticsEndpoint,
   topProductsEndpoint,
   topVendorsEndpoint,

@@ -64,3 +64,54 @@ export const dashboardStatsEndpoint = defineEndpoint({
   summary: "The dashboard's figures, trends and recent activity",
   success: { status: 200, description: "The figures", schema: dashboardStatsSchema },
 });
+
+// --- "Needs attention" (docs/product.md §16.3) -------------------------------------------------
+
+export const ATTENTION_KEYS = [
+  "payout_accounts_restricted",
+  "payout_accounts_not_connected",
+  "payouts_failed",
+  "payouts_unknown",
+  "stripe_differences",
+  "announcement_failures",
+  "errors_spike",
+  "vendors_over_product_limit",
+  "invitations_expiring",
+  "featured_slot",
+] as const;
+export type AttentionKey = (typeof ATTENTION_KEYS)[number];
+
+/** Counts stop at this many (read from an index with a bound): shown as '1000+'. */
+export const ATTENTION_COUNT_CAP = 1000;
+
+export const attentionItemSchema = z.object({
+  key: z.enum(ATTENTION_KEYS),
+  /** What needs the operator, as the card shows it. */
+  label: z.string(),
+  count: z.number().int(),
+  /** True when there are at least `count` (ATTENTION_COUNT_CAP) and maybe more. */
+  capped: z.boolean(),
+  /** A second line: the comparison, the amount owed, the date the featured slot ends. */
+  detail: z.string().nullable(),
+  /** "critical" (money, a spike of errors), "warning" or "info". */
+  severity: z.enum(["critical", "warning", "info"]),
+  /** The screen with the list filtered to these items. */
+  href: z.string(),
+});
+export type AttentionItem = z.infer<typeof attentionItemSchema>;
+
+/** Only items that need the operator now are listed (none: an empty list), most severe first. */
+export const attentionResponseSchema = z.object({
+  items: z.array(attentionItemSchema),
+  checkedAt: z.string(),
+});
+export type AttentionResponse = z.infer<typeof attentionResponseSchema>;
+
+export const dashboardAttentionEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/dashboard/attention",
+  area: "dashboard",
+  access: "admin",
+  summary: "What needs the operator now: each item with its count and the filtered list it links to",
+  success: { status: 200, description: "The items that need attention", schema: attentionResponseSchema },
+});

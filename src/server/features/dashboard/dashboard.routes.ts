@@ -1,4 +1,4 @@
-import { dashboardStatsEndpoint } from "../../../contract/dashboard.ts";
+import { dashboardAttentionEndpoint, dashboardStatsEndpoint } from "../../../contract/dashboard.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { DashboardService } from "./dashboard.service.ts";
@@ -6,4 +6,5 @@ import { DashboardService } from "./dashboard.service.ts";
 export function dashboardRoutes(router: EndpointRouter, deps: AppDeps): void {
   const dashboard = new DashboardService(deps);
   router.handle(dashboardStatsEndpoint, (_input, { dataVersion }) => dashboard.stats(dataVersion));
+  router.handle(dashboardAttentionEndpoint, (_input, { dataVersion }) => dashboard.attention(dataVersion));
 }

@@ -1,0 +1,135 @@
+import { ATTENTION_COUNT_CAP, type AttentionItem } from "../../../contract/dashboard.ts";
+import { selectLiveSlots, splitLive } from "../../domain/featured-artist/featured-slots.ts";
+import { centsToDollars } from "../../domain/money.ts";
+import type { Executor } from "../../platform/db/executor.ts";
+import {
+  errorsInHours,
+  failedAnnouncementDeliveries,
+  invitationsExpiring,
+  openStripeDifferences,
+  owedWithAccountStatus,
+  payoutsInStatus,
+  vendorsOverProductLimit,
+} from "./attention.queries.ts";
+
+/**
+ * The "needs attention" items (docs/product.md §16.3), one small provider per item: each reads its
+ * count (counters, rollup rows, bounded index walks: attention.queries.ts) and answers its item, or
+ * null when there is nothing to do. An item is added by adding a provider to ATTENTION_PROVIDERS.
+ */
+export type AttentionProvider = (db: Executor, now: Date) => Promise<AttentionItem | null>;
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** A spike: more errors in the last 24 hours than twice the daily average of the 7 days before, and at least this many. */
+export const ERROR_SPIKE_FACTOR = 2;
+export const ERROR_SPIKE_MINIMUM = 10;
+
+const usd = (cents: number) => `$${centsToDollars(cents).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+
+function item(fields: Omit<AttentionItem, "capped" | "detail"> & { detail?: string | null }): AttentionItem {
+  return { detail: null, ...fields, capped: fields.count >= ATTENTION_COUNT_CAP };
+}
+
+const owedWith = (status: "restricted" | "not_connected", key: AttentionItem["key"], label: string): AttentionProvider => async (db) => {
+  const { vendors, owedCents } = await owedWithAccountStatus(db, status);
+  if (vendors === 0) return null;
+  return item({ key, label, count: vendors, detail: `${usd(owedCents)} owed`, severity: "critical", href: `/financials?balances.status=${status}` });
+};
+
+const payoutsIn = (status: "failed" | "unknown", key: AttentionItem["key"], label: string): AttentionProvider => async (db) => {
+  const count = await payoutsInStatus(db, status, ATTENTION_COUNT_CAP);
+  if (count === 0) return null;
+  return item({ key, label, count, severity: "critical", href: `/financials?payouts.status=${status}` });
+};
+
+const stripeDifferences: AttentionProvider = async (db) => {
+  const count = await openStripeDifferences(db, ATTENTION_COUNT_CAP);
+  if (count === 0) return null;
+  return item({ key: "stripe_differences", label: "Differences found by the reconciliation with Stripe", count, severity: "critical", href: "/system-debug" });
+};
+
+const announcementFailures: AttentionProvider = async (db, now) => {
+  const { deliveries, announcements } = await failedAnnouncementDeliveries(db, new Date(now.getTime() - 30 * DAY_MS).toISOString());
+  if (deliveries === 0) return null;
+  return item({
+    key: "announcement_failures",
+    label: "Failed announcement deliveries",
+    count: deliveries,
+    detail: `In ${announcements} ${plural(announcements, "announcement", "announcements")} of the last 30 days`,
+    severity: "warning",
+    href: "/communications",
+  });
+};
+
+/** "YYYY-MM-DDTHH": the UTC hour an instant falls in, as error_log_hours keys it. */
+const hourOf = (ms: number) => new Date(ms).toISOString().slice(0, 13);
+
+const errors: AttentionProvider = async (db, now) => {
+  const t = now.getTime();
+  // The last 24 whole hours including this one, against the 7 × 24 hours before them.
+  const last24 = await errorsInHours(db, hourOf(t - 23 * HOUR_MS), hourOf(t));
+  if (last24 === 0) return null;
+  const weekBefore = await errorsInHours(db, hourOf(t - (23 + 168) * HOUR_MS), hourOf(t - 24 * HOUR_MS));
+  const average = weekBefore / 7;
+  const spike = last24 >= ERROR_SPIKE_MINIMUM && last24 > ERROR_SPIKE_FACTOR * average;
+  const shown = Math.round(average * 10) / 10;
+  return item({
+    key: "errors_spike",
+    label: spike ? "Spike of errors in the last 24 hours" : "Errors in the last 24 hours",
+    count: last24,
+    detail: `${shown.toLocaleString("en-US")} a day on average over the 7 days before`,
+    severity: spike ? "critical" : "info",
+    href: "/errors?level=error",
+  });
+};
+
+const overProductLimit: AttentionProvider = async (db) => {
+  const count = await vendorsOverProductLimit(db);
+  if (count <= 0) return null;
+  return item({ key: "vendors_over_product_limit", label: "Artists over the product limit", count, severity: "warning", href: "/products" });
+};
+
+const invitations: AttentionProvider = async (db, now) => {
+  const count = await invitationsExpiring(db, now.toISOString(), new Date(now.getTime() + 2 * DAY_MS).toISOString(), ATTENTION_COUNT_CAP);
+  if (count === 0) return null;
+  return item({ key: "invitations_expiring", label: "Invitations expiring within 2 days", count, severity: "info", href: "/admin-users?tab=invitations" });
+};
+
+/** The featured slot is empty, or ends within a day with nothing queued after it. */
+const featuredSlot: AttentionProvider = async (db, now) => {
+  const iso = now.toISOString();
+  const { current, upcoming } = splitLive(await selectLiveSlots(db, iso), iso);
+  if (!current) return item({ key: "featured_slot", label: "No featured artist", count: 1, detail: null, severity: "warning", href: "/vendors" });
+  if (upcoming.length === 0 && Date.parse(current.ends_at) - now.getTime() <= DAY_MS) {
+    return item({ key: "featured_slot", label: "The featured artist ends within a day", count: 1, detail: `${current.vendor_name}, until ${current.ends_at.slice(0, 16).replace("T", " ")} UTC`, severity: "info", href: "/vendors" });
+  }
+  return null;
+};
+
+export const ATTENTION_PROVIDERS: readonly AttentionProvider[] = [
+  owedWith("restricted", "payout_accounts_restricted", "Artists owed money whose payout account is restricted"),
+  owedWith("not_connected", "payout_accounts_not_connected", "Artists owed money without a connected payout account"),
+  payoutsIn("failed", "payouts_failed", "Failed payouts"),
+  payoutsIn("unknown", "payouts_unknown", "Payouts whose outcome is still unknown"),
+  stripeDifferences,
+  announcementFailures,
+  errors,
+  overProductLimit,
+  invitations,
+  featuredSlot,
+];
+
+const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
+
+/** Every provider's item, most severe first (then in the providers' order). */
+export async function readAttention(db: Executor, now: Date): Promise<AttentionItem[]> {
+  const items: AttentionItem[] = [];
+  for (const provider of ATTENTION_PROVIDERS) {
+    const found = await provider(db, now);
+    if (found) items.push(found);
+  }
+  return items.map((it, i) => ({ it, i })).sort((a, b) => SEVERITY_ORDER[a.it.severity] - SEVERITY_ORDER[b.it.severity] || a.i - b.i).map(({ it }) => it);
+}

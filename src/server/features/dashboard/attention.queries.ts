@@ -1,0 +1,82 @@
+import { type SelectQueryBuilder, sql } from "kysely";
+import { COUNTERS } from "../../domain/ledger/counters.ts";
+import type { Executor } from "../../platform/db/executor.ts";
+import type { DB, PayoutAccountStatus, PayoutStatus } from "../../platform/db/schema.ts";
+
+/**
+ * The counts of the dashboard's "needs attention" card (docs/product.md §16.3), each from a
+ * counter, a rollup row or a bounded walk of one index (never a scan): a count that could grow
+ * without bound stops at `cap` (select 1 … limit cap, then count), so its cost is bounded too.
+ */
+
+/** Rows of a subquery, counted up to `cap`: the walk stops there. */
+async function countUpTo<TB extends keyof DB>(db: Executor, rows: SelectQueryBuilder<DB, TB, { one: number }>, cap: number): Promise<number> {
+  const row = await db
+    .selectFrom(rows.limit(cap).as("bounded"))
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Artists owed money whose payout account has `status` (payout_balance_totals, kept by the ledger). */
+export async function owedWithAccountStatus(db: Executor, status: PayoutAccountStatus): Promise<{ vendors: number; owedCents: number }> {
+  const row = await db.selectFrom("payout_balance_totals").select(["vendors_owed", "owed_cents"]).where("account_status", "=", status).executeTakeFirst();
+  return { vendors: Number(row?.vendors_owed ?? 0), owedCents: Number(row?.owed_cents ?? 0) };
+}
+
+/** Payouts in `status`, up to `cap` (payouts_status_created_idx). */
+export function payoutsInStatus(db: Executor, status: PayoutStatus, cap: number): Promise<number> {
+  return countUpTo(db, db.selectFrom("payouts").select(sql<number>`1`.as("one")).where("status", "=", status), cap);
+}
+
+/** Differences the Stripe reconciliation found that are still open, up to `cap` (stripe_differences_open_idx). */
+export function openStripeDifferences(db: Executor, cap: number): Promise<number> {
+  return countUpTo(db, db.selectFrom("stripe_reconciliation_differences").select(sql<number>`1`.as("one")).where("open", "=", 1), cap);
+}
+
+/**
+ * Failed deliveries of the announcements sent since `since` (announcements_created_idx: the
+ * announcements of a period are few; each carries its failed count).
+ */
+export async function failedAnnouncementDeliveries(db: Executor, since: string): Promise<{ deliveries: number; announcements: number }> {
+  const row = await db
+    .selectFrom("announcements")
+    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>("failed_count"), eb.lit(0)).as("deliveries"), eb.fn.countAll<number>().as("announcements")])
+    .where("created_at", ">=", since)
+    .where("failed_count", ">", 0)
+    .executeTakeFirst();
+  return { deliveries: Number(row?.deliveries ?? 0), announcements: Number(row?.announcements ?? 0) };
+}
+
+/** Error-log entries of level 'error' written in the UTC hours [fromHour, toHour] (error_log_hours, kept by a trigger). */
+export async function errorsInHours(db: Executor, fromHour: string, toHour: string): Promise<number> {
+  const row = await db
+    .selectFrom("error_log_hours")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("entries"), eb.lit(0)).as("n"))
+    .where("level", "=", "error")
+    .where("hour", ">=", fromHour)
+    .where("hour", "<=", toHour)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Vendors with more listed products than the max_products_per_vendor setting (the ledger's counter). */
+export async function vendorsOverProductLimit(db: Executor): Promise<number> {
+  const row = await db.selectFrom("counters").select("value").where("name", "=", COUNTERS.vendorsOverProductLimit).executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
+
+/** Open invitations (neither accepted nor revoked) expiring in (now, until], up to `cap` (user_invitations_open_expiry_idx). */
+export function invitationsExpiring(db: Executor, now: string, until: string, cap: number): Promise<number> {
+  return countUpTo(
+    db,
+    db
+      .selectFrom("user_invitations")
+      .select(sql<number>`1`.as("one"))
+      .where("accepted_at", "is", null)
+      .where("revoked_at", "is", null)
+      .where("expires_at", ">", now)
+      .where("expires_at", "<=", until),
+    cap,
+  );
+}
