@@ -103,6 +103,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   }
 
   process.env.E2E_BASE_URL = baseUrl;
+  // Where the server writes its e-mails (.eml files): e2e/communications.spec.ts opens them.
+  process.env.E2E_MAIL_DIR = join(dir, "mail");
   console.log(`[e2e] server at ${baseUrl} (pid ${server.pid}, log ${logFile})`);
 
   // Payouts (e2e/financials.spec.ts) run on a server of their own, on its own demo data, paying a

@@ -59,7 +59,8 @@ export const announcementRequestSchema = z.strictObject({
 });
 export type AnnouncementRequest = z.input<typeof announcementRequestSchema>;
 
-export const announcementCountsSchema = z.object({
+/** The delivery counts (a plain object of fields: the web bundle cannot read a schema's shape, decision 0008). */
+const countFields = {
   /** Delivery records (artists queued for e-mail); 0 for a dashboard-only announcement. */
   recipients: z.number().int(),
   sent: z.number().int(),
@@ -67,7 +68,7 @@ export const announcementCountsSchema = z.object({
   /** Not sent yet (waiting, being sent, or waiting to retry after a temporary refusal). */
   pending: z.number().int(),
   canceled: z.number().int(),
-});
+};
 
 export const announcementSchema = z.object({
   id: z.string(),
@@ -90,7 +91,7 @@ export const announcementSchema = z.object({
   createdBy: z.string().nullable(),
   /** When the last mail was settled (or it was canceled). */
   finishedAt: z.string().nullable(),
-  ...announcementCountsSchema.shape,
+  ...countFields,
 });
 export type AnnouncementItem = z.infer<typeof announcementSchema>;
 
