@@ -9,6 +9,7 @@ import { recordVisitsMany } from "../domain/ledger/visits.ts";
 import { DEFAULT_FEE_RATE_BASIS_POINTS } from "../domain/settings/settings-catalog.ts";
 import { ensureDefaultSettings } from "../domain/settings/settings.queries.ts";
 import type { DB, NewErrorLog, PayoutAccountStatus, Product, Vendor } from "../platform/db/schema.ts";
+import { seedDemoFeatured } from "./demo-featured.ts";
 import { seedDemoStaff } from "./demo-staff.ts";
 import { HOSTILE_CUSTOMIZATIONS, sampleCustomCss, sampleCustomHtml } from "./customization.ts";
 import { sampleArchive, sampleErrorLog } from "./error-log-samples.ts";
@@ -251,6 +252,8 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
     summary.errorLogs = logs.length;
     // Staff: a viewer, a pending invitation and the audit rows of a few admin actions (demo-staff.ts).
     await seedDemoStaff(trx, { rand, at, vendors, adminEmail: options.adminEmail ?? "admin@hki.global" });
+    // The featured artist: current, queued, and past ones (demo-featured.ts).
+    await seedDemoFeatured(trx, { vendors, now, adminEmail: options.adminEmail ?? "admin@hki.global" });
     return summary;
   });
 }

@@ -3,6 +3,7 @@ import { COUNTERS, type CounterName, incrementCounters } from "../domain/ledger/
 import { feeCents } from "../domain/ledger/orders.ts";
 import { addToBalanceTotals } from "../domain/ledger/payouts.ts";
 import { addToDailyPlatformTotals, type PlatformDayDeltas } from "../domain/ledger/rollups.ts";
+import { PERIOD_WINDOW_DAYS } from "../domain/ledger/period-totals.ts";
 import type { PayoutAccountStatus } from "../platform/db/schema.ts";
 import { DEFAULT_FEE_RATE_BASIS_POINTS } from "../domain/settings/settings-catalog.ts";
 import { ensureDefaultSettings } from "../domain/settings/settings.queries.ts";
@@ -183,6 +184,8 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
     count(COUNTERS.productsListed, listed);
 
     const vendorDays = new Map<string, DayAcc>();
+    /** Paid sales per product and day (product_sales_days, and the top lists' windows from them). */
+    const productDays = new Map<string, { productId: string; day: string; gross: number; orders: number; units: number }>();
     const totals = { gross: 0, orders: 0, fees: 0, items: 0, lastSale: null as string | null };
     /** Net earnings (gross − fee) of paid orders before each run, and after the last one. */
     const earnedBefore = new Float64Array(runs.length + 1);
@@ -227,6 +230,11 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
       acc.fees += fee;
       acc.items += quantity;
       vendorDays.set(day, acc);
+      const pd = productDays.get(`${product.id}|${day}`) ?? { productId: product.id, day, gross: 0, orders: 0, units: 0 };
+      pd.gross += gross;
+      pd.orders += 1;
+      pd.units += quantity;
+      productDays.set(`${product.id}|${day}`, pd);
       addDay(day, { grossCents: gross, orders: 1, feesCents: fee, itemsSold: quantity });
       totals.gross += gross;
       totals.orders += 1;
@@ -240,6 +248,35 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
     productsWritten += products.length;
     for (const [day, a] of vendorDays) {
       await sink.add("daily_vendor_totals", { vendor_id: vendorId, day, gross_cents: a.gross, orders: a.orders, fees_cents: a.fees, items_sold: a.items });
+    }
+    // The top lists' rolling windows end today; internal vendors stay out of them (docs/decisions/0013-top-lists.md).
+    const vendorWindows = new Map<number, { gross: number; orders: number; units: number }>();
+    for (const pd of productDays.values()) {
+      await sink.add("product_sales_days", { product_id: pd.productId, day: pd.day, vendor_id: vendorId, gross_cents: pd.gross, orders: pd.orders, units: pd.units });
+    }
+    if (!internal) {
+      const perProduct = new Map<string, { gross: number; orders: number; units: number }>();
+      for (const period of PERIOD_WINDOW_DAYS) {
+        const from = iso(today - (period - 1) * DAY_MS).slice(0, 10);
+        perProduct.clear();
+        for (const pd of productDays.values()) {
+          if (pd.day < from) continue;
+          const t = perProduct.get(pd.productId) ?? { gross: 0, orders: 0, units: 0 };
+          t.gross += pd.gross;
+          t.orders += pd.orders;
+          t.units += pd.units;
+          perProduct.set(pd.productId, t);
+        }
+        const v = { gross: 0, orders: 0, units: 0 };
+        for (const [productId, t] of perProduct) {
+          await sink.add("product_period_totals", { product_id: productId, period_days: period, vendor_id: vendorId, gross_cents: t.gross, orders: t.orders, units: t.units });
+          v.gross += t.gross;
+          v.orders += t.orders;
+          v.units += t.units;
+        }
+        if (v.orders > 0) vendorWindows.set(period, v);
+      }
+      for (const [period, v] of vendorWindows) await sink.add("vendor_period_totals", { vendor_id: vendorId, period_days: period, gross_cents: v.gross, orders: v.orders, units: v.units });
     }
 
     if (!internal) {
@@ -396,6 +433,10 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
         .execute();
     }
     await ensureDefaultSettings(trx, clock);
+    for (const period of PERIOD_WINDOW_DAYS) {
+      const lastDay = iso(today).slice(0, 10);
+      await trx.insertInto("period_windows").values({ period_days: period, last_day: lastDay }).onConflict((oc) => oc.column("period_days").doUpdateSet({ last_day: lastDay })).execute();
+    }
   });
   const seconds = (Date.now() - started) / 1000;
   progress(`done: ${sink.written} rows in ${seconds.toFixed(1)} s`);

@@ -19,6 +19,9 @@ export type SinkTable =
   | "subscriptions"
   | "store_visits"
   | "daily_vendor_totals"
+  | "product_sales_days"
+  | "product_period_totals"
+  | "vendor_period_totals"
   | "payouts"
   | "error_logs"
   | "audit_log";
@@ -32,6 +35,9 @@ const FLUSH_ORDER: readonly SinkTable[] = [
   "subscriptions",
   "store_visits",
   "daily_vendor_totals",
+  "product_sales_days",
+  "product_period_totals",
+  "vendor_period_totals",
   "payouts",
   "error_logs",
   "audit_log",
