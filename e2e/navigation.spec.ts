@@ -37,7 +37,7 @@ test.describe("navigation", () => {
     }
   });
 
-  for (const path of ["/products", "/communications"]) {
+  for (const path of ["/communications"]) {
     test(`${path} says 'Coming Soon'`, async ({ page }) => {
       await openAsAdmin(page, path);
       await expect(page.getByRole("main").getByText("Coming Soon")).toBeVisible();

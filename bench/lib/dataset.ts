@@ -30,7 +30,7 @@ export interface Dataset {
 
 const CACHE_DIR = "bench/.cache";
 // "-audit": data sets generated before the generator wrote audit rows (as many as error logs) are made again.
-const sizeKey = (s: DatasetSize) => `${s.vendors}v-${s.products}p-${s.orders}o-${s.errorLogs}e-${s.days}d-audit`;
+const sizeKey = (s: DatasetSize) => `${s.vendors}v-${s.products}p-${s.orders}o-${s.errorLogs}e-${s.days}d-audit-moderation`;
 
 interface Stamp {
   size: DatasetSize;

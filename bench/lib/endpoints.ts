@@ -25,6 +25,11 @@ export interface Subjects {
   auditActor: string;
   /** A vendor with audit rows (the Activity link of a vendor's detail). */
   auditTargetId: string;
+  /** The busiest vendor's newest product: its detail, and its full name as a search (few matches). */
+  productId: string;
+  productName: string;
+  /** The first word of that name: a broad product search (a share of every product). */
+  productWord: string;
 }
 
 /**
@@ -62,6 +67,8 @@ export async function pickSubjects(databaseUrl: string): Promise<Subjects> {
       .executeTakeFirstOrThrow();
     // The newest vendor-targeted audit row: through audit_log_target_type_idx, never a scan.
     const audited = await db.selectFrom("audit_log").select("target_id").where("target_type", "=", "vendor").orderBy("created_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+    // Through products_vendor_created_idx: the busiest vendor's newest product.
+    const product = await db.selectFrom("products").select(["id", "name"]).where("vendor_id", "=", busiest.id).orderBy("created_at", "desc").limit(1).executeTakeFirstOrThrow();
     const surname = await sql<{ owner_name: string }>`select owner_name from vendors where id = ${busiest.id}`.execute(db);
     const last = surname.rows[0]?.owner_name.split(" ").pop() ?? "Rossi";
     return {
@@ -74,6 +81,9 @@ export async function pickSubjects(databaseUrl: string): Promise<Subjects> {
       deepRows,
       auditActor: "ops@hki.global",
       auditTargetId: audited?.target_id ?? busiest.id,
+      productId: product.id,
+      productName: product.name,
+      productWord: product.name.split(" ")[0] ?? product.name,
     };
   } finally {
     await database.close();
@@ -112,6 +122,18 @@ export function endpointsFor(s: Subjects): Endpoint[] {
     { name: "balances restricted", path: "/api/admin/financial/balances?limit=20&accountStatus=restricted", p95TargetMs: 5 },
     { name: "vendor payout account", path: `/api/admin/vendors/${v}/payout-account`, p95TargetMs: 5 },
     { name: "debug", path: "/api/debug/admin", p95TargetMs: 5 },
+    // The products catalogue (docs/product.md §16): one (status, K, id) index walk per status, merged;
+    // the trigram index for a search; counters and primary keys for the summary and the detail.
+    { name: "products newest", path: "/api/admin/products?limit=50", p95TargetMs: 5 },
+    { name: "products by price", path: "/api/admin/products?limit=50&sort=-price", p95TargetMs: 5 },
+    { name: "products by units sold", path: "/api/admin/products?limit=50&sort=-sold", p95TargetMs: 5 },
+    { name: "products by revenue", path: "/api/admin/products?limit=50&sort=-revenue", p95TargetMs: 5 },
+    { name: "products search (name)", path: `/api/admin/products?limit=50&search=${encodeURIComponent(s.productName)}`, p95TargetMs: 5 },
+    { name: "products search (word)", path: `/api/admin/products?limit=50&search=${encodeURIComponent(s.productWord)}`, p95TargetMs: 5 },
+    { name: "products hidden", path: "/api/admin/products?limit=50&status=hidden", p95TargetMs: 5 },
+    { name: "products of a vendor by revenue", path: `/api/admin/products?limit=50&vendorId=${v}&status=active&sort=-revenue`, p95TargetMs: 5 },
+    { name: "product detail", path: `/api/admin/products/${encodeURIComponent(s.productId)}`, p95TargetMs: 5 },
+    { name: "products summary", path: "/api/admin/products/summary", p95TargetMs: 5 },
   ];
 }
 

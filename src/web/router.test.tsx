@@ -62,9 +62,10 @@ describe("router", { timeout: 20_000 }, () => {
     expect(currentLinks.map((l) => l.textContent)).toEqual(current ? [current] : []);
   });
 
-  it.each(["/products"])("%s says 'Coming Soon'", async (path) => {
-    renderAt(path);
-    expect(await screen.findByText("Coming Soon", {}, { timeout: 10_000 })).toBeInTheDocument();
+  it("/products is the catalogue, not 'Coming Soon' (docs/product.md §16)", async () => {
+    renderAt("/products");
+    expect(await screen.findByRole("heading", { name: "Products", level: 1 }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.queryByText("Coming Soon")).not.toBeInTheDocument();
   });
 
   it("links to the storefront's invite-code manager in a new tab", async () => {

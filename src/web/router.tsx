@@ -10,9 +10,6 @@ import { RoutePending } from "./app/route-pending";
 const page = (load: () => Promise<{ default: ComponentType }>): RouteObject["lazy"] =>
   async () => ({ Component: (await load()).default });
 
-const comingSoon = (pick: (m: typeof import("./features/placeholders/coming-soon-page")) => ComponentType): RouteObject["lazy"] =>
-  async () => ({ Component: pick(await import("./features/placeholders/coming-soon-page")) });
-
 export const routes: RouteObject[] = [
   {
     path: "/",
@@ -29,7 +26,7 @@ export const routes: RouteObject[] = [
           { index: true, lazy: page(() => import("./features/dashboard/dashboard-page")) },
           { path: "vendors", lazy: page(() => import("./features/vendors/vendors-page")) },
           { path: "vendors/:vendorId", lazy: page(() => import("./features/vendors/vendor-detail-page")) },
-          { path: "products", lazy: comingSoon((m) => m.ProductsPage) },
+          { path: "products", lazy: page(() => import("./features/products/products-page")) },
           { path: "financials", lazy: page(() => import("./features/financials/financials-page")) },
           { path: "analytics", lazy: page(() => import("./features/analytics/analytics-page")) },
           { path: "invite-codes", lazy: page(() => import("./features/invite-codes/invite-codes-page")) },

@@ -10,6 +10,7 @@ import { DEFAULT_FEE_RATE_BASIS_POINTS } from "../domain/settings/settings-catal
 import { ensureDefaultSettings } from "../domain/settings/settings.queries.ts";
 import type { DB, NewErrorLog, PayoutAccountStatus, Product, Vendor } from "../platform/db/schema.ts";
 import { seedDemoFeatured } from "./demo-featured.ts";
+import { seedDemoCatalogue } from "./demo-catalogue.ts";
 import { seedDemoStaff } from "./demo-staff.ts";
 import { HOSTILE_CUSTOMIZATIONS, sampleCustomCss, sampleCustomHtml } from "./customization.ts";
 import { sampleArchive, sampleErrorLog } from "./error-log-samples.ts";
@@ -250,6 +251,8 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
     }
     for (let i = 0; i < logs.length; i += 200) await trx.insertInto("error_logs").values(logs.slice(i, i + 200)).execute();
     summary.errorLogs = logs.length;
+    // The catalogue's states: an artist over the product limit, products hidden with reasons (demo-catalogue.ts).
+    summary.products += (await seedDemoCatalogue(trx, { vendors, clock: options.clock, today, seed: options.seed ?? DEMO_SEED, adminEmail: options.adminEmail ?? "admin@hki.global" })).products;
     // Staff: a viewer, a pending invitation and the audit rows of a few admin actions (demo-staff.ts).
     await seedDemoStaff(trx, { rand, at, vendors, adminEmail: options.adminEmail ?? "admin@hki.global" });
     // The featured artist: current, queued, and past ones (demo-featured.ts).

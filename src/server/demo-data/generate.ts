@@ -7,6 +7,8 @@ import { PERIOD_WINDOW_DAYS } from "../domain/ledger/period-totals.ts";
 import type { PayoutAccountStatus } from "../platform/db/schema.ts";
 import { DEFAULT_FEE_RATE_BASIS_POINTS } from "../domain/settings/settings-catalog.ts";
 import { ensureDefaultSettings } from "../domain/settings/settings.queries.ts";
+import { recountVendorsOverProductLimit } from "../domain/ledger/product-limit.ts";
+import { DEMO_HIDE_REASONS } from "./demo-catalogue.ts";
 import { generateAuditRows } from "./audit-samples.ts";
 import { sampleCustomCss, sampleCustomHtml } from "./customization.ts";
 import { sampleArchive, sampleErrorLog } from "./error-log-samples.ts";
@@ -121,6 +123,7 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
   const oneYearAgo = today - 365 * DAY_MS;
   // Payout accounts and history come from their own PRNG, so the rest of the data set is unchanged.
   const money = new Random(seed ^ 0x2545f491);
+  const moderation = new Random(seed ^ 0x21c0ffee);
   const runs = PAYOUT_RUN_DAYS_AGO.map((d) => today - d * DAY_MS + 10 * 3_600_000)
     .filter((at) => at > startMs)
     .map((at) => ({ id: money.id(at), at, payouts: 0, cents: 0 }));
@@ -168,16 +171,26 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
         name: productName(rand),
         price_cents: productPriceCents(rand),
         inventory: rand.int(0, 50),
-        status: rand.chance(0.08) ? ("draft" as const) : ("listed" as const),
+        status: rand.chance(0.08) ? ("draft" as const) : ("listed" as "listed" | "hidden"),
         units_sold: 0,
         revenue_cents: 0,
         created_at: iso(createdMs),
+        moderation_reason: null as string | null,
+        moderated_at: null as string | null,
+        moderated_by: null as string | null,
         createdMs,
       };
     });
     let listed = 0;
     for (const p of products) {
       addDay(p.created_at.slice(0, 10), { newProducts: 1 });
+      // A few listed products were taken down by an operator (docs/product.md §16), from their own PRNG.
+      if (p.status === "listed" && moderation.chance(0.003)) {
+        const at = iso(p.createdMs + Math.floor(moderation.next() * (nowMs - p.createdMs)));
+        Object.assign(p, { status: "hidden", moderation_reason: moderation.pick(DEMO_HIDE_REASONS), moderated_at: at, moderated_by: "admin@hki.global" });
+        await sink.add("product_moderations", { id: moderation.id(Date.parse(at)), product_id: p.id, action: "hide", from_status: "listed", to_status: "hidden", reason: p.moderation_reason, actor_id: null, actor_email: "admin@hki.global", created_at: at });
+        count(COUNTERS.productsHidden, 1);
+      }
       if (p.status === "listed") listed++;
     }
     count(COUNTERS.productsTotal, products.length);
@@ -437,6 +450,8 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
       const lastDay = iso(today).slice(0, 10);
       await trx.insertInto("period_windows").values({ period_days: period, last_day: lastDay }).onConflict((oc) => oc.column("period_days").doUpdateSet({ last_day: lastDay })).execute();
     }
+    // Vendors over max_products_per_vendor, counted once from vendor_totals (an index range).
+    await recountVendorsOverProductLimit(trx);
   });
   const seconds = (Date.now() - started) / 1000;
   progress(`done: ${sink.written} rows in ${seconds.toFixed(1)} s`);

@@ -15,6 +15,7 @@ export type SinkTable =
   | "vendor_totals"
   | "payout_accounts"
   | "products"
+  | "product_moderations"
   | "orders"
   | "subscriptions"
   | "store_visits"
@@ -31,6 +32,7 @@ const FLUSH_ORDER: readonly SinkTable[] = [
   "vendor_totals",
   "payout_accounts",
   "products",
+  "product_moderations",
   "orders",
   "subscriptions",
   "store_visits",

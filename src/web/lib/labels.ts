@@ -1,6 +1,7 @@
 import type { StaffRole } from "@contract/admin-users";
 import type { ErrorLevel } from "@contract/error-logs";
 import type { AccountStatusName, PayoutStatusName } from "@contract/financials";
+import type { ProductStatus } from "@contract/products";
 import type { BadgeVariant } from "@web/components/ui/badge";
 
 /** The words (and badge colours) of the domain's statuses, roles and levels, for every screen that shows them (docs/product.md). */
@@ -17,3 +18,7 @@ export const ACCOUNT_BADGE: Record<AccountStatusName, BadgeVariant> = { active: 
 /** A payout (docs/product.md §15.4); `unknown`: Stripe has not confirmed the outcome yet. */
 export const PAYOUT_STATUS_LABELS: Record<PayoutStatusName, string> = { pending: "Pending", processing: "Processing", unknown: "Unknown", paid: "Paid", failed: "Failed", canceled: "Canceled" };
 export const PAYOUT_BADGE: Record<PayoutStatusName, BadgeVariant> = { pending: "secondary", processing: "info", unknown: "warning", paid: "success", failed: "destructive", canceled: "warning" };
+
+/** A product in the catalogue (docs/product.md §16); `hidden`: taken down by an operator. */
+export const PRODUCT_STATUS_LABELS: Record<ProductStatus, string> = { active: "Active", draft: "Draft", hidden: "Hidden" };
+export const PRODUCT_BADGE: Record<ProductStatus, BadgeVariant> = { active: "success", draft: "secondary", hidden: "destructive" };

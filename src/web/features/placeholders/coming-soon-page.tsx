@@ -17,6 +17,5 @@ export function ComingSoon({ section }: { section: string }) {
   );
 }
 
-export const ProductsPage = () => <ComingSoon section="Products" />;
 export const FinancialsPage = () => <ComingSoon section="Financials" />;
 export const CommunicationsPage = () => <ComingSoon section="Communications" />;

@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import type { VendorProduct as Product } from "@contract/vendors";
 import { type Column, useNumberedPages } from "@web/components/list";
 import { Badge } from "@web/components/ui/badge";
@@ -5,13 +6,19 @@ import { formatCurrency } from "@web/lib/format";
 import { useVendorProducts } from "../vendors-api";
 import { PagedTab } from "./paged-tab";
 
-const COLUMNS: ReadonlyArray<Column<Product>> = [
+/** The columns of one vendor's products: each name opens the product in the catalogue (docs/product.md §16). */
+const columnsFor = (vendorId: string): ReadonlyArray<Column<Product>> => [
   {
     id: "product",
     header: "Product",
+    // Opens over this vendor's products in the catalogue.
     cell: (p) => (
       <>
-        {p.name} {p.status === "draft" && <Badge variant="secondary">Draft</Badge>}
+        <Link to={`/products?vendorId=${encodeURIComponent(vendorId)}&product=${encodeURIComponent(p.id)}`} className="text-blue-700 hover:underline">
+          {p.name}
+        </Link>{" "}
+        {p.status === "draft" && <Badge variant="secondary">Draft</Badge>}
+        {p.status === "hidden" && <Badge variant="destructive">Hidden</Badge>}
       </>
     ),
   },
@@ -26,6 +33,6 @@ export function ProductsTab({ vendorId }: { vendorId: string }) {
   const pages = useNumberedPages("products");
   const query = useVendorProducts(vendorId, pages.page, true);
   return (
-    <PagedTab query={query} rowsOf={(d) => d.products} columns={COLUMNS} rowKey={(p) => p.id} pages={pages} loadingLabel="Loading products" emptyText="No products yet" pagerLabel="Product pages" />
+    <PagedTab query={query} rowsOf={(d) => d.products} columns={columnsFor(vendorId)} rowKey={(p) => p.id} pages={pages} loadingLabel="Loading products" emptyText="No products yet" pagerLabel="Product pages" />
   );
 }

@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { productsSummarySchema } from "../../contract/products.ts";
+import { compareRollups } from "../domain/ledger/recompute.ts";
+import { type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
+import { DEMO_HIDE_REASONS } from "./demo-catalogue.ts";
+
+/** A new user sees every state of the catalogue (docs/product.md §16): drafts, hidden products with their reasons, an artist over the limit. */
+describe.each(testDatabaseKinds)("demo catalogue (%s)", (kind) => {
+  let ctx: TestContext;
+  let token: string;
+  beforeAll(async () => {
+    ctx = await createTestContext(kind, { seedDemo: true });
+    token = (await ctx.createUser({ email: "demo-catalogue@hki.global", role: "admin" })).token;
+  }, 120_000);
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it("has drafts, hidden products with reasons and history, and a vendor over the product limit, with every count right", async () => {
+    const summary = productsSummarySchema.parse(await (await ctx.request("/api/admin/products/summary", { token })).json());
+    expect(summary.counts.draft).toBeGreaterThan(0);
+    expect(summary.counts.active).toBeGreaterThan(200);
+    expect(summary.counts.hidden).toBe(DEMO_HIDE_REASONS.length);
+    expect(summary.overLimit.vendors).toBe(1);
+    expect(summary.overLimit.top[0]!.listedProducts).toBe(summary.overLimit.limit + 3);
+    expect(summary.addedThisWeek).toBeGreaterThanOrEqual(4);
+
+    const hidden = await ctx.database.db.selectFrom("products").select(["id", "moderation_reason"]).where("status", "=", "hidden").execute();
+    expect(hidden.map((h) => h.moderation_reason).sort()).toEqual([...DEMO_HIDE_REASONS].sort());
+    const history = await ctx.database.db.selectFrom("product_moderations").select("product_id").execute();
+    expect(history.map((h) => h.product_id).sort()).toEqual(hidden.map((h) => h.id).sort());
+    expect(await compareRollups(ctx.database.db)).toEqual([]);
+  });
+});

@@ -1,0 +1,77 @@
+import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import {
+  type ProductSort,
+  type ProductStatus,
+  bulkProductStatusEndpoint,
+  getProductEndpoint,
+  listProductsEndpoint,
+  productsSummaryEndpoint,
+  setProductStatusEndpoint,
+} from "@contract/products";
+import { callApi, mutationOf } from "@web/lib/api-client";
+
+export const PRODUCTS_PAGE_SIZE = 50;
+
+/** The list's filters as the URL holds them ("" / "all": not filtered). */
+export interface ProductFilters {
+  search: string;
+  status: ProductStatus | "all";
+  vendorId: string;
+}
+
+/** Query keys of the products area (each starts with the area, which moderation invalidates by name). */
+export const productKeys = {
+  all: ["products"] as const,
+  list: (filters: ProductFilters, sort: ProductSort, cursor: string | null) => [...productKeys.all, "list", filters, sort, cursor] as const,
+  summary: () => [...productKeys.all, "summary"] as const,
+  detail: (id: string) => [...productKeys.all, "detail", id] as const,
+};
+
+/** The filters as the list call and the CSV export take them: only those that filter something. */
+export function productsQuery(filters: ProductFilters): { search?: string; status?: ProductStatus; vendorId?: string } {
+  return {
+    ...(filters.search.trim() !== "" ? { search: filters.search.trim() } : {}),
+    ...(filters.status !== "all" ? { status: filters.status } : {}),
+    ...(filters.vendorId !== "" ? { vendorId: filters.vendorId } : {}),
+  };
+}
+
+export function useProductList(filters: ProductFilters, sort: ProductSort, cursor: string | null, enabled: boolean) {
+  return useQuery({
+    queryKey: productKeys.list(filters, sort, cursor),
+    enabled,
+    queryFn: ({ signal }) => callApi(listProductsEndpoint, { query: { ...productsQuery(filters), sort, limit: PRODUCTS_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
+    // Typing a search or turning a page keeps the previous rows on screen until the next arrive.
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useProductsSummary(enabled: boolean) {
+  return useQuery({ queryKey: productKeys.summary(), enabled, queryFn: ({ signal }) => callApi(productsSummaryEndpoint, {}, { signal }) });
+}
+
+export function useProductDetail(id: string | null) {
+  return useQuery({
+    queryKey: productKeys.detail(id ?? ""),
+    enabled: id !== null,
+    queryFn: ({ signal }) => callApi(getProductEndpoint, { params: { id: id! } }, { signal }),
+  });
+}
+
+/** Hides (with the reason the artist is shown) or restores one product; products, vendors, dashboard and analytics refresh after. */
+export function useSetProductStatus() {
+  return useMutation({
+    ...mutationOf(setProductStatusEndpoint),
+    mutationFn: ({ id, status, reason }: { id: string; status: "hidden" | "active"; reason?: string }) =>
+      callApi(setProductStatusEndpoint, { params: { id }, body: { status, ...(reason ? { reason } : {}) } }),
+  });
+}
+
+/** The same for up to 500 products at once, all or nothing. */
+export function useBulkProductStatus() {
+  return useMutation({
+    ...mutationOf(bulkProductStatusEndpoint),
+    mutationFn: ({ ids, status, reason }: { ids: string[]; status: "hidden" | "active"; reason?: string }) =>
+      callApi(bulkProductStatusEndpoint, { body: { ids, status, ...(reason ? { reason } : {}) } }),
+  });
+}
