@@ -6,11 +6,12 @@ import { createProduct } from "../domain/ledger/products.ts";
 import { cancelSubscription, startSubscription } from "../domain/ledger/subscriptions.ts";
 import { createVendor } from "../domain/ledger/vendors.ts";
 import { recordVisitsMany } from "../domain/ledger/visits.ts";
-import { DEFAULT_FEE_RATE_BASIS_POINTS } from "../domain/settings/settings-catalog.ts";
+import { DEFAULT_FEE_RATE_BASIS_POINTS, SETTINGS_CATALOG } from "../domain/settings/settings-catalog.ts";
 import { ensureDefaultSettings } from "../domain/settings/settings.queries.ts";
 import type { DB, NewErrorLog, PayoutAccountStatus, Product, Vendor } from "../platform/db/schema.ts";
-import { seedDemoFeatured } from "./demo-featured.ts";
+import { seedDemoAnnouncements } from "./demo-announcements.ts";
 import { seedDemoCatalogue } from "./demo-catalogue.ts";
+import { seedDemoFeatured } from "./demo-featured.ts";
 import { seedDemoStaff } from "./demo-staff.ts";
 import { HOSTILE_CUSTOMIZATIONS, sampleCustomCss, sampleCustomHtml } from "./customization.ts";
 import { sampleArchive, sampleErrorLog } from "./error-log-samples.ts";
@@ -257,6 +258,8 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
     await seedDemoStaff(trx, { rand, at, vendors, adminEmail: options.adminEmail ?? "admin@hki.global" });
     // The featured artist: current, queued, and past ones (demo-featured.ts).
     await seedDemoFeatured(trx, { vendors, now, adminEmail: options.adminEmail ?? "admin@hki.global" });
+    // Announcements: one sent, one with a refused mail, one on the artists' dashboard now (demo-announcements.ts).
+    await seedDemoAnnouncements(trx, { vendors, now, adminEmail: options.adminEmail ?? "admin@hki.global", supportEmail: SETTINGS_CATALOG.support_email.defaultValue });
     return summary;
   });
 }
