@@ -28,6 +28,11 @@ export interface RuntimeOptions {
   fetchImpl?: typeof fetch;
   /** The JSON log (tests pass their own, or a silent one); default: stdout at LOG_LEVEL. */
   logger?: Logger;
+  /**
+   * PostgreSQL: listen for other processes' commits so sessions and read answers can be cached
+   * exactly across replicas (Database.watchOtherProcesses). Default true.
+   */
+  watchOtherProcesses?: boolean;
 }
 
 /**
@@ -54,9 +59,17 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       if (summary.seeded)
         announce(`Filled the empty database with demo data: ${summary.vendors} vendors, ${summary.products} products, ${summary.orders} orders (SEED_DEMO).`);
     }
+    const watching = options.watchOtherProcesses ?? true;
+    if (watching) {
+      // Not listening yet (PostgreSQL down or refusing LISTEN) is no reason to refuse to start: the
+      // feed retries by itself and the caches are bypassed until it listens.
+      await database.watchOtherProcesses().catch((err: unknown) => {
+        console.error(`[db] change feed not started, caches bypassed until it is: ${err instanceof Error ? err.message : String(err)}`);
+      });
+    }
     const beta = await loadBetaGate(database.db, clock, config, announce);
     const limiter = new RateLimiter(database.db, clock);
-    const auth: AuthProvider = createAuthProvider(config, database, clock, options.fetchImpl);
+    const auth: AuthProvider = createAuthProvider(config, database, clock, watching, options.fetchImpl);
     return {
       config,
       database,
@@ -78,7 +91,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   }
 }
 
-function createAuthProvider(config: AppConfig, database: Database, clock: Clock, fetchImpl?: typeof fetch): AuthProvider {
+function createAuthProvider(config: AppConfig, database: Database, clock: Clock, watching: boolean, fetchImpl?: typeof fetch): AuthProvider {
   if (config.authProvider === "clerk") {
     return new ClerkAuthProvider({
       secretKey: config.clerkSecretKey!,
@@ -89,6 +102,8 @@ function createAuthProvider(config: AppConfig, database: Database, clock: Clock,
       ...(fetchImpl ? { fetchImpl } : {}),
     });
   }
-  // Sessions are cached only where a cache can be exact: see auth/session-cache.ts.
-  return new LocalAuthProvider(database.db, clock, database.versionCoversOtherProcesses ? new SessionCache(database.dataVersion) : undefined);
+  // Sessions are cached only where the data version can cover other processes (SQLite, or PostgreSQL
+  // with its change feed; while the feed is down the version never repeats): see session-cache.ts.
+  const exact = database.kind === "sqlite" || watching;
+  return new LocalAuthProvider(database.db, clock, exact ? new SessionCache(database.dataVersion) : undefined);
 }

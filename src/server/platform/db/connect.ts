@@ -4,6 +4,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { DatabaseConfig } from "../config/config.ts";
+import { ChangeFeed } from "./change-feed.ts";
 import { markingDialect } from "./client-errors.ts";
 import type { DB } from "./schema.ts";
 import { RetryingSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from "./sqlite-driver.ts";
@@ -20,12 +21,22 @@ export interface Database {
    * A value that changes whenever data may have changed, for caches of derived answers (read-cache.ts,
    * the session cache). SQLite: rows changed by this connection (`total_changes()`, raw statements
    * included) plus commits by any other connection or process (`PRAGMA data_version`), so it is
-   * exact. PostgreSQL: row-changing statements of this process only (WriteCounter); other replicas'
-   * writes are not seen, see `versionCoversOtherProcesses`.
+   * exact. PostgreSQL: row-changing statements of this process (WriteCounter, at once) plus, once
+   * `watchOtherProcesses()` listens, every commit by any process (change-feed.ts, within
+   * milliseconds); while that feed is down it never repeats a value, so caches keyed on it miss.
    */
   dataVersion(): string;
-  /** True when dataVersion also moves on other processes' commits (SQLite), so caches keyed on it are exact. */
-  versionCoversOtherProcesses: boolean;
+  /**
+   * True while dataVersion also moves on other processes' commits, so caches keyed on it are exact
+   * across processes: always on SQLite; on PostgreSQL while the change feed listens.
+   */
+  readonly versionCoversOtherProcesses: boolean;
+  /**
+   * PostgreSQL: starts the change feed (triggers that notify on commit, one listening connection;
+   * docs/decisions/0014-caches-across-replicas.md). Rejects when it cannot listen now; it keeps
+   * retrying by itself and caches are bypassed meanwhile. SQLite: nothing to do.
+   */
+  watchOtherProcesses(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,6 +86,7 @@ export function openDatabase(config: DatabaseConfig): Database {
       sqlite,
       dataVersion: () => version.get() as string,
       versionCoversOtherProcesses: true,
+      watchOtherProcesses: async () => undefined,
       close: async () => {
         await db.destroy();
       },
@@ -101,12 +113,28 @@ export function openDatabase(config: DatabaseConfig): Database {
   });
   const writes = new WriteCounter();
   const db = new Kysely<DB>({ dialect: markingDialect(new PostgresDialect({ pool })), plugins: [writes] });
+  let feed: ChangeFeed | undefined;
+  let bypass = 0;
   return {
     kind: "postgres",
     db,
-    dataVersion: () => String(writes.count),
-    versionCoversOtherProcesses: false,
+    dataVersion: () => {
+      // No feed (CLIs, tools): this process's writes only, as before the feed existed.
+      if (!feed) return String(writes.count);
+      // The feed is down: another replica's commit could go unseen, so no cached value may match.
+      if (!feed.live) return `down:${++bypass}`;
+      return `${feed.epoch}:${writes.count}`;
+    },
+    get versionCoversOtherProcesses() {
+      return feed?.live ?? false;
+    },
+    watchOtherProcesses: async () => {
+      if (feed) return;
+      feed = new ChangeFeed({ connectionString: config.url, ...(config.searchPath ? { searchPath: config.searchPath } : {}) });
+      await feed.start();
+    },
     close: async () => {
+      await feed?.stop();
       await db.destroy();
     },
   };

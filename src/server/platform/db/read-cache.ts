@@ -4,7 +4,7 @@ import { cacheLookups } from "../metrics/metrics.ts";
 const READ_HIT = { cache: "read", result: "hit" } as const;
 const READ_MISS = { cache: "read", result: "miss" } as const;
 
-/** How long a cached answer may be served: the longest another replica's write can go unseen. */
+/** How long a cached answer may be served at most, whatever the data version says. */
 export const READ_CACHE_MAX_AGE_MS = 1000;
 const MAX_ENTRIES = 64;
 
@@ -18,9 +18,10 @@ interface Entry {
  * Keeps the answers of expensive, read-mostly aggregates (dashboard figures, analytics) for at most
  * READ_CACHE_MAX_AGE_MS, so a burst of identical requests costs one computation instead of one
  * each (docs/performance.md). An answer is dropped at once when the database's data version moves
- * (Database.dataVersion: any write on SQLite, this process's writes on PostgreSQL), so a change
- * shows on the next read; a change by another PostgreSQL replica, or the clock reaching a row dated
- * in the future, within the max age. Concurrent misses share one computation; a failed one is not
+ * (Database.dataVersion: any commit by any process on SQLite; on PostgreSQL this process's writes at
+ * once and other replicas' commits through the change feed, docs/decisions/0014), so a change shows
+ * on the next read; the clock reaching a row dated in the future, within the max age. Without a
+ * change feed (CLIs) another process's write shows within the max age. Concurrent misses share one computation; a failed one is not
  * kept. Time comes from the injected clock, so tests with a fixed clock stay exact.
  */
 export class ReadCache {

@@ -25,7 +25,7 @@ export class LocalAuthProvider implements AuthProvider {
   constructor(
     private readonly db: Executor,
     private readonly clock: Clock,
-    /** Only where the data version is exact across processes (SQLite); see session-cache.ts. */
+    /** Only where the data version covers other processes (SQLite, PostgreSQL's change feed); see session-cache.ts. */
     private readonly sessions?: SessionCache,
   ) {}
 

@@ -15,13 +15,14 @@ export const SESSION_CACHE_SIZE = 10_000;
 
 /**
  * Sessions already resolved to their user, reused while the database's data version has not moved
- * (Database.dataVersion). Only used where that version is exact across processes (SQLite): there a
- * sign-out, a revocation, a user change or ANY other write, by this process or another, makes
- * every entry stale at once, so the database stays the only truth and a revoked token is refused
- * on the very next request. Under PostgreSQL replicas (version not exact) sessions are read from
- * the database on every request. Saves the session read that was half of a cheap request's cost
- * under load (docs/performance.md). Keyed by the token's sha256, like the sessions table: no
- * plaintext token is kept. Only valid sessions are kept, so unknown tokens cannot fill it.
+ * (Database.dataVersion). Used where that version covers other processes: SQLite (any commit by any
+ * connection moves it) and PostgreSQL with its change feed (every replica's commits arrive as
+ * notifications within milliseconds; while the feed is down the version never repeats, so nothing
+ * cached is served: docs/decisions/0014-caches-across-replicas.md). A sign-out, a revocation, a user
+ * change or ANY other write, by this process or another, makes every entry stale, so the database
+ * stays the only truth. Saves the session read that was half of a cheap request's cost under load
+ * (docs/performance.md). Keyed by the token's sha256, like the sessions table: no plaintext token
+ * is kept. Only valid sessions are kept, so unknown tokens cannot fill it.
  */
 export class SessionCache {
   private readonly entries = new Map<string, CachedSession>();
