@@ -200,3 +200,18 @@ export const salesEndpoint = defineEndpoint({
   success: { status: 200, description: "One bucket per day, week or month of the period", schema: salesResponseSchema },
   errors: [400],
 });
+
+// --- CSV export of the daily breakdown (docs/product.md §6) -------------------------------------
+
+/** The name the daily breakdown's CSV export is registered under (POST /api/admin/exports {kind}). */
+export const ANALYTICS_DAILY_EXPORT_KIND = "analytics-daily";
+
+/** The period on screen: its length and its last UTC day (the answer's last `metrics` date). */
+export const analyticsDailyExportFiltersSchema = z.object({
+  days: analyticsQuerySchema.shape.days,
+  to: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a UTC day, YYYY-MM-DD")
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00.000Z`)) && new Date(`${v}T00:00:00.000Z`).toISOString().startsWith(v), "must be a real day"),
+});
+export type AnalyticsDailyExportFilters = z.infer<typeof analyticsDailyExportFiltersSchema>;

@@ -32,7 +32,13 @@ import {
   refreshPayoutAccountEndpoint,
   retryPayoutEndpoint,
 } from "./financials.ts";
-import { archiveAllErrorLogsEndpoint, archiveErrorLogEndpoint, cleanupArchivedErrorLogsEndpoint, listErrorLogsEndpoint } from "./error-logs.ts";
+import {
+  archiveAllErrorLogsEndpoint,
+  archiveErrorLogEndpoint,
+  archiveSelectedErrorLogsEndpoint,
+  cleanupArchivedErrorLogsEndpoint,
+  listErrorLogsEndpoint,
+} from "./error-logs.ts";
 import {
   cancelAnnouncementEndpoint,
   getAnnouncementEndpoint,
@@ -55,6 +61,7 @@ import {
 import { healthEndpoint, publicConfigEndpoint, readyEndpoint } from "./public.ts";
 import { getSettingsEndpoint, settingHistoryEndpoint, updateSettingsEndpoint } from "./settings.ts";
 import {
+  bulkVendorStatusEndpoint,
   deleteVendorEndpoint,
   getVendorDetailEndpoint,
   listAdminVendorsEndpoint,
@@ -85,6 +92,7 @@ export const apiEndpoints: readonly EndpointDefinition[] = [
   listVendorProductsEndpoint,
   listVendorSalesEndpoint,
   setVendorStatusEndpoint,
+  bulkVendorStatusEndpoint,
   deleteVendorEndpoint,
   dashboardStatsEndpoint,
   dashboardAttentionEndpoint,
@@ -94,6 +102,7 @@ export const apiEndpoints: readonly EndpointDefinition[] = [
   salesEndpoint,
   listErrorLogsEndpoint,
   archiveAllErrorLogsEndpoint,
+  archiveSelectedErrorLogsEndpoint,
   archiveErrorLogEndpoint,
   cleanupArchivedErrorLogsEndpoint,
   getSettingsEndpoint,

@@ -33,14 +33,32 @@ export type ErrorLogEntry = z.infer<typeof errorLogSchema>;
  */
 export const MAX_OFFSET_ROWS = 10_000;
 
+/** Orders of the list (docs/product.md §5.1): newest first (the default) or oldest first. */
+export const ERROR_LOG_SORTS = ["newest", "oldest"] as const;
+export const errorLogSortSchema = z.enum(ERROR_LOG_SORTS);
+export type ErrorLogSort = z.infer<typeof errorLogSortSchema>;
+
+/** The most entries one archive of selected entries names. */
+export const MAX_ARCHIVE_IDS = 500;
+/** The name the CSV export of the list is registered under (POST /api/admin/exports {kind}). */
+export const ERROR_LOGS_EXPORT_KIND = "error-logs";
+
+/** The list's view and level: also the CSV export's filters. */
+export const errorLogsFiltersSchema = z.object({
+  level: errorLevelSchema.optional(),
+  archived: queryBoolean.default(false),
+});
+export type ErrorLogsFilters = z.infer<typeof errorLogsFiltersSchema>;
+
 /**
- * GET /api/admin/errors query: the page/limit/level/archived of docs/product.md §10.6 plus an opaque `cursor`
- * (from the previous answer's nextCursor). With a cursor, `page` is informative only.
+ * GET /api/admin/errors query: the page/limit/level/archived of docs/product.md §10.6 plus `sort`
+ * and an opaque `cursor` (from the previous answer's nextCursor). With a cursor, `page` is informative only.
  */
 export const errorListQuerySchema = pageQuerySchema
   .extend({
     level: errorLevelSchema.optional(),
     archived: queryBoolean.default(false),
+    sort: errorLogSortSchema.default("newest"),
     cursor: z.string().min(1).max(200).optional(),
   })
   .refine((q) => q.cursor !== undefined || (q.page - 1) * q.limit <= MAX_OFFSET_ROWS, {
@@ -72,6 +90,16 @@ export type ErrorListResponse = z.infer<typeof errorListResponseSchema>;
 export const archiveAllRequestSchema = z.strictObject({ level: errorLevelSchema.nullish() });
 export type ArchiveAllRequest = z.infer<typeof archiveAllRequestSchema>;
 
+/** POST /api/admin/errors/archive: the entries selected on screen. */
+export const archiveSelectedRequestSchema = z.strictObject({
+  ids: z
+    .array(z.string().min(1).max(100))
+    .min(1, "must name at least one entry")
+    .max(MAX_ARCHIVE_IDS, `must name at most ${MAX_ARCHIVE_IDS} entries`)
+    .refine((ids) => new Set(ids).size === ids.length, "must not name an entry twice"),
+});
+export type ArchiveSelectedRequest = z.infer<typeof archiveSelectedRequestSchema>;
+
 /** Archive-all and cleanup answer with a message the screen shows as is. */
 export const errorMessageResponseSchema = z.object({ message: z.string(), count: z.number() });
 export type ErrorMessageResponse = z.infer<typeof errorMessageResponseSchema>;
@@ -87,7 +115,8 @@ export const listErrorLogsEndpoint = defineEndpoint({
   path: "/api/admin/errors",
   area: "errors",
   access: "admin",
-  summary: "One page of error-log entries (active or archived, optionally one level), newest first, with counts per level",
+  summary: "One page of error-log entries (active or archived, optionally one level), newest or oldest first, with counts per level",
+  description: "Each order walks the (archived[, level], created_at, id) index from the cursor, so any depth costs the same. The same view and level export as CSV (POST /api/admin/exports with kind \"error-logs\").",
   query: errorListQuerySchema,
   success: { status: 200, description: "The page, the filter's total, counts per level and the next cursor", schema: errorListResponseSchema },
   errors: [400],
@@ -103,6 +132,20 @@ export const archiveAllErrorLogsEndpoint = defineEndpoint({
   bodyExample: { level: "warning" },
   success: { status: 200, description: "How many were archived, as a message to show", schema: errorMessageResponseSchema },
   errors: [400, 415],
+  invalidates: ["errors", "dashboard"],
+});
+
+export const archiveSelectedErrorLogsEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/admin/errors/archive",
+  area: "errors",
+  access: "admin",
+  summary: `Archive up to ${MAX_ARCHIVE_IDS} entries by id, all or nothing`,
+  description: "An unknown id (404, naming it) archives nothing. Entries archived already keep their first archived_at and count as unchanged.",
+  body: archiveSelectedRequestSchema,
+  bodyExample: { ids: ["0193a0c4-8a5e-7c1e-9a51-2f4b6c8d9e01"] },
+  success: { status: 200, description: "How many were archived, as a message to show", schema: errorMessageResponseSchema },
+  errors: [400, 404, 415],
   invalidates: ["errors", "dashboard"],
 });
 

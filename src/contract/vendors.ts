@@ -21,10 +21,40 @@ export type VendorStatusFilter = z.infer<typeof vendorStatusFilterSchema>;
 /** Longest search text accepted; longer input cannot match a vendor's name, e-mail or slug anyway. */
 export const MAX_VENDOR_SEARCH_LENGTH = 200;
 
-/** GET /api/admin/vendors?page&limit&search&status */
-export const adminVendorsQuerySchema = pageQuerySchema.extend({
+/**
+ * Orders of the vendor list (docs/product.md §4.1): by `name`, `joined` date, listed `products` and
+ * `revenue` (gross of paid orders), ascending; with a leading '-' descending. A plain list of
+ * letters (decision 0007): the web reads it at run time.
+ */
+export const VENDOR_SORTS = ["name", "-name", "joined", "-joined", "products", "-products", "revenue", "-revenue"] as const;
+export const vendorSortSchema = z.enum(VENDOR_SORTS);
+export type VendorSort = z.infer<typeof vendorSortSchema>;
+
+/** A search is sorted (other than newest joined first) only when it matches at most this many vendors. */
+export const VENDOR_SEARCH_SORT_CAP = 1000;
+/** The most vendors one bulk status change names. */
+export const MAX_BULK_VENDORS = 500;
+/** The name the CSV export of the list is registered under (POST /api/admin/exports {kind}). */
+export const VENDORS_EXPORT_KIND = "vendors";
+
+const vendorFilterFields = {
   search: z.string().trim().max(MAX_VENDOR_SEARCH_LENGTH).optional(),
   status: vendorStatusFilterSchema.optional(),
+};
+
+/** The list's filters: also the CSV export's filters (the list's query without paging and sort). */
+export const vendorsFiltersSchema = z.object(vendorFilterFields);
+export type VendorsFilters = z.infer<typeof vendorsFiltersSchema>;
+
+/**
+ * GET /api/admin/vendors?page&limit&search&status (the spec's call: page numbers, newest joined
+ * first), or with `sort` (and then `cursor`, the previous answer's nextCursor): keyset pages in that
+ * order, where `page` is not read.
+ */
+export const adminVendorsQuerySchema = pageQuerySchema.extend({
+  ...vendorFilterFields,
+  sort: vendorSortSchema.optional(),
+  cursor: z.string().min(1).max(600).optional(),
 });
 export type AdminVendorsQuery = z.infer<typeof adminVendorsQuerySchema>;
 
@@ -36,8 +66,17 @@ export const vendorCountsSchema = z.object({
 });
 export type VendorCounts = z.infer<typeof vendorCountsSchema>;
 
+/** A row of the admin list: the vendor and the figures it can be sorted by. */
+export const adminVendorRowSchema = vendorListItemSchema.extend({
+  /** Listed products. */
+  products: z.number(),
+  /** US dollars: gross of paid orders. */
+  revenue: z.number(),
+});
+export type AdminVendorRow = z.infer<typeof adminVendorRowSchema>;
+
 export const adminVendorsResponseSchema = z.object({
-  vendors: z.array(vendorListItemSchema),
+  vendors: z.array(adminVendorRowSchema),
   /** Vendors matching the search and status filter (all pages). */
   total: z.number(),
   /** True when a search matched more vendors than the server counts (total is then that cap). */
@@ -46,6 +85,8 @@ export const adminVendorsResponseSchema = z.object({
   limit: z.number(),
   /** Platform-wide counts, independent of the filter (the summary cards). */
   counts: vendorCountsSchema,
+  /** With `sort`: pass as `cursor` for the next page (null on the last). Page-numbered calls answer null. */
+  nextCursor: z.string().nullable(),
 });
 export type AdminVendorsResponse = z.infer<typeof adminVendorsResponseSchema>;
 
@@ -98,6 +139,25 @@ export type VendorDetail = z.infer<typeof vendorDetailSchema>;
 /** PATCH /api/vendors/{id}/status */
 export const vendorStatusRequestSchema = z.strictObject({ isActive: z.boolean() });
 export type VendorStatusRequest = z.infer<typeof vendorStatusRequestSchema>;
+
+/** POST /api/admin/vendors/bulk-status */
+export const bulkVendorStatusRequestSchema = z.strictObject({
+  ids: z
+    .array(z.string().min(1).max(100))
+    .min(1, "must name at least one vendor")
+    .max(MAX_BULK_VENDORS, `must name at most ${MAX_BULK_VENDORS} vendors`)
+    .refine((ids) => new Set(ids).size === ids.length, "must not name a vendor twice"),
+  isActive: z.boolean(),
+});
+export type BulkVendorStatusRequest = z.infer<typeof bulkVendorStatusRequestSchema>;
+
+export const bulkVendorStatusResponseSchema = z.object({
+  /** Vendors whose status changed. */
+  changed: z.number(),
+  /** Vendors that already had the status asked for. */
+  unchanged: z.number(),
+});
+export type BulkVendorStatusResponse = z.infer<typeof bulkVendorStatusResponseSchema>;
 
 /** DELETE /api/vendors/{id}?action=delete */
 export const vendorDeleteQuerySchema = z.object({ action: z.literal("delete") });
@@ -167,7 +227,9 @@ export const listAdminVendorsEndpoint = defineEndpoint({
   path: "/api/admin/vendors",
   area: "vendors",
   access: "admin",
-  summary: "One page of vendors, searched and filtered by status, with the platform-wide counts",
+  summary: "One page of vendors, searched, filtered by status and sorted, with the platform-wide counts",
+  description:
+    "Without `sort`: page numbers, newest joined first (docs/product.md §10.3). With `sort` (name, joined, products, revenue; '-' for descending): keyset pages in that order, `cursor` from the previous answer's nextCursor; every page costs the same at any depth. A search with `sort` must match at most 1,000 vendors (400 naming `sort` otherwise). The same filters export as CSV (POST /api/admin/exports with kind \"vendors\").",
   query: adminVendorsQuerySchema,
   success: { status: 200, description: "The page, the matching total and the counts", schema: adminVendorsResponseSchema },
   errors: [400],
@@ -246,5 +308,19 @@ export const deleteVendorEndpoint = defineEndpoint({
   bodyExample: { deleteFromClerk: false },
   success: { status: 200, description: "What was deleted", schema: vendorDeleteResponseSchema },
   errors: [400, 404, 409, 415],
+  invalidates: ["vendors", "dashboard", "analytics"],
+});
+
+export const bulkVendorStatusEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/admin/vendors/bulk-status",
+  area: "vendors",
+  access: "admin",
+  summary: `Enable or disable up to ${MAX_BULK_VENDORS} vendors at once, all or nothing`,
+  description: "An unknown id (404, naming it) changes nothing. Vendors already in the status asked for are left as they are; each one changed gets its audit row, and a disabled vendor's feature ends (docs/product.md §16.1), all in one transaction.",
+  body: bulkVendorStatusRequestSchema,
+  bodyExample: { ids: ["0193a0c4-8a5e-7c1e-9a51-2f4b6c8d9e01"], isActive: false },
+  success: { status: 200, description: "How many changed", schema: bulkVendorStatusResponseSchema },
+  errors: [400, 404, 415],
   invalidates: ["vendors", "dashboard", "analytics"],
 });

@@ -1,6 +1,9 @@
 import { auditLogExport } from "./features/activity/activity.export.ts";
+import { analyticsDailyExport } from "./features/analytics/analytics.export.ts";
+import { errorLogsExport } from "./features/error-logs/error-logs.export.ts";
 import { balancesExport, payoutsExport } from "./features/financials/financials.export.ts";
 import { productsExport } from "./features/products/products.export.ts";
+import { vendorsExport } from "./features/vendors/vendors.export.ts";
 import type { ExportKind } from "./platform/exports/export-kind.ts";
 
 /**
@@ -13,4 +16,7 @@ export const exportKinds: ReadonlyArray<ExportKind<never, never, never>> = [
   payoutsExport as never,
   balancesExport as never,
   productsExport as never,
+  vendorsExport as never,
+  errorLogsExport as never,
+  analyticsDailyExport as never,
 ];

@@ -110,11 +110,22 @@ const RECIPES: Record<string, Recipe> = {
     return { path: "/api/auth/sign-in", json: { email, password: TEST_PASSWORD }, token: null };
   },
   "PATCH /api/vendors/:id/status": async (ctx) => ({ path: `/api/vendors/${await anActiveVendor(ctx)}/status`, json: { isActive: false } }),
+  // Two active vendors and one already disabled: one audit row for the whole request (issue 23).
+  "POST /api/admin/vendors/bulk-status": async (ctx) => {
+    const rows = await ctx.database.db.selectFrom("vendors").select("id").orderBy("id", "desc").limit(3).execute();
+    expect(rows).toHaveLength(3);
+    return { path: "/api/admin/vendors/bulk-status", json: { ids: rows.map((r) => r.id), isActive: false } };
+  },
   "DELETE /api/vendors/:id": async (ctx) => ({ path: `/api/vendors/${await anActiveVendor(ctx)}?action=delete`, json: { deleteFromClerk: false } }),
   "PUT /api/admin/settings": async () => ({ path: "/api/admin/settings", json: { announcement_message: `Coverage ${++sequence}` } }),
   // An export takes data out of the panel: who, which list, which filters, how many rows (issue 18, finding 9).
   "POST /api/admin/exports": async () => ({ path: "/api/admin/exports", json: { kind: "audit-log", filters: { action: "vendor.disable" } } }),
   "POST /api/admin/errors/archive-all": async () => ({ path: "/api/admin/errors/archive-all", json: { level: "info" } }),
+  "POST /api/admin/errors/archive": async (ctx) => {
+    const rows = await ctx.database.db.selectFrom("error_logs").select("id").where("archived", "=", 0).orderBy("id", "desc").limit(3).execute();
+    expect(rows).toHaveLength(3);
+    return { path: "/api/admin/errors/archive", json: { ids: rows.map((r) => r.id) } };
+  },
   "POST /api/admin/errors/:id/archive": async (ctx) => {
     const row = await ctx.database.db.selectFrom("error_logs").select("id").where("archived", "=", 0).orderBy("id").limit(1).executeTakeFirstOrThrow();
     return { path: `/api/admin/errors/${row.id}/archive` };

@@ -39,30 +39,33 @@ export interface ListErrorLogsInput {
   limit: number;
   /** Rows to skip (page numbers); ignored when `after` is given. */
   offset: number;
-  /** Keyset position: rows strictly older than this one. */
+  /** Keyset position: rows strictly after this one in the order (older when newest first). */
   after?: ErrorLogCursor | undefined;
+  /** Newest first (the default) or oldest first: the same index walked the other way. */
+  oldestFirst?: boolean | undefined;
 }
 
 /** The list statement (exported so a test can check its query plan). Fetches one extra row: it tells whether a next page exists without counting. */
 export function listErrorLogsQuery(db: Executor, input: ListErrorLogsInput) {
   const { after, level } = input;
+  const direction = input.oldestFirst ? "asc" : "desc";
   let query = db
     .selectFrom("error_logs")
     .select(ENTRY_COLUMNS)
     .where("archived", "=", input.archived ? 1 : 0)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
+    .orderBy("created_at", direction)
+    .orderBy("id", direction)
     .limit(input.limit + 1);
   if (level) query = query.where("level", "=", level);
   if (after) {
-    query = query.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(after.createdAt, after.id)));
+    query = query.where((eb) => eb(eb.refTuple("created_at", "id"), input.oldestFirst ? ">" : "<", eb.tuple(after.createdAt, after.id)));
   } else if (input.offset > 0) {
     query = query.offset(input.offset);
   }
   return query;
 }
 
-/** One page newest first, plus the position of its last row when more rows follow. */
+/** One page in the list's order, plus the position of its last row when more rows follow. */
 export async function listErrorLogs(
   db: Executor,
   input: ListErrorLogsInput,
@@ -100,6 +103,19 @@ export async function archiveErrorLog(db: Executor, id: string, now: Date): Prom
     .execute();
   const row = await db.selectFrom("error_logs").select(ENTRY_COLUMNS).where("id", "=", id).executeTakeFirst();
   return (row as ErrorLogEntry | undefined) ?? null;
+}
+
+/** The entries of `ids` that exist, with whether each is archived (at most MAX_ARCHIVE_IDS primary-key reads). */
+export async function findErrorLogsById(db: Executor, ids: string[]): Promise<Array<{ id: string; archived: number; message: string }>> {
+  if (ids.length === 0) return [];
+  return db.selectFrom("error_logs").select(["id", "archived", "message"]).where("id", "in", ids).execute();
+}
+
+/** Archives the active entries among `ids` (archived ones keep their first archived_at). Returns how many. */
+export async function archiveErrorLogsById(db: Executor, ids: string[], now: Date): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db.updateTable("error_logs").set({ archived: 1, archived_at: now.toISOString() }).where("id", "in", ids).where("archived", "=", 0).executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** Archives every active entry (of one level when given), chunk by chunk. Returns how many. */

@@ -2,9 +2,17 @@ import { ARCHIVE_RETENTION_DAYS, type ArchiveOneResponse, type ErrorLevel, type 
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
-import { notFound } from "../../platform/http/http-error.ts";
-import { decodeCursor, encodeCursor } from "../../domain/keyset-cursor.ts";
-import { archiveAllErrorLogs, archiveErrorLog, cleanupArchivedErrorLogs, listErrorLogs, readLevelCounts } from "./error-logs.queries.ts";
+import { invalidField, notFound } from "../../platform/http/http-error.ts";
+import { decodeCursor, encodeCursor, encodeKeyset, type NewestFirstPosition, readKeyset } from "../../domain/keyset-cursor.ts";
+import {
+  archiveAllErrorLogs,
+  archiveErrorLog,
+  archiveErrorLogsById,
+  cleanupArchivedErrorLogs,
+  findErrorLogsById,
+  listErrorLogs,
+  readLevelCounts,
+} from "./error-logs.queries.ts";
 
 const formatCount = (n: number) => n.toLocaleString("en-US");
 const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
@@ -21,12 +29,43 @@ export class ErrorLogsService {
   }
 
   async list(query: ErrorListQuery): Promise<ErrorListResponse> {
-    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const oldestFirst = query.sort === "oldest";
+    const after = query.cursor ? (oldestFirst ? decodeOldestCursor(query.cursor) : decodeCursor(query.cursor)) : undefined;
     const [page, counts] = await Promise.all([
-      listErrorLogs(this.db, { archived: query.archived, level: query.level, limit: query.limit, offset: (query.page - 1) * query.limit, after }),
+      listErrorLogs(this.db, { archived: query.archived, level: query.level, limit: query.limit, offset: (query.page - 1) * query.limit, after, oldestFirst }),
       readLevelCounts(this.db, query.archived),
     ]);
-    return { errors: page.rows, total: counts[query.level ?? "all"], counts, nextCursor: page.next ? encodeCursor(page.next) : null };
+    const next = page.next ? (oldestFirst ? encodeKeyset([OLDEST, page.next.createdAt, page.next.id]) : encodeCursor(page.next)) : null;
+    return { errors: page.rows, total: counts[query.level ?? "all"], counts, nextCursor: next };
+  }
+
+  /**
+   * Archives the entries selected on screen (up to MAX_ARCHIVE_IDS) in one transaction with one
+   * audit row: an unknown id refuses the whole request and archives nothing.
+   */
+  async archiveSelected(actor: Actor, ids: string[]): Promise<ErrorMessageResponse> {
+    const { clock } = this.deps;
+    const count = await this.db.transaction().execute(async (trx) => {
+      const found = await findErrorLogsById(trx, ids);
+      const known = new Set(found.map((e) => e.id));
+      const missing = ids.filter((id) => !known.has(id));
+      if (missing.length > 0) {
+        throw notFound(`No error log with id ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}; nothing was archived`);
+      }
+      const archived = await archiveErrorLogsById(trx, ids, clock.now());
+      await recordAudit(
+        trx,
+        {
+          actor,
+          action: "error_logs.archive_selected",
+          target: { type: "error_logs", id: `${ids.length} entries`, label: `${formatCount(ids.length)} selected ${ids.length === 1 ? "entry" : "entries"}` },
+          details: { ids, archived, unchanged: ids.length - archived },
+        },
+        clock,
+      );
+      return archived;
+    });
+    return { message: `Archived ${plural(count, "error")}`, count };
   }
 
   async archiveAll(actor: Actor, level: ErrorLevel | null | undefined): Promise<ErrorMessageResponse> {
@@ -53,4 +92,13 @@ export class ErrorLogsService {
     await recordAudit(this.db, { actor, action: "error_logs.cleanup_archived", target: { type: "error_logs", id: "archived", label: "archived entries" }, details: { deleted: count, retentionDays: ARCHIVE_RETENTION_DAYS } }, this.deps.clock);
     return { message: `Deleted ${plural(count, "archived error")} older than ${ARCHIVE_RETENTION_DAYS} days`, count };
   }
+}
+
+/** Oldest-first cursors carry their order, so one is never read as a newest-first position. */
+const OLDEST = "oldest";
+
+function decodeOldestCursor(text: string): NewestFirstPosition {
+  const [order, createdAt, id] = readKeyset(text, ["string", "time", "string"]);
+  if (order !== OLDEST) throw invalidField("cursor", "belongs to another sort (start again from the first page)");
+  return { createdAt, id };
 }

@@ -1,5 +1,6 @@
 import { type RawBuilder, type Selectable, sql } from "kysely";
 import type {
+  AdminVendorRow,
   AdminVendorsQuery,
   VendorCounts,
   VendorDetail,
@@ -60,14 +61,14 @@ export const SEARCH_COUNT_CAP = 1000;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 export interface VendorPage {
-  vendors: VendorListItem[];
+  vendors: AdminVendorRow[];
   total: number;
   /** True when the search has more than SEARCH_COUNT_CAP matches (total is then the cap). */
   totalCapped: boolean;
   counts: VendorCounts;
 }
 
-const statusCondition = (status: AdminVendorsQuery["status"], alias: string) =>
+export const statusCondition = (status: AdminVendorsQuery["status"], alias: string) =>
   status === "active"
     ? sql.raw(`and ${alias}.is_active = 1`)
     : status === "inactive"
@@ -76,17 +77,40 @@ const statusCondition = (status: AdminVendorsQuery["status"], alias: string) =>
         ? sql.raw(`and ${alias}.is_internal = 1`)
         : sql.raw("");
 
+/** The SQLite condition matching `search` on the trigram table vendor_search. */
+export function sqliteSearchMatch(search: string): RawBuilder<unknown> {
+  return [...search].length >= MIN_INDEXED_SEARCH_LENGTH
+    ? // A quoted FTS5 phrase is matched literally: no query syntax can be injected through it.
+      sql`vendor_search match ${`"${search.replace(/"/g, '""')}"`}`
+    : sql`vendor_search.body like ${`%${escapeLike(search)}%`} escape '\\'`;
+}
+
+/** The PostgreSQL condition matching `search` on vendors `v` (the pg_trgm index on search_text). */
+export function postgresSearchMatch(search: string): RawBuilder<unknown> {
+  return sql`v.search_text like lower(${`%${escapeLike(search)}%`}) escape '\\'`;
+}
+
+/**
+ * Ids of up to `max` vendors matching a search and status filter, in no particular order: what a
+ * sorted search orders (it is sorted only when the matches are few; the caller asks for one more
+ * than it accepts to know).
+ */
+export async function searchMatchIds(database: Database, search: string, status: AdminVendorsQuery["status"], max: number): Promise<string[]> {
+  const rows =
+    database.kind === "postgres"
+      ? await sql<{ id: string }>`select v.id as id from vendors v where ${postgresSearchMatch(search)} ${statusCondition(status, "v")} limit ${max}`.execute(database.db)
+      : await sql<{ id: string }>`select k.vendor_id as id from vendor_search join vendor_search_keys k on k.key = vendor_search.rowid
+          join vendors v on v.id = k.vendor_id where ${sqliteSearchMatch(search)} ${statusCondition(status, "v")} limit ${max}`.execute(database.db);
+  return rows.rows.map((r) => r.id);
+}
+
 /**
  * SQLite: matches come from the FTS5 trigram table (migration 005), newest key first, joined to
  * vendors by integer key, so a page stops after `limit` matches however common the term is.
  */
 async function searchSqlite(database: Database, query: AdminVendorsQuery, search: string): Promise<{ ids: string[]; total: number }> {
   const { db } = database;
-  const match =
-    [...search].length >= MIN_INDEXED_SEARCH_LENGTH
-      ? // A quoted FTS5 phrase is matched literally: no query syntax can be injected through it.
-        sql`vendor_search match ${`"${search.replace(/"/g, '""')}"`}`
-      : sql`vendor_search.body like ${`%${escapeLike(search)}%`} escape '\\'`;
+  const match = sqliteSearchMatch(search);
   const offset = (query.page - 1) * query.limit;
   const countCapped = (countFrom: RawBuilder<unknown>) => sql<{ n: number }>`select count(*) as n from (select 1 ${countFrom} limit ${SEARCH_COUNT_CAP + 1}) t`.execute(db);
 
@@ -130,7 +154,7 @@ async function vendorIdsForKeys(database: Database, keys: number[]): Promise<str
 /** PostgreSQL: the pg_trgm GIN index on search_text (migration 004), newest joined first. */
 async function searchPostgres(database: Database, query: AdminVendorsQuery, search: string): Promise<{ ids: string[]; total: number }> {
   const { db } = database;
-  const from = sql`from vendors v where v.search_text like lower(${`%${escapeLike(search)}%`}) escape '\\' ${statusCondition(query.status, "v")}`;
+  const from = sql`from vendors v where ${postgresSearchMatch(search)} ${statusCondition(query.status, "v")}`;
   const rows = await sql<{ id: string }>`select v.id as id ${from} order by v.joined_at desc, v.id desc
     limit ${query.limit} offset ${(query.page - 1) * query.limit}`.execute(db);
   const ids = rows.rows.map((r) => r.id);
@@ -148,6 +172,22 @@ async function searchTotal(pageRows: number, query: AdminVendorsQuery, countCapp
   return Number((await countCapped()).rows[0]?.n ?? 0);
 }
 
+/** The list rows of `ids`, in that order, with the figures the list sorts by (one vendor_totals row each). */
+export async function fetchAdminRows(db: Executor, ids: string[]): Promise<AdminVendorRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom("vendors as v")
+    .leftJoin("vendor_totals as t", "t.vendor_id", "v.id")
+    .select(["v.id", "v.name", "v.owner_name", "v.email", "v.slug", "v.joined_at", "v.is_active", "v.is_internal", "t.listed_products", "t.gross_cents"])
+    .where("v.id", "in", ids)
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    return r ? [{ ...toVendorListItem(r), products: Number(r.listed_products ?? 0), revenue: centsToDollars(Number(r.gross_cents ?? 0)) }] : [];
+  });
+}
+
 /** One page of vendors, filtered and searched on the server; a list without search is newest joined first. */
 export async function listVendorsPage(database: Database, query: AdminVendorsQuery): Promise<VendorPage> {
   // The summary counts and the page are independent: read at once (one round trip of waiting on PostgreSQL).
@@ -156,13 +196,12 @@ export async function listVendorsPage(database: Database, query: AdminVendorsQue
 }
 
 /** The page's vendors; `total` only for a search (a plain list's total comes from the counters). */
-async function vendorsOfPage(database: Database, query: AdminVendorsQuery): Promise<{ vendors: VendorListItem[]; total: number | null; totalCapped: boolean }> {
+async function vendorsOfPage(database: Database, query: AdminVendorsQuery): Promise<{ vendors: AdminVendorRow[]; total: number | null; totalCapped: boolean }> {
   const { db, kind } = database;
   const search = query.search?.trim() ?? "";
   if (search !== "") {
     const found = kind === "postgres" ? await searchPostgres(database, query, search) : await searchSqlite(database, query, search);
-    const vendors = await fetchVendorsInOrder(database, found.ids);
-    return { vendors: vendors.map(toVendorListItem), total: Math.min(found.total, SEARCH_COUNT_CAP), totalCapped: found.total > SEARCH_COUNT_CAP };
+    return { vendors: await fetchAdminRows(db, found.ids), total: Math.min(found.total, SEARCH_COUNT_CAP), totalCapped: found.total > SEARCH_COUNT_CAP };
   }
 
   let base = db.selectFrom("vendors");
@@ -178,8 +217,7 @@ async function vendorsOfPage(database: Database, query: AdminVendorsQuery): Prom
     .limit(query.limit)
     .offset((query.page - 1) * query.limit)
     .execute();
-  const vendors = await fetchVendorsInOrder(database, ids.map((r) => r.id));
-  return { vendors: vendors.map(toVendorListItem), total: null, totalCapped: false };
+  return { vendors: await fetchAdminRows(db, ids.map((r) => r.id)), total: null, totalCapped: false };
 }
 
 async function fetchVendorsInOrder(database: Database, ids: string[]): Promise<VendorListRow[]> {

@@ -1,4 +1,5 @@
 import {
+  bulkVendorStatusEndpoint,
   deleteVendorEndpoint,
   getVendorDetailEndpoint,
   listAdminVendorsEndpoint,
@@ -21,5 +22,6 @@ export function vendorsRoutes(router: EndpointRouter, deps: AppDeps): void {
   router.handle(listVendorProductsEndpoint, ({ params, query }) => vendors.products(params.id, query.page, query.limit));
   router.handle(listVendorSalesEndpoint, ({ params, query }) => vendors.sales(params.id, query.page, query.limit));
   router.handle(setVendorStatusEndpoint, ({ params, body }, { actor }) => vendors.setStatus(actor, params.id, body.isActive));
+  router.handle(bulkVendorStatusEndpoint, ({ body }, { actor }) => vendors.bulkSetStatus(actor, body.ids, body.isActive));
   router.handle(deleteVendorEndpoint, ({ params, body }, { actor }) => vendors.delete(actor, params.id, body.deleteFromClerk));
 }

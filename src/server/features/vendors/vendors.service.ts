@@ -1,14 +1,28 @@
-import type { AdminVendorsQuery, AdminVendorsResponse, VendorDeleteResponse, VendorDetail, VendorListItem, VendorProductsResponse, VendorSalesResponse } from "../../../contract/vendors.ts";
-import { MAX_VENDORS_ARRAY } from "../../../contract/vendors.ts";
+import type {
+  AdminVendorsQuery,
+  AdminVendorsResponse,
+  BulkVendorStatusResponse,
+  VendorDeleteResponse,
+  VendorDetail,
+  VendorListItem,
+  VendorProductsResponse,
+  VendorSalesResponse,
+  VendorSort,
+} from "../../../contract/vendors.ts";
+import { MAX_VENDORS_ARRAY, VENDOR_SEARCH_SORT_CAP } from "../../../contract/vendors.ts";
+import { encodeKeyset, readKeyset } from "../../domain/keyset-cursor.ts";
+import type { Vendor } from "../../platform/db/schema.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
 import { hasPanelAccess } from "../../platform/identity/admin-rule.ts";
-import { conflict, notFound } from "../../platform/http/http-error.ts";
+import { conflict, invalidField, notFound } from "../../platform/http/http-error.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import { endFeaturesOfVendor } from "../../domain/featured-artist/featured-slots.ts";
 import { deleteVendorCascade, setVendorActive } from "../../domain/ledger/vendors.ts";
+import { findVendorsById, sortedMatchKeys, sortedVendorKeys, sortOf, type VendorPosition } from "./vendor-sorts.queries.ts";
 import {
+  fetchAdminRows,
   findOwnerAccount,
   findVendor,
   getVendorDetail,
@@ -16,6 +30,8 @@ import {
   listVendorSales,
   listVendorsArray,
   listVendorsPage,
+  readVendorCounts,
+  searchMatchIds,
   toVendorListItem,
 } from "./vendors.queries.ts";
 
@@ -32,9 +48,44 @@ export class VendorsService {
     return this.deps.database.db;
   }
 
+  /** The spec's page-numbered call, or with `sort` (or a cursor) keyset pages in that order. */
   async listPage(query: AdminVendorsQuery): Promise<AdminVendorsResponse> {
-    const page = await listVendorsPage(this.deps.database, query);
-    return { ...page, page: query.page, limit: query.limit };
+    if (query.sort === undefined && query.cursor === undefined) {
+      const page = await listVendorsPage(this.deps.database, query);
+      return { ...page, page: query.page, limit: query.limit, nextCursor: null };
+    }
+    return this.listSorted(query, query.sort ?? "-joined");
+  }
+
+  private async listSorted(query: AdminVendorsQuery, sort: VendorSort): Promise<AdminVendorsResponse> {
+    const { database } = this.deps;
+    const after = query.cursor ? readVendorCursor(query.cursor, sort) : undefined;
+    const search = query.search?.trim() ?? "";
+    const counts = await readVendorCounts(this.db);
+    let keys: Array<{ id: string; value: string | number }>;
+    let total: number;
+    if (search !== "") {
+      const ids = await searchMatchIds(database, search, query.status, VENDOR_SEARCH_SORT_CAP + 1);
+      if (ids.length > VENDOR_SEARCH_SORT_CAP) {
+        throw invalidField("sort", `a search is sorted only when it matches at most ${VENDOR_SEARCH_SORT_CAP.toLocaleString("en-US")} vendors; refine the search`);
+      }
+      keys = await sortedMatchKeys(this.db, sort, ids, after, query.limit + 1);
+      total = ids.length;
+    } else {
+      keys = await sortedVendorKeys(this.db, sort, query.status, after, query.limit + 1);
+      total = query.status ? counts[query.status] : counts.total;
+    }
+    const page = keys.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      vendors: await fetchAdminRows(this.db, page.map((k) => k.id)),
+      total,
+      totalCapped: false,
+      page: query.page,
+      limit: query.limit,
+      counts,
+      nextCursor: keys.length > query.limit && last ? encodeKeyset([sort, last.value, last.id]) : null,
+    };
   }
 
   /** The array call, bounded to the newest MAX_VENDORS_ARRAY vendors. */
@@ -60,15 +111,27 @@ export class VendorsService {
     return { sales: rows, total, page, limit };
   }
 
+  /**
+   * The one rule of a status change, for one vendor and for many: the ledger changes the flag (and
+   * its counters), and a disabled vendor's feature ends with it (docs/product.md §16.1), all in the
+   * caller's transaction. Null when no such vendor exists.
+   */
+  private async changeStatus(trx: Executor, vendorId: string, isActive: boolean): Promise<{ before: Vendor; after: Vendor; featuresEnded: number } | null> {
+    const { clock } = this.deps;
+    const before = await findVendor(trx, vendorId);
+    if (!before) return null;
+    const after = await setVendorActive(trx, vendorId, isActive, clock);
+    if (!after) return null;
+    const featuresEnded = isActive ? 0 : await endFeaturesOfVendor(trx, vendorId, "vendor_disabled", clock);
+    return { before, after, featuresEnded };
+  }
+
   async setStatus(actor: Actor, vendorId: string, isActive: boolean): Promise<VendorListItem> {
     const { clock } = this.deps;
     const updated = await this.db.transaction().execute(async (trx) => {
-      const before = await findVendor(trx, vendorId);
-      if (!before) return null;
-      const after = await setVendorActive(trx, vendorId, isActive, clock);
-      if (!after) return null;
-      // A disabled vendor's feature ends with it (docs/product.md §16.1), in this transaction.
-      const featuresEnded = isActive ? 0 : await endFeaturesOfVendor(trx, vendorId, "vendor_disabled", clock);
+      const changed = await this.changeStatus(trx, vendorId, isActive);
+      if (!changed) return null;
+      const { before, after, featuresEnded } = changed;
       await recordAudit(
         trx,
         {
@@ -85,6 +148,46 @@ export class VendorsService {
     });
     if (!updated) throw vendorNotFound();
     return toVendorListItem(updated);
+  }
+
+  /**
+   * Enables or disables up to MAX_BULK_VENDORS vendors in one transaction, all or nothing: an
+   * unknown id refuses the whole request before anything changes. Each vendor goes through the same
+   * rule as a single change (changeStatus); one audit row names them all.
+   */
+  async bulkSetStatus(actor: Actor, ids: string[], isActive: boolean): Promise<BulkVendorStatusResponse> {
+    const { clock } = this.deps;
+    return this.db.transaction().execute(async (trx) => {
+      const found = new Map((await findVendorsById(trx, ids)).map((v) => [v.id, v]));
+      const missing = ids.filter((id) => !found.has(id));
+      if (missing.length > 0) {
+        const named = missing.slice(0, 5).map((id) => id.slice(0, 100)).join(", ");
+        throw notFound(`No vendor with id ${named}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}; nothing was changed`);
+      }
+      const changed: string[] = [];
+      let featuresEnded = 0;
+      for (const id of ids) {
+        const result = await this.changeStatus(trx, id, isActive);
+        // Found above in this transaction; a vendor deleted since would make this null.
+        if (!result) throw notFound(`No vendor with id ${id}; nothing was changed`);
+        if (result.before.is_active !== result.after.is_active) changed.push(id);
+        featuresEnded += result.featuresEnded;
+      }
+      const names = ids.map((id) => found.get(id)?.name ?? id);
+      await recordAudit(
+        trx,
+        {
+          actor,
+          action: isActive ? "vendor.bulk_enable" : "vendor.bulk_disable",
+          target: { type: "vendors", id: `${ids.length} vendors`, label: names.slice(0, 3).join(", ") },
+          before: { isActive: !isActive },
+          after: { isActive },
+          details: { vendorIds: ids, changed, unchanged: ids.length - changed.length, ...(featuresEnded > 0 ? { featuredSlotsEnded: featuresEnded } : {}) },
+        },
+        clock,
+      );
+      return { changed: changed.length, unchanged: ids.length - changed.length };
+    });
   }
 
   /**
@@ -159,4 +262,11 @@ export class VendorsService {
       );
     }
   }
+}
+
+/** A cursor of the sorted list: [sort, the last row's value, its id]; one of another sort is refused. */
+function readVendorCursor(text: string, sort: VendorSort): VendorPosition {
+  const [cursorSort, value, id] = readKeyset(text, ["string", sortOf(sort).column.part, "string"]);
+  if (cursorSort !== sort) throw invalidField("cursor", "belongs to another sort (start again from the first page)");
+  return { value, id };
 }

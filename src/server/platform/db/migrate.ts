@@ -14,6 +14,7 @@ import * as mailOutboxSecrets from "./migrations/012-mail-outbox-secrets.ts";
 import * as productsCatalogue from "./migrations/013-products-catalogue.ts";
 import * as announcements from "./migrations/014-announcements.ts";
 import * as featuredAndTopLists from "./migrations/015-featured-and-top-lists.ts";
+import * as listSorts from "./migrations/016-list-sorts.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   "013-products-catalogue": productsCatalogue,
   "014-announcements": announcements,
   "015-featured-and-top-lists": featuredAndTopLists,
+  "016-list-sorts": listSorts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -275,6 +275,9 @@ export interface VendorTotalsTable {
   items_sold: number;
   visits: number;
   last_sale_at: string | null;
+  /** Copies of the vendor's flags for the list's sorts by figure, kept by triggers (migration 016). */
+  is_active: Generated<number>;
+  is_internal: Generated<number>;
 }
 
 export type PayoutAccountStatus = "active" | "pending" | "restricted" | "not_connected";

@@ -95,7 +95,7 @@ export function useSetVendorStatus() {
     mutationFn: ({ id, isActive }: { id: string; isActive: boolean }) => callApi(setVendorStatusEndpoint, { params: { id }, body: { isActive } }),
     onSuccess: (vendor) => {
       // The row changes at once; counts and filtered pages follow from the refetch.
-      updateCachedLists(queryClient, (data) => ({ ...data, vendors: data.vendors.map((v) => (v.id === vendor.id ? vendor : v)) }));
+      updateCachedLists(queryClient, (data) => ({ ...data, vendors: data.vendors.map((v) => (v.id === vendor.id ? { ...v, ...vendor } : v)) }));
     },
   });
 }
