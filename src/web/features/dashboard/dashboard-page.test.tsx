@@ -2,16 +2,21 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { DashboardStats } from "@contract/dashboard";
+import type { AttentionResponse, DashboardStats } from "@contract/dashboard";
+import type { FeaturedArtistResponse } from "@contract/featured-artist";
 import { json, mockFetch, renderWithQuery } from "@web/test/render";
 import DashboardPage from "./dashboard-page";
 
-/** The dashboard inside a router (its 'Process Payouts' navigates to /financials). */
+/** The dashboard inside a router (its quick actions navigate to /financials, /analytics and /communications). */
 function renderDashboard() {
   const router = createMemoryRouter(
     [
       { path: "/", element: <DashboardPage /> },
       { path: "/financials", element: <p>Financials screen</p> },
+      { path: "/analytics", element: <p>Analytics screen</p> },
+      { path: "/communications", element: <p>Communications screen</p> },
+      { path: "/vendors", element: <p>Vendors screen</p> },
+      { path: "/errors", element: <p>Errors screen</p> },
     ],
     { initialEntries: ["/"] },
   );
@@ -42,15 +47,38 @@ const stats: DashboardStats = {
 
 const card = (title: string) => screen.getByRole("group", { name: title });
 
+const attention: AttentionResponse = {
+  checkedAt: "2026-12-01T12:00:00.000Z",
+  items: [
+    { key: "payouts_failed", label: "Failed payouts", count: 2, capped: false, detail: null, severity: "critical", href: "/financials?payouts.status=failed" },
+    { key: "errors_spike", label: "Spike of errors in the last 24 hours", count: 1000, capped: true, detail: "3 a day on average over the 7 days before", severity: "critical", href: "/errors?level=error" },
+  ],
+};
+const slot = (vendorName: string, startsAt: string, endsAt: string) => ({ id: vendorName, vendorId: `v-${vendorName}`, vendorName, durationDays: 7, startsAt, endsAt, setBy: "boss@hki.global", endedAt: null, endReason: null });
+const featured: FeaturedArtistResponse = {
+  current: slot("Ada Prints", "2026-11-28T12:00:00.000Z", "2026-12-05T12:00:00.000Z"),
+  upcoming: [slot("Bo Ceramics", "2026-12-05T12:00:00.000Z", "2026-12-10T12:00:00.000Z")],
+  history: [],
+};
+
+/** The dashboard's calls, each answered by its path (`stats` may be replaced). */
+function answer(url: string, statsAnswer: () => Response = () => json(stats)): Response {
+  if (url === "/api/admin/dashboard/stats") return statsAnswer();
+  if (url === "/api/admin/dashboard/attention") return json(attention);
+  if (url === "/api/admin/featured-artist") return json(featured);
+  if (url === "/api/config") return json({ storefrontUrl: "http://store.test/", authProviderName: "built-in", authProvider: "local" });
+  return json({ error: { code: "not_found", message: `no ${url}` } }, 404, "Not Found");
+}
+const statsCalls = (fetch: ReturnType<typeof mockFetch>) => fetch.mock.calls.filter((c) => String(c[0]) === "/api/admin/dashboard/stats").length;
+
 describe("DashboardPage", () => {
   it("waits 100 ms before loading, then shows every card with the product's texts", async () => {
-    const fetch = mockFetch(() => json(stats));
+    const fetch = mockFetch((url) => answer(url));
     const started = Date.now();
     renderDashboard();
-    expect(fetch).not.toHaveBeenCalled();
+    expect(statsCalls(fetch)).toBe(0);
     await screen.findByRole("group", { name: "Total Artists" });
-    expect(fetch).toHaveBeenCalledTimes(1);
-    expect(String(fetch.mock.calls[0]?.[0])).toBe("/api/admin/dashboard/stats");
+    expect(statsCalls(fetch)).toBe(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(95);
 
     expect(within(card("Total Artists")).getByText("3")).toBeInTheDocument();
@@ -70,9 +98,13 @@ describe("DashboardPage", () => {
     // No previous week to compare with: no trend rather than a made-up one.
     expect(within(card("Week Sales")).queryByText(/vs previous/)).toBeNull();
 
-    for (const name of ["Create Invite Code", "Send Announcement", "View Analytics", "Process Payouts"]) {
+    for (const name of ["Send Announcement", "View Analytics", "Process Payouts"]) {
       expect(screen.getByRole("button", { name })).toBeInTheDocument();
     }
+    // The storefront's invite-code manager, in a new tab (as /invite-codes).
+    const invite = await screen.findByRole("link", { name: /Create Invite Code/ });
+    expect(invite).toHaveAttribute("href", "http://store.test/admin/invite-codes");
+    expect(invite).toHaveAttribute("target", "_blank");
     const items = within(screen.getByRole("list", { name: "Recent Activity" })).getAllByRole("listitem");
     expect(items.map((li) => li.textContent)).toEqual([
       expect.stringContaining("Sale completed: House Mug"),
@@ -82,8 +114,45 @@ describe("DashboardPage", () => {
     expect(items[0]?.textContent).toContain("Dec 1, 2026");
   });
 
+  it("needs attention: each item with its count, linking to its filtered list; a capped count shows '+'", async () => {
+    mockFetch((url) => answer(url));
+    const { router } = renderDashboard();
+    const list = await screen.findByRole("list", { name: "Needs Attention" });
+    const links = within(list).getAllByRole("link");
+    expect(links.map((a) => [a.getAttribute("href"), a.textContent])).toEqual([
+      ["/financials?payouts.status=failed", "Failed payouts2"],
+      ["/errors?level=error", "Spike of errors in the last 24 hours3 a day on average over the 7 days before1,000+"],
+    ]);
+    await userEvent.click(links[1]!);
+    await waitFor(() => expect(router.state.location.pathname).toBe("/errors"));
+    expect(router.state.location.search).toBe("?level=error");
+  });
+
+  it("the featured artist: who, until when, who is next, and 'Change' leads to the vendors", async () => {
+    mockFetch((url) => answer(url));
+    const { router } = renderDashboard();
+    const featuredCard = await screen.findByRole("region", { name: "Featured Artist" });
+    await within(featuredCard).findByRole("link", { name: "Ada Prints" });
+    expect(within(featuredCard).getByRole("link", { name: "Ada Prints" })).toHaveAttribute("href", "/vendors/v-Ada Prints");
+    expect(featuredCard.textContent).toContain("Featured until");
+    expect(within(featuredCard).getByRole("link", { name: "Bo Ceramics" })).toBeInTheDocument();
+    await userEvent.click(within(featuredCard).getByRole("link", { name: "Change" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/vendors"));
+  });
+
+  it.each([
+    ["View Analytics", "/analytics", ""],
+    ["Send Announcement", "/communications", "?compose=1"],
+  ])("'%s' goes to %s", async (name, path, search) => {
+    mockFetch((url) => answer(url));
+    const { router } = renderDashboard();
+    await userEvent.click(await screen.findByRole("button", { name }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(path));
+    expect(router.state.location.search).toBe(search);
+  });
+
   it("'Process Payouts' opens Financials with the payout confirmation", async () => {
-    mockFetch(() => json(stats));
+    mockFetch((url) => answer(url));
     const { router } = renderDashboard();
     await userEvent.click(await screen.findByRole("button", { name: "Process Payouts" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/financials"));
@@ -91,14 +160,14 @@ describe("DashboardPage", () => {
   });
 
   it("shows 'No recent activity' when there is none", async () => {
-    mockFetch(() => json({ ...stats, recentActivity: [] }));
+    mockFetch((url) => answer(url, () => json({ ...stats, recentActivity: [] })));
     renderDashboard();
     expect(await screen.findByText("No recent activity")).toBeInTheDocument();
   });
 
   it("shows the load error with the message and retries on 'Try Again'", async () => {
     let calls = 0;
-    mockFetch(() => (++calls === 1 ? json({ error: { code: "internal_error", message: "boom" } }, 500, "Internal Server Error") : json(stats)));
+    mockFetch((url) => answer(url, () => (++calls === 1 ? json({ error: { code: "internal_error", message: "boom" } }, 500, "Internal Server Error") : json(stats))));
     renderDashboard();
     const alert = await screen.findByRole("alert");
     expect(within(alert).getByText("Error loading dashboard")).toBeInTheDocument();

@@ -1,6 +1,4 @@
-import { useNavigate } from "react-router";
 import type { DashboardStats, RecentActivity } from "@contract/dashboard";
-import { Button } from "@web/components/ui/button";
 import { TitledCard } from "@web/components/ui/card";
 import { Spinner } from "@web/components/ui/spinner";
 import { formatCurrency, formatDate } from "@web/lib/format";
@@ -9,6 +7,9 @@ import { useDashboardStats } from "./dashboard-api";
 import { activityLabel, formatTrend } from "./dashboard-text";
 import { StatCard, type StatCardProps } from "@web/components/ui/stat-card";
 import { LoadErrorCard } from "@web/components/ui/load-error-card";
+import { AttentionCard } from "./attention-card";
+import { FeaturedArtistCard } from "./featured-artist-card";
+import { QuickActionsCard } from "./quick-actions-card";
 
 /** Dashboard (docs/product.md §3): six stat cards, quick actions, recent activity; loads 100 ms after opening. */
 export default function DashboardPage() {
@@ -23,7 +24,7 @@ export default function DashboardPage() {
       {stats.isError ? (
         <DashboardError message={stats.error.message} retrying={stats.isFetching} onRetry={() => void stats.refetch()} />
       ) : stats.data ? (
-        <DashboardContent stats={stats.data} />
+        <DashboardContent stats={stats.data} ready={ready} />
       ) : (
         <Spinner className="py-12" label="Loading dashboard" />
       )}
@@ -35,7 +36,7 @@ function DashboardError({ message, retrying, onRetry }: { message: string; retry
   return <LoadErrorCard title="Error loading dashboard" message={message || "Failed to load dashboard stats"} onRetry={onRetry} retrying={retrying} />;
 }
 
-function DashboardContent({ stats }: { stats: DashboardStats }) {
+function DashboardContent({ stats, ready }: { stats: DashboardStats; ready: boolean }) {
   return (
     <>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -65,7 +66,11 @@ function DashboardContent({ stats }: { stats: DashboardStats }) {
         />
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
-        <QuickActions />
+        <AttentionCard enabled={ready} />
+        <FeaturedArtistCard enabled={ready} />
+      </div>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <QuickActionsCard />
         <RecentActivityCard events={stats.recentActivity} />
       </div>
     </>
@@ -86,25 +91,6 @@ function TrendStatCard({ trend, trendLabel, ...card }: TrendStatCardProps) {
       </p>
     ) : null;
   return <StatCard {...card} footer={footer} />;
-}
-
-function QuickActions() {
-  const navigate = useNavigate();
-  // Present as docs/product.md §9.3 lists them; what each does is a later issue.
-  return (
-    <TitledCard title="Quick Actions" contentClassName="grid grid-cols-2 gap-3">
-      <Button variant="outline">Create Invite Code</Button>
-      {/* Opens the composer on Communications (docs/product.md §17.4). */}
-      <Button variant="outline" onClick={() => void navigate("/communications?compose=1")}>
-        Send Announcement
-      </Button>
-      <Button variant="outline">View Analytics</Button>
-      {/* Opens Financials with the payout confirmation (docs/product.md §15.4). */}
-      <Button variant="outline" onClick={() => void navigate("/financials?confirm=payouts")}>
-        Process Payouts
-      </Button>
-    </TitledCard>
-  );
 }
 
 function RecentActivityCard({ events }: { events: RecentActivity[] }) {

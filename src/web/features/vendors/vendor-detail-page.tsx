@@ -9,6 +9,7 @@ import { OverviewTab } from "./detail/overview-tab";
 import { PayoutsTab } from "./detail/payouts-tab";
 import { ProductsTab } from "./detail/products-tab";
 import { SalesTab } from "./detail/sales-tab";
+import { FeatureArtistCard } from "./detail/feature-artist-card";
 import { SettingsTab, SuspendedBanner, useStatusChange } from "./detail/status-controls";
 import { useVendorDetail } from "./vendors-api";
 
@@ -69,7 +70,16 @@ export default function VendorDetailPage() {
           { value: "customization", label: "Customization", panel: <CustomizationTab vendor={vendor} /> },
           { value: "sales", label: "Sales", panel: <SalesTab vendorId={vendor.id} /> },
           { value: "payouts", label: "Payouts", panel: <PayoutsTab vendorId={vendor.id} /> },
-          { value: "settings", label: "Settings", panel: <SettingsTab vendor={vendor} status={status} /> },
+          {
+            value: "settings",
+            label: "Settings",
+            panel: (
+              <div className="grid gap-4">
+                <SettingsTab vendor={vendor} status={status} />
+                <FeatureArtistCard vendor={vendor} />
+              </div>
+            ),
+          },
         ]}
       />
     </section>
