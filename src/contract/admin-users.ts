@@ -42,10 +42,19 @@ export const adminUserSchema = z.object({
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
+/**
+ * Orders of the Users tab: by e-mail (the default), by `name` (people without one first), or by
+ * `lastSignIn` (never signed in first); a leading '-' reverses. A plain list (decision 0007).
+ */
+export const STAFF_SORTS = ["email", "-email", "name", "-name", "lastSignIn", "-lastSignIn"] as const;
+export const staffSortSchema = z.enum(STAFF_SORTS);
+export type StaffSort = z.infer<typeof staffSortSchema>;
+
 export const adminUsersQuerySchema = z.object({
   /** Part of the e-mail or name, ignoring case. */
   search: z.string().trim().max(MAX_USER_SEARCH_LENGTH).optional(),
   role: staffRoleSchema.optional(),
+  sort: staffSortSchema.default("email"),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(50),
   cursor: z.string().min(1).max(200).optional(),
 });
@@ -145,7 +154,7 @@ export const listAdminUsersEndpoint = defineEndpoint({
   path: "/api/admin/users",
   area: "admin-users",
   access: "admin",
-  summary: "Everyone with panel access (by role or by the company e-mail domain), by e-mail, searched and filtered by role",
+  summary: "Everyone with panel access (by role or by the company e-mail domain), by e-mail, name or last sign-in, searched and filtered by role",
   query: adminUsersQuerySchema,
   success: { status: 200, description: "One page, the matching total and the next cursor", schema: adminUsersResponseSchema },
   errors: [400],

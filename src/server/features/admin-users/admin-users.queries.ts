@@ -58,11 +58,39 @@ function staffQuery(db: Executor, filter: StaffFilter) {
   return query;
 }
 
-/** One page of staff by e-mail, after `afterEmail`; one extra row tells whether more follow. */
-export async function listStaffPage(db: Executor, filter: StaffFilter, afterEmail: string | undefined, limit: number): Promise<StaffRow[]> {
-  let query = staffQuery(db, filter).select(["users.id", "users.email", "users.name", "users.role", "users.created_at", emailDomain.as("email_domain")]);
-  if (afterEmail !== undefined) query = query.where("users.email", ">", afterEmail);
-  return query.orderBy("users.email").limit(limit).execute();
+/** The value a staff order sorts by (ties are broken by the unique e-mail). */
+export type StaffOrder = "email" | "name" | "lastSignIn";
+const staffOrderValue = (order: StaffOrder) =>
+  order === "name"
+    ? sql<string>`coalesce(users.name, '')`
+    : order === "lastSignIn"
+      ? // The latest session opened is the last sign-in: one seek of sessions_user_created_idx (migration 016).
+        sql<string>`coalesce((select max(s.created_at) from sessions s where s.user_id = users.id), '')`
+      : sql<string>`users.email`;
+
+/**
+ * One page of staff in `order` (descending when asked), after the position `after` ([value, email];
+ * for the e-mail order the e-mail alone); one extra row tells whether more follow. Staff are few:
+ * the set comes from two index lookups (staffIds), then is ordered.
+ */
+export async function listStaffPage(
+  db: Executor,
+  filter: StaffFilter,
+  sort: { order: StaffOrder; descending: boolean },
+  after: { value: string; email: string } | undefined,
+  limit: number,
+): Promise<Array<StaffRow & { sort_value: string }>> {
+  const value = staffOrderValue(sort.order);
+  let query = staffQuery(db, filter).select(["users.id", "users.email", "users.name", "users.role", "users.created_at", emailDomain.as("email_domain"), value.as("sort_value")]);
+  const direction = sort.descending ? "desc" : "asc";
+  if (after !== undefined) {
+    query =
+      sort.order === "email"
+        ? query.where("users.email", sort.descending ? "<" : ">", after.email)
+        : query.where((eb) => eb(eb.tuple(value, eb.ref("users.email")), sort.descending ? "<" : ">", eb.tuple(after.value, after.email)));
+  }
+  if (sort.order !== "email") query = query.orderBy(value, direction);
+  return query.orderBy("users.email", direction).limit(limit).execute();
 }
 
 export async function countStaff(db: Executor, filter: StaffFilter): Promise<number> {

@@ -13,6 +13,7 @@ import {
   type RevokeSessionsResponse,
   type SentInvitation,
   type StaffRole,
+  type StaffSort,
   type UserSessionsResponse,
 } from "../../../contract/admin-users.ts";
 import type { SignInResponse } from "../../../contract/auth.ts";
@@ -48,6 +49,7 @@ import {
   listOpenInvitationsSentBy,
   listOpenSessions,
   listStaffPage,
+  type StaffOrder,
   lockStaffChanges,
   markInvitationAccepted,
   renewInvitation,
@@ -134,12 +136,16 @@ export class AdminUsersService {
 
   async list(query: AdminUsersQuery): Promise<AdminUsersResponse> {
     const filter = { domain: this.domain, search: query.search || undefined, role: query.role };
-    const afterEmail = query.cursor ? readKeyset(query.cursor, ["string"])[0] : undefined;
-    const [rows, total] = await Promise.all([listStaffPage(this.db, filter, afterEmail, query.limit + 1), countStaff(this.db, filter)]);
+    const descending = query.sort.startsWith("-");
+    const order = (descending ? query.sort.slice(1) : query.sort) as StaffOrder;
+    const after = query.cursor ? readStaffCursor(query.cursor, query.sort) : undefined;
+    const [rows, total] = await Promise.all([listStaffPage(this.db, filter, { order, descending }, after, query.limit + 1), countStaff(this.db, filter)]);
     const page = rows.slice(0, query.limit);
     const facts = await sessionFacts(this.db, page.map((r) => r.id), this.now());
     const last = page[page.length - 1];
-    return { users: page.map((r) => this.toAdminUser(r, facts.get(r.id))), total, nextCursor: rows.length > query.limit && last ? encodeKeyset([last.email]) : null };
+    // The e-mail order keeps its cursor of one e-mail; the others carry their sort and value too.
+    const cursorOf = (row: (typeof rows)[number]) => (query.sort === "email" ? encodeKeyset([row.email]) : encodeKeyset([query.sort, `=${row.sort_value}`, row.email]));
+    return { users: page.map((r) => this.toAdminUser(r, facts.get(r.id))), total, nextCursor: rows.length > query.limit && last ? cursorOf(last) : null };
   }
 
   private async staffMember(executor: Executor, id: string): Promise<StaffRow & { password_hash: string | null }> {
@@ -524,4 +530,19 @@ export class AdminUsersService {
       throw err;
     }
   }
+}
+
+/**
+ * A cursor of the Users tab in the order `sort`; one of another order is refused. The e-mail order's
+ * is [email] (as before); the others' [sort, "=" + value, email]: the value may be empty (no name,
+ * never signed in), and the prefix keeps it a non-empty text part.
+ */
+function readStaffCursor(text: string, sort: StaffSort): { value: string; email: string } {
+  if (sort === "email") {
+    const [email] = readKeyset(text, ["string"]);
+    return { value: email, email };
+  }
+  const [order, value, email] = readKeyset(text, ["string", "string", "string"]);
+  if (order !== sort || !value.startsWith("=")) throw invalidField("cursor", "belongs to another order (start again from the first page)");
+  return { value: value.slice(1), email };
 }

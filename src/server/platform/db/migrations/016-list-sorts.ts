@@ -9,7 +9,8 @@ import { type Kysely, PostgresAdapter, sql } from "kysely";
  *   migration 003, whoever writes vendors or vendor_totals), and indexes (flag, figure, vendor_id)
  *   serve each status filter; without a filter (listed_products, vendor_id) from migration 013 and
  *   (gross_cents, vendor_id) here;
- * - error logs oldest first walk the existing (archived[, level], created_at, id) indexes forwards.
+ * - error logs oldest first walk the existing (archived[, level], created_at, id) indexes forwards;
+ * - staff by last sign-in: a user's latest session is one seek of (user_id, created_at).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's table types
 export async function up(db: Kysely<any>): Promise<void> {
@@ -62,6 +63,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       .execute(db);
   }
 
+  await db.schema.createIndex("sessions_user_created_idx").on("sessions").columns(["user_id", "created_at"]).execute();
   await db.schema.createIndex("vendor_totals_gross_idx").on("vendor_totals").columns(["gross_cents", "vendor_id"]).execute();
   for (const flag of ["is_active", "is_internal"] as const) {
     const name = flag === "is_active" ? "active" : "internal";
