@@ -1,8 +1,7 @@
-import { lazy, Suspense } from "react";
 import { useSearchParams } from "react-router";
 import type { AnalyticsPeriod, AnalyticsResponse } from "@contract/analytics";
 import { Button } from "@web/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@web/components/ui/card";
+import { Card, CardContent, CardHeader, CardTitle } from "@web/components/ui/card";
 import { Spinner } from "@web/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@web/components/ui/table";
 import { formatCurrency, formatDate } from "@web/lib/format";
@@ -11,11 +10,8 @@ import { useAnalytics } from "./analytics-api";
 import { averageProductsPerArtist, BREAKDOWN_ROWS, isEmptyPeriod, PERIODS, periodFromParam, periodTotals } from "./analytics-figures";
 import { StatCard } from "@web/components/ui/stat-card";
 import { LoadErrorCard } from "@web/components/ui/load-error-card";
-
-// Recharts weighs as much as the rest of the first screen: it loads only when the chart is drawn.
-const RevenueChart = lazy(() => import("./revenue-chart"));
-
-const EMPTY_TEXT = "No data available for the selected period";
+import { EMPTY_TEXT, RevenueCard } from "./revenue-card";
+import { TopListsCards } from "./top-lists-cards";
 
 /** Analytics (docs/product.md §6): period buttons (in the URL as ?days=), cards, chart, statistics, daily breakdown. */
 export default function AnalyticsPage() {
@@ -78,21 +74,9 @@ function AnalyticsContent({ data, days }: { data: AnalyticsResponse; days: Analy
         />
       </div>
 
-      <Card>
-        <CardHeader>
-          <CardTitle>Revenue</CardTitle>
-          <CardDescription>Daily revenue and platform fees, last {days} days</CardDescription>
-        </CardHeader>
-        <CardContent>
-          {empty ? (
-            <p className="text-sm text-gray-600">{EMPTY_TEXT}</p>
-          ) : (
-            <Suspense fallback={<Spinner className="h-72 w-full" label="Loading chart" />}>
-              <RevenueChart metrics={data.metrics} />
-            </Suspense>
-          )}
-        </CardContent>
-      </Card>
+      <RevenueCard data={data} days={days} empty={empty} />
+
+      <TopListsCards days={days} enabled />
 
       <div className="grid gap-4 md:grid-cols-2">
         <StatList
