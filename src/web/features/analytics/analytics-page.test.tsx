@@ -126,7 +126,7 @@ describe("AnalyticsPage", () => {
     const fetch = mockFetch((url) => answer(url));
     renderAt("/analytics?days=90");
     const products = await screen.findByRole("table", { name: "Top Products" });
-    expect(within(products).getByRole("link", { name: "Blue Vase" })).toHaveAttribute("href", "/products/p1");
+    expect(within(products).getByRole("link", { name: "Blue Vase" })).toHaveAttribute("href", "/products?product=p1");
     expect(within(products).getByRole("link", { name: "Moonlit Ceramics" })).toHaveAttribute("href", "/vendors/v1");
     expect(within(products).getAllByRole("row")[1]).toHaveTextContent("$1,234.50");
     const vendors = screen.getByRole("table", { name: "Top Artists" });

@@ -77,7 +77,7 @@ export function TopListsCards({ days, enabled }: { days: AnalyticsPeriod; enable
           key: p.productId,
           rank: p.rank,
           name: (
-            <Link to={`/products/${p.productId}`} className={linkClasses}>
+            <Link to={`/products?product=${encodeURIComponent(p.productId)}`} className={linkClasses}>
               {p.productName}
             </Link>
           ),
