@@ -317,3 +317,43 @@ describe.each(testDatabaseKinds)("products catalogue API (%s)", (kind) => {
     expect(bad.status).toBe(400);
   });
 });
+
+describe.each(testDatabaseKinds)("products catalogue totals past the cap (%s)", (kind) => {
+  let ctx: TestContext;
+  let token: string;
+  let vendorId: string;
+  beforeAll(async () => {
+    ctx = await createTestContext(kind);
+    token = (await ctx.createUser({ email: "cap-admin@hki.global", role: "admin" })).token;
+    const vendor = await createVendor(ctx.database.db, { name: "Bulk Studio", ownerName: "B", email: "bulk@example.com", slug: "bulk-studio" }, ctx.clock);
+    vendorId = vendor.id;
+    // Written in bulk around the ledger on purpose (this test checks only the list's counting, not the rollups).
+    const rows = Array.from({ length: 10_050 }, (_, i) => ({
+      id: `cap-${String(i).padStart(6, "0")}`,
+      vendor_id: vendor.id,
+      name: `Bulk item ${i}`,
+      price_cents: 100 + (i % 10),
+      inventory: 1,
+      status: "listed" as const,
+      created_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+    }));
+    for (let i = 0; i < rows.length; i += 1000) await ctx.database.db.insertInto("products").values(rows.slice(i, i + 1000)).execute();
+  }, 120_000);
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it("counts exactly up to 10,000 and says more beyond (vendor filter, broad search); a page still costs one walk", async () => {
+    for (const query of [`vendorId=${vendorId}`, `vendorId=${vendorId}&status=active&sort=-price`, "search=bulk", `search=bulk&vendorId=${vendorId}`]) {
+      const res = await ctx.request(`/api/admin/products?${query}&limit=5`, { token });
+      expect(res.status, query).toBe(200);
+      const body = productsResponseSchema.parse(await res.json());
+      expect(body, query).toMatchObject({ total: 10_000, totalCapped: true });
+      expect(body.products).toHaveLength(5);
+      expect(body.nextCursor).not.toBeNull();
+    }
+    const few = productsResponseSchema.parse(await (await ctx.request("/api/admin/products?search=item%2010049", { token })).json());
+    expect(few).toMatchObject({ total: 1, totalCapped: false });
+    expect(few.products.map((p) => p.id)).toEqual(["cap-010049"]);
+  });
+});
