@@ -1,27 +1,28 @@
 import { Link } from "react-router";
-import type { VendorListItem } from "@contract/vendors";
+import type { AdminVendorRow } from "@contract/vendors";
 import { useWriteAccess } from "@web/app/current-user";
 import type { Column } from "@web/components/list";
 import { Badge } from "@web/components/ui/badge";
 import { Button, buttonVariants } from "@web/components/ui/button";
 import { DisabledReason } from "@web/components/ui/disabled-reason";
-import { formatDate } from "@web/lib/format";
+import { formatCount, formatCurrency, formatDate } from "@web/lib/format";
 import { storefrontLink } from "@web/lib/use-public-config";
 
 interface VendorColumnsOptions {
   storefrontUrl: string;
-  onStatus: (vendor: VendorListItem) => void;
-  onDelete: (vendor: VendorListItem) => void;
+  onStatus: (vendor: AdminVendorRow) => void;
+  onDelete: (vendor: AdminVendorRow) => void;
 }
 
 /** The vendor list's columns (docs/product.md §4.1); viewers see the actions disabled, with the reason (§1.3). */
-export function useVendorColumns({ storefrontUrl, onStatus, onDelete }: VendorColumnsOptions): Array<Column<VendorListItem>> {
+export function useVendorColumns({ storefrontUrl, onStatus, onDelete }: VendorColumnsOptions): Array<Column<AdminVendorRow>> {
   const { canWrite, reason: readOnly } = useWriteAccess();
-  const storeUrl = (v: VendorListItem) => storefrontLink(storefrontUrl, `/${v.slug}`);
+  const storeUrl = (v: AdminVendorRow) => storefrontLink(storefrontUrl, `/${v.slug}`);
   return [
     {
       id: "vendor",
       header: "Vendor",
+      sortKey: "name",
       cell: (v) => (
         <div className="flex flex-wrap items-center gap-2">
           <Link to={`/vendors/${encodeURIComponent(v.id)}`} className="font-medium text-blue-700 hover:underline">
@@ -35,7 +36,9 @@ export function useVendorColumns({ storefrontUrl, onStatus, onDelete }: VendorCo
     { id: "owner", header: "Owner", cell: (v) => v.owner },
     { id: "email", header: "Email", cell: (v) => v.email },
     { id: "store", header: "Store URL", className: "max-w-56 truncate", cell: storeUrl },
-    { id: "joined", header: "Joined", cell: (v) => formatDate(v.joinedDate) },
+    { id: "products", header: "Products", sortKey: "products", className: "text-right", cell: (v) => formatCount(v.products) },
+    { id: "revenue", header: "Revenue", sortKey: "revenue", className: "text-right", cell: (v) => formatCurrency(v.revenue) },
+    { id: "joined", header: "Joined", sortKey: "joined", cell: (v) => formatDate(v.joinedDate) },
     {
       id: "actions",
       header: "Actions",

@@ -1,7 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   type AdminVendorsResponse,
+  type VendorSort,
   type VendorStatusFilter,
+  bulkVendorStatusEndpoint,
   deleteVendorEndpoint,
   getVendorDetailEndpoint,
   listAdminVendorsEndpoint,
@@ -17,6 +19,9 @@ export interface VendorListParams {
   limit: number;
   search: string;
   status: VendorStatusFilter | "all";
+  /** A server order (`name`, `-revenue`, …): keyset pages from `cursor`; null: the spec's numbered pages. */
+  sort?: VendorSort | null;
+  cursor?: string | null;
 }
 
 /** Query keys of the vendors area (each starts with the area, which mutations invalidate by name). */
@@ -33,12 +38,9 @@ export const vendorKeys = {
 /** The list call's query: search and status only when they filter something. */
 export function vendorListQuery(params: VendorListParams) {
   const search = params.search.trim();
-  return {
-    page: params.page,
-    limit: params.limit,
-    search: search === "" ? undefined : search,
-    status: params.status === "all" ? undefined : params.status,
-  };
+  const filters = { search: search === "" ? undefined : search, status: params.status === "all" ? undefined : params.status };
+  if (params.sort) return { sort: params.sort, limit: params.limit, cursor: params.cursor ?? undefined, ...filters };
+  return { page: params.page, limit: params.limit, ...filters };
 }
 
 export function useVendorList(params: VendorListParams, enabled = true) {
@@ -97,6 +99,14 @@ export function useSetVendorStatus() {
       // The row changes at once; counts and filtered pages follow from the refetch.
       updateCachedLists(queryClient, (data) => ({ ...data, vendors: data.vendors.map((v) => (v.id === vendor.id ? { ...v, ...vendor } : v)) }));
     },
+  });
+}
+
+/** Enables or disables the selected vendors at once (all or nothing on the server); the same areas refresh after. */
+export function useBulkVendorStatus() {
+  return useMutation({
+    ...mutationOf(bulkVendorStatusEndpoint),
+    mutationFn: ({ ids, isActive }: { ids: string[]; isActive: boolean }) => callApi(bulkVendorStatusEndpoint, { body: { ids, isActive } }),
   });
 }
 

@@ -1,12 +1,32 @@
-import { useState } from "react";
-import type { VendorListItem, VendorStatusFilter } from "@contract/vendors";
+import { useMemo, useState } from "react";
+import { type AdminVendorRow, VENDOR_SORTS, VENDORS_EXPORT_KIND, type VendorSort, type VendorStatusFilter } from "@contract/vendors";
+import { Button } from "@web/components/ui/button";
+import { useCsvExport } from "@web/lib/download-export";
+import { useWriteAccess } from "@web/app/current-user";
 import { PageHeader } from "@web/components/ui/page-header";
 import { StatCard } from "@web/components/ui/stat-card";
 import { toast } from "@web/components/ui/toast";
-import { DataTable, FilterBar, ListState, Pager, pageCountOf, RefreshButton, SearchFilter, SelectFilter, useNumberedPages, useUrlParams, useUrlSearch } from "@web/components/list";
+import {
+  DataTable,
+  FilterBar,
+  ListState,
+  Pager,
+  pageCountOf,
+  RefreshButton,
+  SearchFilter,
+  SelectFilter,
+  type SortState,
+  useKeysetPages,
+  useNumberedPages,
+  useRowSelection,
+  useSortParam,
+  useUrlParams,
+  useUrlSearch,
+} from "@web/components/list";
 import { countOf, formatCount } from "@web/lib/format";
 import { usePublicConfig } from "@web/lib/use-public-config";
 import { useLoadDelay } from "@web/lib/use-load-delay";
+import { VendorBulkActions } from "./vendor-bulk-actions";
 import { VendorDeleteDialog, VendorStatusDialog } from "./vendor-dialogs";
 import { useVendorColumns } from "./vendor-columns";
 import { errorMessage, useDeleteVendor, useSetVendorStatus, useVendorList, type VendorListParams } from "./vendors-api";
@@ -29,25 +49,41 @@ function readStatus(value: string | null): VendorListParams["status"] {
   return value === "active" || value === "inactive" || value === "internal" ? (value satisfies VendorStatusFilter) : "all";
 }
 
-/** Vendor list (docs/product.md §4.1): counts, server-side search/filter/pagination, enable/disable and delete. */
+/** The server's order for the sorted header, or null for the spec's default (newest joined first, numbered pages). */
+function serverSort(sort: SortState): VendorSort | null {
+  if (!sort.key) return null;
+  const value = `${sort.direction === "descending" ? "-" : ""}${sort.key}`;
+  return VENDOR_SORTS.find((s) => s === value) ?? null;
+}
+
+/** Vendor list (docs/product.md §4.1): counts, server-side search/filter/sort/pagination, enable/disable (one or many), delete, CSV. */
 export default function VendorsPage() {
-  // Search, filter and page live in the URL, so reload and back keep them.
+  // Search, filter, sort and page live in the URL, so reload and back keep them.
   const [searchParams] = useUrlParams();
-  const pages = useNumberedPages();
+  const numbered = useNumberedPages();
+  const keyset = useKeysetPages();
+  const sortState = useSortParam();
+  const sort = serverSort(sortState);
   const status = readStatus(searchParams.get("status"));
   // docs/product.md §4.1: the search runs on the server 300 ms after typing stops, from page 1.
   const search = useUrlSearch();
-  // Until the URL catches up with a new search, ask for its first page.
-  const params: VendorListParams = { page: search.settled ? pages.page : 1, limit: PAGE_SIZE, search: search.search, status };
+  // Until the URL catches up with a new search, ask for its first page. A sorted list pages by cursor.
+  const params: VendorListParams = sort
+    ? { page: 1, limit: PAGE_SIZE, search: search.search, status, sort, cursor: search.settled ? keyset.cursor : null }
+    : { page: search.settled ? numbered.page : 1, limit: PAGE_SIZE, search: search.search, status };
+  const csv = useCsvExport("Export failed");
 
   // docs/product.md §2.5: data loading starts 100 ms after the screen opens.
   const ready = useLoadDelay();
   const list = useVendorList(params, ready);
   const config = usePublicConfig();
+  const { canWrite } = useWriteAccess();
   const setStatus = useSetVendorStatus();
   const deleteVendor = useDeleteVendor();
-  const [statusTarget, setStatusTarget] = useState<VendorListItem | null>(null);
-  const [deleteTarget, setDeleteTarget] = useState<VendorListItem | null>(null);
+  const [statusTarget, setStatusTarget] = useState<AdminVendorRow | null>(null);
+  const [deleteTarget, setDeleteTarget] = useState<AdminVendorRow | null>(null);
+  const rowIds = useMemo(() => (list.isPlaceholderData ? [] : (list.data?.vendors.map((v) => v.id) ?? [])), [list.data, list.isPlaceholderData]);
+  const selection = useRowSelection(rowIds);
   const columns = useVendorColumns({ storefrontUrl: config.data?.storefrontUrl ?? "", onStatus: setStatusTarget, onDelete: setDeleteTarget });
 
   const confirmStatus = () => {
@@ -79,6 +115,9 @@ export default function VendorsPage() {
   return (
     <section aria-labelledby="page-title" className="grid gap-6">
       <PageHeader title="Vendors">
+        <Button variant="outline" disabled={csv.exporting} onClick={() => csv.run(VENDORS_EXPORT_KIND, { search: search.search.trim(), status: status === "all" ? undefined : status })}>
+          Export CSV
+        </Button>
         <RefreshButton query={list} />
       </PageHeader>
 
@@ -93,6 +132,8 @@ export default function VendorsPage() {
         <SelectFilter id="vendor-status" label="Status" param="status" value={status} options={STATUSES} />
       </FilterBar>
 
+      <VendorBulkActions selection={selection} />
+
       <ListState
         query={list}
         isEmpty={(data) => data.vendors.length === 0}
@@ -104,10 +145,24 @@ export default function VendorsPage() {
           const pageCount = pageCountOf(data.total, PAGE_SIZE);
           // docs/product.md §4.1: '{total} vendors · page {n} of {pages}', or '1,000+ vendors match (…)' past the count's cap.
           const matches = data.totalCapped ? `${formatCount(data.total)}+ vendors match (refine the search to narrow them down)` : countOf(data.total, "vendor");
-          return <Pager label="Vendor pages" summary={`${matches} · page ${params.page} of ${pageCount}`} {...pages.controls(pageCount)} page={params.page} />;
+          if (sort) return <Pager label="Vendor pages" summary={`${matches} · page ${keyset.page} of ${pageCount}`} {...keyset.controls(list)} />;
+          return <Pager label="Vendor pages" summary={`${matches} · page ${params.page} of ${pageCount}`} {...numbered.controls(pageCount)} page={params.page} />;
         }}
       >
-        {(data) => <DataTable framed columns={columns} rows={data.vendors} rowKey={(v) => v.id} rowProps={(v) => ({ "data-testid": `vendor-row-${v.slug}` })} busy={list.isFetching} />}
+        {(data) => (
+          <DataTable
+            framed
+            label="Vendors"
+            columns={columns}
+            rows={data.vendors}
+            rowKey={(v) => v.id}
+            rowName={(v) => v.name}
+            rowProps={(v) => ({ "data-testid": `vendor-row-${v.slug}` })}
+            busy={list.isFetching}
+            sort={sortState}
+            selection={canWrite ? selection : undefined}
+          />
+        )}
       </ListState>
 
       <VendorStatusDialog vendor={statusTarget} nextActive={statusTarget ? !statusTarget.isActive : false} onCancel={() => setStatusTarget(null)} onConfirm={confirmStatus} />
