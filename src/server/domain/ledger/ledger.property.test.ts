@@ -21,6 +21,7 @@ import {
   setPayoutAccount,
 } from "./payouts.ts";
 import { rollPeriodWindows } from "./period-totals.ts";
+import { recountVendorsOverProductLimit } from "./product-limit.ts";
 import { createProduct, moderateProducts, setProductStatus } from "./products.ts";
 import { compareRollups } from "./recompute.ts";
 import { cancelSubscription, startSubscription } from "./subscriptions.ts";
@@ -237,9 +238,11 @@ async function run(db: Executor, cmd: Command, n: number): Promise<void> {
       return;
     }
     case "limit":
-      await (db as Kysely<DB>).transaction().execute((trx) =>
-        writeSettings(trx, db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite", new Map([["max_products_per_vendor", String(cmd.limit)]]), "admin@x.com", time(7000)),
-      );
+      // As the settings service saves it: the setting, then the recount in the same transaction.
+      await (db as Kysely<DB>).transaction().execute(async (trx) => {
+        await writeSettings(trx, db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite", new Map([["max_products_per_vendor", String(cmd.limit)]]), "admin@x.com", time(7000));
+        await recountVendorsOverProductLimit(trx);
+      });
       return;
     case "endRun": {
       const r = at((await db.selectFrom("payout_runs").select("id").where("active", "=", 1).execute()).map((x) => x.id), cmd.pick);

@@ -3,7 +3,6 @@ import type { Transaction } from "kysely";
 import type { DB } from "../../platform/db/schema.ts";
 import type { DatabaseKind } from "../../platform/db/connect.ts";
 import { newId } from "../../platform/db/ids.ts";
-import { recountVendorsOverProductLimit } from "../ledger/product-limit.ts";
 import { encodeKeyset } from "../keyset-cursor.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import type { Clock } from "../../platform/clock.ts";
@@ -57,8 +56,6 @@ export async function writeSettings(
       .execute();
     written.push({ key, oldValue: old ?? null, newValue: value });
   }
-  // The vendors over the product limit are a counter (docs/product.md §16): a new limit recounts them in this transaction.
-  if (written.some((w) => w.key === "max_products_per_vendor")) await recountVendorsOverProductLimit(trx);
   return written;
 }
 

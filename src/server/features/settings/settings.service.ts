@@ -5,6 +5,7 @@ import type { Actor } from "../../platform/identity/actor.ts";
 import { validateSettingChanges } from "./settings-validation.ts";
 import { readKeyset } from "../../domain/keyset-cursor.ts";
 import { readSettingHistory, readSettings, writeSettings } from "../../domain/settings/settings.queries.ts";
+import { recountVendorsOverProductLimit } from "../../domain/ledger/product-limit.ts";
 
 /** Platform settings (docs/product.md §7 Settings): read, change with validation and history. */
 export class SettingsService {
@@ -23,6 +24,8 @@ export class SettingsService {
       await database.db.transaction().execute(async (trx) => {
         const written = await writeSettings(trx, database.kind, valid, actor.user.email, clock.now().toISOString());
         if (written.length === 0) return;
+        // The vendors over the product limit are a counter (docs/product.md §16.1): a new limit recounts them in this transaction.
+        if (written.some((w) => w.key === "max_products_per_vendor")) await recountVendorsOverProductLimit(trx);
         await recordAudit(
           trx,
           {
