@@ -67,6 +67,8 @@ export function startSmtpSink(options: { parse?: boolean; port?: number } = {}):
       });
     },
   });
+  // A client that dies mid-conversation (a server killed by the fault rounds) resets its connection: not the sink's failure.
+  server.on("error", () => undefined);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => {

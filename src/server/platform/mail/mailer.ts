@@ -52,12 +52,15 @@ export class SmtpMailer implements Mailer {
   constructor(smtpUrl: string, options: { connections?: number } = {}) {
     const url = new URL(smtpUrl);
     this.destination = `${url.protocol}//${url.host}`;
-    this.transport = nodemailer.createTransport(smtpUrl, {
+    // One options object with the URL in it: nodemailer reads a second argument as defaults of
+    // every message, not as transport options (the timeouts given there were never applied).
+    this.transport = nodemailer.createTransport({
+      url: smtpUrl,
       connectionTimeout: SMTP_TIMEOUT_MS,
       greetingTimeout: SMTP_TIMEOUT_MS,
       socketTimeout: SMTP_TIMEOUT_MS,
       ...(options.connections ? { pool: true, maxConnections: options.connections, maxMessages: Infinity } : {}),
-    } as Parameters<typeof nodemailer.createTransport>[1]);
+    } as Parameters<typeof nodemailer.createTransport>[0]);
   }
 
   async send(message: MailMessage): Promise<void> {
