@@ -60,7 +60,7 @@ export const analyticsEndpoint = defineEndpoint({
   errors: [400],
 });
 
-// --- Top lists and sales by bucket (docs/product.md §16.2) -------------------------------------
+// --- Top lists and sales by bucket (docs/product.md §18.2) -------------------------------------
 
 /** Rows a top list may return; the screens ask for 10. */
 export const TOP_LIST_MAX_LIMIT = 50;

@@ -65,7 +65,7 @@ export const dashboardStatsEndpoint = defineEndpoint({
   success: { status: 200, description: "The figures", schema: dashboardStatsSchema },
 });
 
-// --- "Needs attention" (docs/product.md §16.3) -------------------------------------------------
+// --- "Needs attention" (docs/product.md §18.3) -------------------------------------------------
 
 export const ATTENTION_KEYS = [
   "payout_accounts_restricted",

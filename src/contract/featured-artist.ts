@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "./endpoint.ts";
 
-/** Days an artist may be featured at once (docs/product.md §16.1). */
+/** Days an artist may be featured at once (docs/product.md §18.1). */
 export const FEATURED_MIN_DAYS = 1;
 export const FEATURED_MAX_DAYS = 90;
 /** Slots that may wait in the queue after the current one. */

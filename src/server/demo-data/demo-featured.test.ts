@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { featuredArtistResponseSchema } from "../../contract/featured-artist.ts";
 import { createTestContext, type TestContext } from "../testing/test-app.ts";
 
-describe("demo data: the featured artist (docs/product.md §16.1)", () => {
+describe("demo data: the featured artist (docs/product.md §18.1)", () => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestContext("sqlite", { seedDemo: true });

@@ -5,7 +5,7 @@ import type { Vendor } from "../platform/db/schema.ts";
 const DAY_MS = 86_400_000;
 
 /**
- * The demo's featured artist (docs/product.md §16.1): one featured now (started two days ago, for
+ * The demo's featured artist (docs/product.md §18.1): one featured now (started two days ago, for
  * a week), one queued after it, and two past slots (one that ran its course, one replaced early).
  * Active, non-internal vendors only, as the rules demand.
  */

@@ -188,7 +188,7 @@ const RECIPES: Record<string, Recipe> = {
     });
     return { path: `/api/admin/vendors/${a.vendor_id}/payout-account/refresh` };
   },
-  // The featured artist (docs/product.md §16.1): an active artist that is not an internal store.
+  // The featured artist (docs/product.md §18.1): an active artist that is not an internal store.
   "POST /api/admin/featured-artist": async (ctx) => ({ path: "/api/admin/featured-artist", json: { vendorId: await anArtistToFeature(ctx), duration: 7 } }),
   "DELETE /api/admin/featured-artist/current": async (ctx, admin) => {
     const res = await ctx.request("/api/admin/featured-artist", { method: "POST", token: admin.token, json: { vendorId: await anArtistToFeature(ctx), duration: 3 } });

@@ -3,7 +3,7 @@ import type { Executor } from "../../platform/db/executor.ts";
 import type { FeaturedArtistsTable, FeaturedEndReason } from "../../platform/db/schema.ts";
 
 /**
- * The featured-artist slots' shared rules (docs/product.md §16.1), used by the featured-artist
+ * The featured-artist slots' shared rules (docs/product.md §18.1), used by the featured-artist
  * area and by the vendors area (a vendor disabled or deleted ends its feature in the same
  * transaction). Live slots (the current one and the queue) are the few rows whose planned end is
  * still ahead and that have not ended early: featured_artists_ends_idx finds them without reading

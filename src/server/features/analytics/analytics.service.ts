@@ -16,7 +16,7 @@ import { readAnalytics } from "./analytics.queries.ts";
 import { salesBuckets } from "./sales-buckets.ts";
 import { selectTopProducts, selectTopVendors } from "./top-lists.queries.ts";
 
-/** Sales figures by period (docs/product.md §6 Analytics, §16.2 top lists and sales). */
+/** Sales figures by period (docs/product.md §6 Analytics, §18.2 top lists and sales). */
 export class AnalyticsService {
   constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "readCache">) {}
 

@@ -3,7 +3,7 @@ import { addDays, type PlatformDay } from "../../domain/ledger/platform-days.que
 import { centsToDollars } from "../../domain/money.ts";
 
 /**
- * Sales per bucket from the per-day platform rollup (docs/product.md §16.2). A bucket is a UTC
+ * Sales per bucket from the per-day platform rollup (docs/product.md §18.2). A bucket is a UTC
  * day, an ISO week (Monday to Sunday) or a calendar month, cut to the period [from, to].
  */
 

@@ -8,7 +8,7 @@ import { createVendor, deleteVendorCascade } from "../../domain/ledger/vendors.t
 import { createTestContext, testDatabaseKinds } from "../../testing/test-app.ts";
 
 /**
- * The top lists (docs/product.md §16.2) equal a computation over the raw rows, whatever the mix of
+ * The top lists (docs/product.md §18.2) equal a computation over the raw rows, whatever the mix of
  * orders, refunds, cancellations, deletions and days passing (the windows rolling forward, by a
  * day or past a whole window): paid orders of non-internal vendors in the last N UTC days, summed
  * per product and per vendor, ranked by revenue (ties: the greater id first), the first `limit`.

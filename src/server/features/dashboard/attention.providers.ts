@@ -13,7 +13,7 @@ import {
 } from "./attention.queries.ts";
 
 /**
- * The "needs attention" items (docs/product.md §16.3), one small provider per item: each reads its
+ * The "needs attention" items (docs/product.md §18.3), one small provider per item: each reads its
  * count (counters, rollup rows, bounded index walks: attention.queries.ts) and answers its item, or
  * null when there is nothing to do. An item is added by adding a provider to ATTENTION_PROVIDERS.
  */

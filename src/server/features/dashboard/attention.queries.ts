@@ -4,7 +4,7 @@ import type { Executor } from "../../platform/db/executor.ts";
 import type { DB, PayoutAccountStatus, PayoutStatus } from "../../platform/db/schema.ts";
 
 /**
- * The counts of the dashboard's "needs attention" card (docs/product.md §16.3), each from a
+ * The counts of the dashboard's "needs attention" card (docs/product.md §18.3), each from a
  * counter, a rollup row or a bounded walk of one index (never a scan): a count that could grow
  * without bound stops at `cap` (select 1 … limit cap, then count), so its cost is bounded too.
  */

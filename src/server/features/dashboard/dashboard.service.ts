@@ -13,7 +13,7 @@ export class DashboardService {
     return readCache.read("dashboard", () => readDashboardStats(database.db, clock.now()), dataVersion);
   }
 
-  /** What needs the operator now (docs/product.md §16.3); the same for every admin, so read-cached too. */
+  /** What needs the operator now (docs/product.md §18.3); the same for every admin, so read-cached too. */
   attention(dataVersion: () => string): Promise<AttentionResponse> {
     const { database, clock, readCache } = this.deps;
     return readCache.read(

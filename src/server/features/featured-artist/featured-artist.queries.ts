@@ -1,7 +1,7 @@
 import type { Executor } from "../../platform/db/executor.ts";
 import type { FeaturedRow } from "../../domain/featured-artist/featured-slots.ts";
 
-/** SQL of the featured-artist screen and calls (docs/product.md §16.1); the slot rules are in domain/featured-artist. */
+/** SQL of the featured-artist screen and calls (docs/product.md §18.1); the slot rules are in domain/featured-artist. */
 
 /** Past slots (ran out, ended early or dropped from the queue), newest first. */
 export function selectHistory(db: Executor, now: string, limit: number): Promise<FeaturedRow[]> {

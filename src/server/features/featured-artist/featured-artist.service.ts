@@ -38,7 +38,7 @@ export async function readFeatured(db: Executor, now: string): Promise<FeaturedA
   return { current: current ? toSlot(current) : null, upcoming: upcoming.map(toSlot), history: history.map(toSlot) };
 }
 
-/** The featured artist (docs/product.md §16.1): who is featured now, the queue, and the history. */
+/** The featured artist (docs/product.md §18.1): who is featured now, the queue, and the history. */
 export class FeaturedArtistService {
   constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "readCache">) {}
 

@@ -113,7 +113,7 @@ export class VendorsService {
 
   /**
    * The one rule of a status change, for one vendor and for many: the ledger changes the flag (and
-   * its counters), and a disabled vendor's feature ends with it (docs/product.md §16.1), all in the
+   * its counters), and a disabled vendor's feature ends with it (docs/product.md §18.1), all in the
    * caller's transaction. Null when no such vendor exists.
    */
   private async changeStatus(trx: Executor, vendorId: string, isActive: boolean): Promise<{ before: Vendor; after: Vendor; featuresEnded: number } | null> {

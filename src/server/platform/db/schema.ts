@@ -464,7 +464,7 @@ export interface AppSecretsTable {
 /** Why a featured slot ended before its planned end (migration 015). */
 export type FeaturedEndReason = "replaced" | "ended_early" | "vendor_disabled" | "vendor_deleted";
 
-/** One featured-artist slot: current, queued or past (docs/product.md §16.1). */
+/** One featured-artist slot: current, queued or past (docs/product.md §18.1). */
 export interface FeaturedArtistsTable {
   id: string;
   vendor_id: string;

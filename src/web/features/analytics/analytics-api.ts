@@ -10,7 +10,7 @@ export const analyticsKeys = {
   top: (list: "products" | "vendors", days: AnalyticsPeriod) => [...analyticsKeys.all, "top", list, days] as const,
 };
 
-/** The top lists show ten rows (docs/product.md §16.2). */
+/** The top lists show ten rows (docs/product.md §18.2). */
 export const TOP_ROWS = 10;
 
 /** Analytics of one period; failures are logged to the console (docs/product.md §6) and shown as an error state. */

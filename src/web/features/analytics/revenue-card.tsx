@@ -34,7 +34,7 @@ function useGrouping(): [SalesGrouping, (g: SalesGrouping) => void] {
 }
 
 /**
- * 'Revenue' (docs/product.md §6, §16.2): revenue and fees per day from the analytics answer, or per
+ * 'Revenue' (docs/product.md §6, §18.2): revenue and fees per day from the analytics answer, or per
  * ISO week or calendar month from the sales call, switched by 'Day' / 'Week' / 'Month'.
  */
 export function RevenueCard({ data, days, empty }: { data: AnalyticsResponse; days: AnalyticsPeriod; empty: boolean }) {

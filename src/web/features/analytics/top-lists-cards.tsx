@@ -62,7 +62,7 @@ function TopTable({ title, label, rows, error, byHeader }: { title: string; labe
   );
 }
 
-/** 'Top Products' and 'Top Artists' of the period by revenue (docs/product.md §16.2), internal stores left out. */
+/** 'Top Products' and 'Top Artists' of the period by revenue (docs/product.md §18.2), internal stores left out. */
 export function TopListsCards({ days, enabled }: { days: AnalyticsPeriod; enabled: boolean }) {
   const products = useTopProducts(days, enabled);
   const vendors = useTopVendors(days, enabled);

@@ -13,7 +13,7 @@ const SEVERITY_CLASSES: Record<AttentionItem["severity"], string> = {
   info: "border-blue-200 bg-blue-50 text-blue-900",
 };
 
-/** 'Needs Attention' (docs/product.md §16.3): each item with its count, linking to the filtered list. */
+/** 'Needs Attention' (docs/product.md §18.3): each item with its count, linking to the filtered list. */
 export function AttentionCard({ enabled }: { enabled: boolean }) {
   const attention = useAttention(enabled);
   return (

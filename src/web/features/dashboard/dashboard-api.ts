@@ -16,12 +16,12 @@ export function useDashboardStats(enabled: boolean) {
   return useQuery({ queryKey: dashboardKeys.stats(), queryFn: ({ signal }) => callApi(dashboardStatsEndpoint, {}, { signal }), enabled });
 }
 
-/** What needs the operator now (docs/product.md §16.3). */
+/** What needs the operator now (docs/product.md §18.3). */
 export function useAttention(enabled: boolean) {
   return useQuery({ queryKey: dashboardKeys.attention(), queryFn: ({ signal }) => callApi(dashboardAttentionEndpoint, {}, { signal }), enabled });
 }
 
-/** The featured artist now, the queue and the history (docs/product.md §16.1). */
+/** The featured artist now, the queue and the history (docs/product.md §18.1). */
 export function useFeaturedArtist(enabled: boolean) {
   return useQuery({ queryKey: dashboardKeys.featured(), queryFn: ({ signal }) => callApi(getFeaturedArtistEndpoint, {}, { signal }), enabled });
 }

@@ -11,7 +11,7 @@ import { formatDateTime } from "@web/lib/format";
 import { useEndFeaturedArtist, useFeaturedArtist } from "./dashboard-api";
 
 /**
- * 'Featured Artist' (docs/product.md §16.1): who is featured and until when, who comes next, and
+ * 'Featured Artist' (docs/product.md §18.1): who is featured and until when, who comes next, and
  * how to change it: an artist is featured from its vendor page (Settings tab, 'Feature this
  * artist'), so 'Change' leads to the vendor list; 'End now' ends the current one early.
  */

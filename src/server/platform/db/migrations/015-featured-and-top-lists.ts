@@ -2,7 +2,7 @@ import { type Kysely, PostgresAdapter, sql } from "kysely";
 
 /**
  * Featured artist, top lists and the dashboard's "needs attention" counts (issue 22,
- * docs/product.md §16, docs/decisions/0013-top-lists.md):
+ * docs/product.md §18, docs/decisions/0013-top-lists.md):
  * - `featured_artists`: one row per featured slot (current, queued or past). A slot runs from
  *   `starts_at` to `ends_at`, or to `ended_at` when it ended early (replaced, ended by an admin,
  *   its vendor disabled or deleted); `vendor_name` is kept so the history outlives the vendor.

@@ -23,7 +23,7 @@ function notFeaturable(vendor: VendorDetail): string | undefined {
 }
 
 /**
- * 'Feature this artist' on the vendor's Settings tab (docs/product.md §16.1): for 1–90 days from
+ * 'Feature this artist' on the vendor's Settings tab (docs/product.md §18.1): for 1–90 days from
  * now (replacing the artist featured now) or, ticked, after the current one and the queue.
  */
 export function FeatureArtistCard({ vendor }: { vendor: VendorDetail }) {
