@@ -11,17 +11,30 @@ interface ErrorRowProps {
   archiving: boolean;
   /** Why archiving is disabled (a viewer's session), if it is. */
   readOnly: string | undefined;
+  /** A checkbox selecting the entry for a bulk archive (active entries, for someone who can write). */
+  select?: { checked: boolean; onToggle: () => void };
 }
 
 /** One entry of the list: level, status, message (the way into the details), where, who, when, and 'Archive'. */
-export function ErrorRow({ entry, onOpen, onArchive, archiving, readOnly }: ErrorRowProps) {
+export function ErrorRow({ entry, onOpen, onArchive, archiving, readOnly, select }: ErrorRowProps) {
   return (
     <li
       className="flex cursor-pointer items-start justify-between gap-4 rounded-lg border border-gray-200 bg-white p-4 shadow-sm hover:bg-gray-50"
       data-testid="error-row"
       onClick={onOpen}
     >
-      <div className="grid min-w-0 gap-1">
+      {select && (
+        // The box selects; it never opens the details (the row's click).
+        <input
+          type="checkbox"
+          className="mt-1"
+          aria-label={`Select: ${entry.message}`}
+          checked={select.checked}
+          onClick={(e) => e.stopPropagation()}
+          onChange={select.onToggle}
+        />
+      )}
+      <div className="grid min-w-0 flex-1 gap-1">
         <div className="flex flex-wrap items-center gap-2">
           <span className={cn("rounded-full border px-2 py-0.5 text-xs font-semibold", levelColorClasses(entry.level))}>{entry.level}</span>
           {entry.status_code !== null && <span className="text-xs font-medium text-gray-700">Status {entry.status_code}</span>}

@@ -1,8 +1,10 @@
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import {
   type ErrorLevel,
+  type ErrorLogSort,
   archiveAllErrorLogsEndpoint,
   archiveErrorLogEndpoint,
+  archiveSelectedErrorLogsEndpoint,
   cleanupArchivedErrorLogsEndpoint,
   listErrorLogsEndpoint,
 } from "@contract/error-logs";
@@ -15,6 +17,8 @@ export interface ErrorListParams {
   level: ErrorLevel | null;
   /** Keyset position from the previous page's nextCursor; null for the first page. */
   cursor: string | null;
+  /** Newest first (the default) or oldest first. */
+  sort?: ErrorLogSort;
 }
 
 /** Query keys of the errors area (each starts with the area, which mutations invalidate by name). */
@@ -32,6 +36,7 @@ export function errorListQuery(params: ErrorListParams) {
     archived: params.archived,
     level: params.level ?? undefined,
     cursor: params.cursor ?? undefined,
+    sort: params.sort === "oldest" ? ("oldest" as const) : undefined,
   };
 }
 
@@ -51,6 +56,14 @@ export function useArchiveError() {
   return useMutation({
     ...mutationOf(archiveErrorLogEndpoint),
     mutationFn: (id: string) => callApi(archiveErrorLogEndpoint, { params: { id } }),
+  });
+}
+
+/** Archives the entries selected on screen, all or none. */
+export function useArchiveSelected() {
+  return useMutation({
+    ...mutationOf(archiveSelectedErrorLogsEndpoint),
+    mutationFn: (ids: string[]) => callApi(archiveSelectedErrorLogsEndpoint, { body: { ids } }),
   });
 }
 

@@ -1,7 +1,7 @@
-import { useState } from "react";
-import type { ErrorLevel, ErrorLogEntry } from "@contract/error-logs";
+import { useMemo, useState } from "react";
+import { ERROR_LOGS_EXPORT_KIND, type ErrorLevel, type ErrorLogEntry, type ErrorLogSort } from "@contract/error-logs";
 import { useWriteAccess } from "@web/app/current-user";
-import { ListState, Pager, pageCountOf, RefreshButton, useKeysetPages, useUrlParams } from "@web/components/list";
+import { FilterBar, ListState, Pager, pageCountOf, RefreshButton, SelectFilter, useKeysetPages, useRowSelection, useUrlParams } from "@web/components/list";
 import { PageHeader } from "@web/components/ui/page-header";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { Button } from "@web/components/ui/button";
@@ -9,7 +9,9 @@ import { DisabledReason } from "@web/components/ui/disabled-reason";
 import { toast } from "@web/components/ui/toast";
 import { formatCount } from "@web/lib/format";
 import { LEVEL_LABELS } from "@web/lib/labels";
+import { useCsvExport } from "@web/lib/download-export";
 import { useLoadDelay } from "@web/lib/use-load-delay";
+import { ErrorBulkArchive } from "./error-bulk-archive";
 import { ErrorDetailDialog } from "./error-detail-dialog";
 import { ErrorRow } from "./error-row";
 import { ERROR_PAGE_SIZE, useArchiveAll, useArchiveError, useCleanupArchived, useErrorList } from "./errors-api";
@@ -21,18 +23,26 @@ function readLevel(value: string | null): ErrorLevel | null {
   return value === "error" || value === "warning" || value === "info" ? value : null;
 }
 
+const ORDERS: Array<{ value: ErrorLogSort; label: string }> = [
+  { value: "newest", label: "Newest first" },
+  { value: "oldest", label: "Oldest first" },
+];
+
 /**
  * Error Logs (docs/product.md §5.1): active/archived views, level cards, archive, archive all,
- * cleanup, details. View, level and page live in the URL (?archived=true&level=warning&cursor=…),
- * so reload and back keep them; a new view or level starts at its first page.
+ * cleanup, details, newest or oldest first, select and archive several, CSV of the view and level.
+ * View, level, order and page live in the URL (?archived=true&level=warning&sort=oldest&cursor=…),
+ * so reload and back keep them; a new view, level or order starts at its first page.
  */
 export default function ErrorsPage() {
   const [searchParams, update] = useUrlParams();
   const archived = searchParams.get("archived") === "true";
   const level = readLevel(searchParams.get("level"));
+  const sort: ErrorLogSort = searchParams.get("sort") === "oldest" ? "oldest" : "newest";
   const pages = useKeysetPages();
   const ready = useLoadDelay();
-  const list = useErrorList({ archived, level, cursor: pages.cursor }, ready);
+  const list = useErrorList({ archived, level, cursor: pages.cursor, sort }, ready);
+  const csv = useCsvExport("Export failed");
   const archiveOne = useArchiveError();
   const archiveAll = useArchiveAll();
   const cleanup = useCleanupArchived();
@@ -41,6 +51,10 @@ export default function ErrorsPage() {
   const [selected, setSelected] = useState<ErrorLogEntry | null>(null);
   const [confirmCleanup, setConfirmCleanup] = useState(false);
   const data = list.data;
+  // Active entries on screen can be selected for one archive (not a placeholder of the page before).
+  const selectable = canWrite && !archived;
+  const rowIds = useMemo(() => (selectable && data && !list.isPlaceholderData ? data.errors.map((e) => e.id) : []), [selectable, data, list.isPlaceholderData]);
+  const selection = useRowSelection(rowIds);
 
   const onArchive = (entry: ErrorLogEntry) =>
     archiveOne.mutate(entry.id, {
@@ -72,6 +86,9 @@ export default function ErrorsPage() {
         <Button variant="outline" onClick={() => update({ archived: archived ? null : "true" }, { push: true })}>
           {archived ? "View Active" : "View Archived"}
         </Button>
+        <Button variant="outline" disabled={csv.exporting} onClick={() => csv.run(ERROR_LOGS_EXPORT_KIND, { archived: String(archived), level: level ?? undefined })}>
+          Export CSV
+        </Button>
         <RefreshButton query={list} />
         <DisabledReason reason={readOnly}>
           {archived ? (
@@ -87,6 +104,18 @@ export default function ErrorsPage() {
       </PageHeader>
 
       <LevelCards counts={data?.counts} level={level} onSelect={(l) => update({ level: l }, { push: true })} />
+
+      <FilterBar>
+        <SelectFilter id="error-order" label="Order" param="sort" value={sort} options={ORDERS} allValue="newest" />
+        {rowIds.length > 0 && (
+          <label className="flex items-center gap-2 self-end pb-2 text-sm">
+            <input type="checkbox" checked={selection.allSelected} onChange={selection.toggleAll} />
+            Select all on this page
+          </label>
+        )}
+      </FilterBar>
+
+      <ErrorBulkArchive selection={selection} />
 
       <ListState
         query={list}
@@ -108,6 +137,7 @@ export default function ErrorsPage() {
                 onArchive={() => onArchive(entry)}
                 archiving={archiveOne.isPending && archiveOne.variables === entry.id}
                 readOnly={readOnly}
+                select={selectable ? { checked: selection.isSelected(entry.id), onToggle: () => selection.toggle(entry.id) } : undefined}
               />
             ))}
           </ul>
