@@ -7,6 +7,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { formatCurrency, formatDate } from "@web/lib/format";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { useAnalytics } from "./analytics-api";
+import { DailyBreakdownExport } from "./daily-breakdown-export";
 import { averageProductsPerArtist, BREAKDOWN_ROWS, isEmptyPeriod, PERIODS, periodFromParam, periodTotals } from "./analytics-figures";
 import { StatCard } from "@web/components/ui/stat-card";
 import { LoadErrorCard } from "@web/components/ui/load-error-card";
@@ -98,8 +99,9 @@ function AnalyticsContent({ data, days }: { data: AnalyticsResponse; days: Analy
       </div>
 
       <Card>
-        <CardHeader>
+        <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-3">
           <CardTitle>Daily Breakdown</CardTitle>
+          <DailyBreakdownExport days={days} metrics={data.metrics} />
         </CardHeader>
         <CardContent>
           {empty ? (
