@@ -235,6 +235,18 @@ describe.each(testDatabaseKinds)("announcements on %s", (kind) => {
     expect(await get(ann.id)).toMatchObject({ status: "sent", sent: 5, pending: 0 });
   });
 
+  it("hands over to a continuation after its time slice, so other jobs run in between, and still sends each mail once", async () => {
+    await worker.stop();
+    worker = new JobWorker(t.database, t.clock, { retryBaseMs: 1000 });
+    announcementJobs(worker, t.deps, { maxPerSecond: 1000, batchSize: 2, sliceMs: 0 });
+    const ann = await send({ audience: "all" });
+    // 5 recipients in batches of 2, one batch per run, then a run that finds nothing left and ends it.
+    expect(await drain()).toBe(4);
+    expect(sink.received).toHaveLength(5);
+    expect([...sink.countsByMessageId().values()].every((n) => n === 1)).toBe(true);
+    expect(await get(ann.id)).toMatchObject({ status: "sent", sent: 5 });
+  });
+
   it("writes no script, event handler or javascript: link into the mail, whatever the message says", async () => {
     const message = [
       '<script>alert("x")</script> <img src=x onerror=alert(1)> <a href="javascript:alert(1)">a</a>',

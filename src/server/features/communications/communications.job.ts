@@ -50,7 +50,12 @@ export interface AnnouncementJobOptions {
   batchSize?: number;
   /** First wait after a temporary refusal (doubled each attempt). */
   retryBaseMs?: number;
+  /** How long one run of the job sends before it hands over to a continuation (other jobs go in between). */
+  sliceMs?: number;
 }
+
+/** A run of the sender lasts about this long; a continuation picks up (the worker runs one job at a time). */
+const SLICE_MS = 10_000;
 
 const RETRY_BASE_MS = 60_000;
 
@@ -171,6 +176,7 @@ export async function runAnnouncementJob(ctx: JobContext<{ announcementId: strin
   const size = deps.options.batchSize ?? batchSizeFor(deps.perSecond);
   const concurrency = concurrencyFor(deps.perSecond);
   const tally = { sent: 0, failed: 0, retry: 0 };
+  const sliceEnds = performance.now() + (deps.options.sliceMs ?? SLICE_MS);
   for (;;) {
     if (await ctx.shouldStop()) throw new Error("Announcement sending interrupted (server stopping or job taken over); it resumes where it left off");
     const batch = await claimBatch(db, id, token, now(), size);
@@ -193,6 +199,11 @@ export async function runAnnouncementJob(ctx: JobContext<{ announcementId: strin
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
     await ctx.reportProgress(tally);
+    if (performance.now() > sliceEnds) {
+      // Every outcome of this run is recorded: a continuation sends the rest, after jobs queued meanwhile.
+      await enqueueSender(db, id, now(), now(), `next-${ctx.job.id}-${ctx.job.attempts}`);
+      return { announcementId: id, status: "sending", continued: true, ...tally };
+    }
   }
 }
 
