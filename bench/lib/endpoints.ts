@@ -98,6 +98,17 @@ export function endpointsFor(s: Subjects): Endpoint[] {
     { name: "analytics 7 days", path: "/api/admin/analytics?days=7", p95TargetMs: 5 },
     { name: "analytics 30 days", path: "/api/admin/analytics?days=30", p95TargetMs: 5 },
     { name: "analytics 90 days", path: "/api/admin/analytics?days=90", p95TargetMs: 5 },
+    // Issue 22 (docs/decisions/0013-top-lists.md): one walk of the period totals' top index; buckets
+    // from the per-day platform rollup; attention counts from counters, rollup rows and capped index walks.
+    { name: "top products 7 days", path: "/api/admin/analytics/top-products?limit=10&days=7", p95TargetMs: 5 },
+    { name: "top products 90 days", path: "/api/admin/analytics/top-products?limit=10&days=90", p95TargetMs: 5 },
+    { name: "top vendors 30 days", path: "/api/admin/analytics/top-vendors?limit=10&days=30", p95TargetMs: 5 },
+    { name: "top vendors 90 days", path: "/api/admin/analytics/top-vendors?limit=10&days=90", p95TargetMs: 5 },
+    { name: "sales 90 days by week", path: "/api/admin/analytics/sales?days=90&groupBy=week", p95TargetMs: 5 },
+    { name: "sales 365 days by month", path: "/api/admin/analytics/sales?days=365&groupBy=month", p95TargetMs: 5 },
+    { name: "sales 365 days by day", path: "/api/admin/analytics/sales?days=365&groupBy=day", p95TargetMs: 5 },
+    { name: "dashboard attention", path: "/api/admin/dashboard/attention", p95TargetMs: 5 },
+    { name: "featured artist", path: "/api/admin/featured-artist", p95TargetMs: 5 },
     { name: "vendor list page 1", path: "/api/admin/vendors?page=1&limit=20", p95TargetMs: 5 },
     { name: "vendor search (store name)", path: `/api/admin/vendors?page=1&limit=20&search=${encodeURIComponent(s.nameSearch)}`, p95TargetMs: 5 },
     { name: "vendor search (surname)", path: `/api/admin/vendors?page=1&limit=20&search=${encodeURIComponent(s.broadSearch)}`, p95TargetMs: 5 },
