@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import {
   type StaffRole,
+  type StaffSort,
   changeUserRoleEndpoint,
   inviteAdminUserEndpoint,
   listAdminUsersEndpoint,
@@ -22,6 +23,8 @@ export interface StaffListParams {
   role: StaffRole | "all";
   /** Keyset position from the previous page's nextCursor; null for the first page. */
   cursor: string | null;
+  /** A server order other than by e-mail (`name`, `-lastSignIn`, …); null: by e-mail. */
+  sort?: StaffSort | null;
 }
 
 /** The Activity tab's filters, as the URL and the CSV export carry them ("" = not set). */
@@ -61,7 +64,15 @@ export function useStaffList(params: StaffListParams, enabled = true) {
     queryFn: ({ signal }) =>
       callApi(
         listAdminUsersEndpoint,
-        { query: { limit: STAFF_PAGE_SIZE, search: search === "" ? undefined : search, role: params.role === "all" ? undefined : params.role, cursor: params.cursor ?? undefined } },
+        {
+          query: {
+            limit: STAFF_PAGE_SIZE,
+            search: search === "" ? undefined : search,
+            role: params.role === "all" ? undefined : params.role,
+            sort: params.sort ?? undefined,
+            cursor: params.cursor ?? undefined,
+          },
+        },
         { signal },
       ),
     placeholderData: keepPreviousData,

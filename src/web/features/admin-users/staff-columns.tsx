@@ -56,6 +56,7 @@ export function staffColumns(options: StaffColumnsOptions): Array<Column<AdminUs
     {
       id: "user",
       header: "User",
+      sortKey: "name",
       cell: (u) => (
         <>
           <div className="font-medium">
@@ -68,7 +69,7 @@ export function staffColumns(options: StaffColumnsOptions): Array<Column<AdminUs
     },
     { id: "role", header: "Role", cell: (u) => <Badge variant={ROLE_BADGE[u.role]}>{ROLE_LABELS[u.role]}</Badge> },
     { id: "access", header: "Access", cell: (u) => (u.access === "domain" ? "By company domain" : "By role") },
-    { id: "last-sign-in", header: "Last sign-in", cell: (u) => (u.lastSignInAt ? formatDateTime(u.lastSignInAt) : "Never") },
+    { id: "last-sign-in", header: "Last sign-in", sortKey: "lastSignIn", cell: (u) => (u.lastSignInAt ? formatDateTime(u.lastSignInAt) : "Never") },
     {
       id: "sessions",
       header: "Sessions",

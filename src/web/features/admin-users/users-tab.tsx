@@ -1,8 +1,8 @@
 import { apiErrorMessage } from "@web/lib/api-client";
 import { useContext, useState } from "react";
-import type { AdminUser, StaffRole } from "@contract/admin-users";
+import { type AdminUser, STAFF_SORTS, type StaffRole } from "@contract/admin-users";
 import { CurrentUserContext, useWriteAccess } from "@web/app/current-user";
-import { DataTable, FilterBar, ListState, Pager, SearchFilter, SelectFilter, useKeysetPages, useUrlParams, useUrlSearch } from "@web/components/list";
+import { DataTable, FilterBar, ListState, Pager, SearchFilter, SelectFilter, useKeysetPages, useSortParam, useUrlParams, useUrlSearch } from "@web/components/list";
 import { countOf } from "@web/lib/format";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { useStaffList } from "./admin-users-api";
@@ -16,7 +16,7 @@ const ROLE_FILTERS: Array<{ value: StaffRole | "all"; label: string }> = [
   { value: "viewer", label: "Viewers" },
 ];
 
-/** The Users tab (docs/product.md §14.5): everyone with panel access, and the confirmed actions on them; search, role and page live in the URL. */
+/** The Users tab (docs/product.md §14.5): everyone with panel access, and the confirmed actions on them; search, role, order and page live in the URL. */
 export function UsersTab() {
   const [searchParams] = useUrlParams();
   const roleParam = searchParams.get("role");
@@ -24,7 +24,11 @@ export function UsersTab() {
   const search = useUrlSearch();
   const pages = useKeysetPages();
   const ready = useLoadDelay();
-  const list = useStaffList({ search: search.search, role, cursor: search.settled ? pages.cursor : null }, ready);
+  // The headers sort on the server (?sort=name, ?sort=-lastSignIn); without one, by e-mail.
+  const sortState = useSortParam();
+  const sortValue = sortState.key ? `${sortState.direction === "descending" ? "-" : ""}${sortState.key}` : null;
+  const sort = STAFF_SORTS.find((s) => s === sortValue) ?? null;
+  const list = useStaffList({ search: search.search, role, sort, cursor: search.settled ? pages.cursor : null }, ready);
   const me = useContext(CurrentUserContext);
   const { reason: readOnly } = useWriteAccess();
   const [pending, setPending] = useState<PendingAction | null>(null);
@@ -48,7 +52,18 @@ export function UsersTab() {
         emptyText="No staff members match."
         footer={(data) => <Pager label="Staff pages" summary={`${countOf(data.total, "staff member")} · page ${pages.page}`} {...pages.controls(list)} />}
       >
-        {(data) => <DataTable framed columns={columns} rows={data.users} rowKey={(u) => u.id} rowProps={(u) => ({ "data-testid": `staff-row-${u.email}` })} busy={list.isFetching} />}
+        {(data) => (
+          <DataTable
+            framed
+            label="Staff"
+            columns={columns}
+            rows={data.users}
+            rowKey={(u) => u.id}
+            rowProps={(u) => ({ "data-testid": `staff-row-${u.email}` })}
+            busy={list.isFetching}
+            sort={sortState}
+          />
+        )}
       </ListState>
 
       <StaffActionDialog
