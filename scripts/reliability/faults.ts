@@ -5,6 +5,7 @@ import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { runCrashRounds } from "../../src/server/testing/crash-rounds.ts";
 import { runPayoutCrashRounds } from "../../src/server/testing/payout-crash-rounds.ts";
+import { runAnnouncementCrashRounds } from "../../src/server/testing/announcement-crash-rounds.ts";
 import { runServerToExit, signInAdmin, startServer } from "../../src/server/testing/server-process.ts";
 import { pgRestart } from "./pg-restart.ts";
 import { ensureBuild } from "../ensure-build.ts";
@@ -26,7 +27,11 @@ import { ensureBuild } from "../ensure-build.ts";
  *      answers; FAULT_PAYOUT_SEED replays a mix): every eligible vendor paid exactly once, Stripe's
  *      transfers equal the ledger's paid out per account, no payout left in processing or unknown
  *      after reconciliation, balances zero, rollups exact.
- * FAULTS_ONLY=kill,disk,start,pg,payouts runs a subset.
+ *   6. FAULT_ANNOUNCEMENT_ROUNDS (10) kill -9 rounds while an announcement is sent to
+ *      FAULT_ANNOUNCEMENT_VENDORS (5000) artists over SMTP to a sink in this process
+ *      (src/server/testing/announcement-crash-rounds.ts): none lost, nobody else mailed, the
+ *      announcement sent with its counts right; repeats counted, at most one batch per kill
+ * FAULTS_ONLY=kill,disk,start,pg,payouts,announcements runs a subset.
  */
 const failures: string[] = [];
 const log = (line: string) => console.log(`[faults] ${line}`);
@@ -152,6 +157,32 @@ async function payoutRounds(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
+async function announcementRounds(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "hki-faults-announcements-"));
+  const r = await runAnnouncementCrashRounds(join(dir, "admin.sqlite"), {
+    rounds: Number(process.env.FAULT_ANNOUNCEMENT_ROUNDS ?? 10),
+    vendors: Number(process.env.FAULT_ANNOUNCEMENT_VENDORS ?? 5000),
+    perSecond: Number(process.env.FAULT_ANNOUNCEMENT_RATE ?? 200),
+    log,
+    from: "build",
+  });
+  log(
+    `announcements: ${r.kills} kill -9 rounds while sending to ${r.recipients} artists, ${r.accepted} mails accepted (${r.distinct} distinct), ` +
+      `lost ${r.lost}, unexpected ${r.unexpected}, duplicates ${r.duplicates} (at most ${r.maxDuplicatesPerKill} after one kill; batch ${r.batchSize}), ` +
+      `sent again after a kill ${r.interrupted}, status ${r.status} ${JSON.stringify(r.counts)}, integrity ${r.integrity} (${r.seconds.toFixed(0)} s)`,
+  );
+  const bad =
+    r.lost + r.unexpected > 0 ||
+    r.maxDuplicatesPerKill > r.batchSize ||
+    r.duplicates > r.interrupted ||
+    r.status !== "sent" ||
+    r.counts.sent !== r.recipients ||
+    r.counts.pending + r.counts.failed > 0 ||
+    r.integrity !== "ok";
+  if (bad) failures.push("announcement kill -9");
+  rmSync(dir, { recursive: true, force: true });
+}
+
 async function main(): Promise<void> {
   const only = process.env.FAULTS_ONLY?.split(",").map((s) => s.trim());
   const run = (name: string) => !only || only.includes(name);
@@ -162,6 +193,7 @@ async function main(): Promise<void> {
   if (run("kill")) await killRounds();
   if (run("pg")) await pgRestartFault();
   if (run("payouts")) await payoutRounds();
+  if (run("announcements")) await announcementRounds();
   log(failures.length ? `FAILED: ${failures.join(", ")}` : "all faults survived");
   process.exit(failures.length ? 1 : 0);
 }
