@@ -9,7 +9,8 @@ const apiPort = process.env.PORT ?? "3000";
 
 export default defineConfig({
   root: "src/web",
-  publicDir: false,
+  // src/web/public: files served as they are, at the root (theme-init.js, loaded before the first paint).
+  publicDir: "public",
   plugins: [inertContractZod(), react(), tailwindcss(), chunkModules(fileURLToPath(new URL(".", import.meta.url)))],
   resolve: {
     alias: {

@@ -6,6 +6,7 @@ import { BetaGate } from "./app/beta-gate";
 import { AuthSwitch } from "./app/auth-switch";
 import { prefetchStoredSession } from "./app/auth";
 import { prefetchPublicConfig } from "./lib/use-public-config";
+import { followThemeChanges } from "./app/theme";
 import { Spinner } from "./components/ui/spinner";
 import { ToasterHost } from "./components/ui/toaster-host";
 import "./styles.css";
@@ -26,6 +27,9 @@ if (!acceptingInvitation) {
   prefetchPublicConfig(queryClient);
   prefetchStoredSession(queryClient);
 }
+
+// public/theme-init.js applied the stored theme before the first paint; from here on it follows changes.
+followThemeChanges();
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");

@@ -35,7 +35,7 @@ export function ListCard<D extends { nextCursor: string | null }, T, S extends s
           <CardTitle>{title}</CardTitle>
           <CardDescription>{description}</CardDescription>
         </div>
-        <div className="flex items-end gap-2">
+        <div className="flex flex-wrap items-end gap-2">
           <StatusSelect {...select} value={filter.status} onChange={filter.choose} />
           <Button variant="outline" onClick={() => csvExport.run(csv.kind, exportFilters)} disabled={csvExport.exporting}>
             {csv.label}

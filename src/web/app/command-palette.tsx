@@ -1,0 +1,115 @@
+import { Command } from "cmdk";
+import { useQuery } from "@tanstack/react-query";
+import { useState, type ComponentProps, type ReactNode } from "react";
+import { useNavigate } from "react-router";
+import { MIN_PRODUCT_SEARCH_LENGTH, listProductsEndpoint } from "@contract/products";
+import { listAdminVendorsEndpoint } from "@contract/vendors";
+import { callApi } from "@web/lib/api-client";
+import { useDebouncedValue } from "@web/lib/use-debounced-value";
+import { NAV_ITEMS } from "./nav-items";
+import { THEME_CHOICES, setThemeChoice } from "./theme";
+
+/** How many vendors and products the palette lists for a search. */
+const RESULTS = 6;
+
+/**
+ * The command palette (issue 23), opened with Ctrl+K or Cmd+K or the top bar's Search button: go to
+ * any screen, or to a vendor or product found by name on the server (the lists' own searches), or
+ * switch the theme. cmdk gives the combobox and arrow keys; its Radix dialog traps focus, closes on
+ * Escape and returns focus where it was. Loaded on first use (layout.tsx).
+ */
+export default function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const navigate = useNavigate();
+  const [input, setInput] = useState("");
+  const search = useDebouncedValue(input.trim(), 200);
+
+  const vendors = useQuery({
+    queryKey: ["vendors", "palette", search],
+    queryFn: ({ signal }) => callApi(listAdminVendorsEndpoint, { query: { search, limit: RESULTS, page: 1 } }, { signal }),
+    enabled: open && search.length > 0,
+    staleTime: 30_000,
+  });
+  const products = useQuery({
+    queryKey: ["products", "palette", search],
+    queryFn: ({ signal }) => callApi(listProductsEndpoint, { query: { search, limit: RESULTS, sort: "newest" } }, { signal }),
+    enabled: open && [...search].length >= MIN_PRODUCT_SEARCH_LENGTH,
+    staleTime: 30_000,
+  });
+
+  function run(action: () => void) {
+    onOpenChange(false);
+    setInput("");
+    action();
+  }
+
+  const searching = search.length > 0 && (vendors.isFetching || products.isFetching);
+  return (
+    <Command.Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      label="Command palette"
+      loop
+      overlayClassName="fixed inset-0 z-50 bg-black/50"
+      contentClassName="fixed left-1/2 top-[10vh] z-50 w-[calc(100vw-2rem)] max-w-xl -translate-x-1/2 overflow-hidden rounded-lg border border-gray-200 bg-white text-gray-900 shadow-xl focus:outline-none"
+    >
+      <Command.Input
+        value={input}
+        onValueChange={setInput}
+        placeholder="Go to a screen, vendor or product…"
+        className="h-12 w-full border-b border-gray-200 bg-transparent px-4 text-sm outline-none placeholder:text-gray-500"
+      />
+      <Command.List className="max-h-[60vh] overflow-y-auto p-2">
+        <Command.Empty className="px-3 py-6 text-center text-sm text-gray-600">{searching ? "Searching…" : "No results"}</Command.Empty>
+        <Group heading="Go to">
+          {NAV_ITEMS.map((item) => (
+            <Item key={item.path} value={item.label} onSelect={() => run(() => void navigate(item.path))}>
+              {item.label}
+            </Item>
+          ))}
+        </Group>
+        {vendors.data && vendors.data.vendors.length > 0 ? (
+          <Group heading="Vendors">
+            {vendors.data.vendors.map((v) => (
+              // The server matched them (name, e-mail or slug): shown whatever cmdk's own filter thinks.
+              <Item key={v.id} value={`vendor ${v.id}`} forceMount onSelect={() => run(() => void navigate(`/vendors/${v.id}`))}>
+                {v.name} <span className="text-xs text-gray-600">{v.email}</span>
+              </Item>
+            ))}
+          </Group>
+        ) : null}
+        {products.data && products.data.products.length > 0 ? (
+          <Group heading="Products">
+            {products.data.products.map((p) => (
+              <Item key={p.id} value={`product ${p.id}`} forceMount onSelect={() => run(() => void navigate(`/products?product=${encodeURIComponent(p.id)}`))}>
+                {p.name} <span className="text-xs text-gray-600">{p.vendorName}</span>
+              </Item>
+            ))}
+          </Group>
+        ) : null}
+        <Group heading="Theme">
+          {THEME_CHOICES.map((choice) => (
+            <Item key={choice.value} value={`theme ${choice.label}`} onSelect={() => run(() => setThemeChoice(choice.value))}>
+              {`Theme: ${choice.label}`}
+            </Item>
+          ))}
+        </Group>
+      </Command.List>
+    </Command.Dialog>
+  );
+}
+
+function Group({ heading, children }: { heading: string; children: ReactNode }) {
+  return (
+    <Command.Group heading={heading} className="py-1 [&_[cmdk-group-heading]]:px-3 [&_[cmdk-group-heading]]:py-1.5 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:font-medium [&_[cmdk-group-heading]]:text-gray-600">
+      {children}
+    </Command.Group>
+  );
+}
+
+function Item({ children, ...props }: Omit<ComponentProps<typeof Command.Item>, "className">) {
+  return (
+    <Command.Item className="flex cursor-default select-none items-baseline gap-2 rounded-md px-3 py-2 text-sm data-[selected=true]:bg-gray-100" {...props}>
+      {children}
+    </Command.Item>
+  );
+}
