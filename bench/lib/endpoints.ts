@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { parseDatabaseUrl } from "../../src/server/platform/config/config.ts";
 import { openDatabase } from "../../src/server/platform/db/connect.ts";
-import { encodeCursor } from "../../src/server/domain/keyset-cursor.ts";
+import { encodeCursor, encodeKeyset } from "../../src/server/domain/keyset-cursor.ts";
 
 export interface Endpoint {
   name: string;
@@ -30,6 +30,9 @@ export interface Subjects {
   productName: string;
   /** The first word of that name: a broad product search (a share of every product). */
   productWord: string;
+  /** Issue 23: cursors half-way through the vendors by revenue (largest first) and the active error logs oldest first. */
+  vendorRevenueMidCursor?: string;
+  oldestDeepCursor?: string;
 }
 
 /**
@@ -70,6 +73,11 @@ export async function pickSubjects(databaseUrl: string): Promise<Subjects> {
     // Through products_vendor_created_idx: the busiest vendor's newest product.
     const product = await db.selectFrom("products").select(["id", "name"]).where("vendor_id", "=", busiest.id).orderBy("created_at", "desc").limit(1).executeTakeFirstOrThrow();
     const surname = await sql<{ owner_name: string }>`select owner_name from vendors where id = ${busiest.id}`.execute(db);
+    // Issue 23: positions half-way through the vendors by revenue and through the error logs oldest
+    // first (an OFFSET here, before the server starts; the requests seek from them).
+    const vendorCount = await db.selectFrom("vendor_totals").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const midRevenue = await db.selectFrom("vendor_totals").select(["gross_cents", "vendor_id"]).orderBy("gross_cents", "desc").orderBy("vendor_id", "desc").limit(1).offset(Math.floor(Number(vendorCount.n) / 2)).executeTakeFirst();
+    const oldest = await db.selectFrom("error_logs").select(["created_at", "id"]).where("archived", "=", 0).orderBy("created_at").orderBy("id").limit(1).offset(deepRows).executeTakeFirst();
     const last = surname.rows[0]?.owner_name.split(" ").pop() ?? "Rossi";
     return {
       vendorId: busiest.id,
@@ -84,6 +92,8 @@ export async function pickSubjects(databaseUrl: string): Promise<Subjects> {
       productId: product.id,
       productName: product.name,
       productWord: product.name.split(" ")[0] ?? product.name,
+      ...(midRevenue ? { vendorRevenueMidCursor: encodeKeyset(["-revenue", Number(midRevenue.gross_cents), midRevenue.vendor_id]) } : {}),
+      ...(oldest ? { oldestDeepCursor: encodeKeyset(["oldest", oldest.created_at, oldest.id]) } : {}),
     };
   } finally {
     await database.close();
@@ -118,8 +128,20 @@ export function endpointsFor(s: Subjects): Endpoint[] {
     { name: "error list page 1", path: "/api/admin/errors?page=1&limit=20", p95TargetMs: 5 },
     { name: "error list deep (cursor)", path: `/api/admin/errors?limit=20&cursor=${encodeURIComponent(s.deepCursor)}`, p95TargetMs: 5 },
     { name: "error list level=warning", path: "/api/admin/errors?page=1&limit=20&level=warning", p95TargetMs: 5 },
+    // Issue 23: every order of a list is a keyset walk of one index (migration 016), at any depth.
+    { name: "error list oldest first", path: "/api/admin/errors?limit=20&sort=oldest", p95TargetMs: 5 },
+    ...(s.oldestDeepCursor ? [{ name: "error list oldest deep (cursor)", path: `/api/admin/errors?limit=20&sort=oldest&cursor=${encodeURIComponent(s.oldestDeepCursor)}`, p95TargetMs: 5 }] : []),
+    { name: "vendor list by name", path: "/api/admin/vendors?limit=20&sort=name", p95TargetMs: 5 },
+    { name: "vendor list by joined (oldest)", path: "/api/admin/vendors?limit=20&sort=joined", p95TargetMs: 5 },
+    { name: "vendor list by revenue", path: "/api/admin/vendors?limit=20&sort=-revenue", p95TargetMs: 5 },
+    ...(s.vendorRevenueMidCursor ? [{ name: "vendor list by revenue deep (cursor)", path: `/api/admin/vendors?limit=20&sort=-revenue&cursor=${encodeURIComponent(s.vendorRevenueMidCursor)}`, p95TargetMs: 5 }] : []),
+    { name: "vendor list inactive by products", path: "/api/admin/vendors?limit=20&sort=-products&status=inactive", p95TargetMs: 5 },
+    { name: "vendor list internal by name", path: "/api/admin/vendors?limit=20&sort=name&status=internal", p95TargetMs: 5 },
+    { name: "vendor search by revenue", path: `/api/admin/vendors?limit=20&sort=-revenue&search=${encodeURIComponent(s.nameSearch)}`, p95TargetMs: 5 },
     // Staff and the audit log (docs/product.md §14): two index lookups; keyset walks of audit_log's indexes.
     { name: "admin users list", path: "/api/admin/users?limit=50", p95TargetMs: 5 },
+    { name: "admin users by last sign-in", path: "/api/admin/users?limit=50&sort=-lastSignIn", p95TargetMs: 5 },
+    { name: "admin users by name", path: "/api/admin/users?limit=50&sort=name", p95TargetMs: 5 },
     { name: "audit log page 1", path: "/api/admin/audit-log?limit=50", p95TargetMs: 5 },
     { name: "audit log by actor", path: `/api/admin/audit-log?limit=50&actor=${encodeURIComponent(s.auditActor)}`, p95TargetMs: 5 },
     { name: "audit log by target", path: `/api/admin/audit-log?limit=50&targetType=vendor&targetId=${encodeURIComponent(s.auditTargetId)}`, p95TargetMs: 5 },

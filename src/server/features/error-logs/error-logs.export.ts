@@ -20,6 +20,7 @@ export const errorLogsExport = defineExport<ErrorLogsFilters, ErrorLogEntry, New
     { header: "Status", value: (e) => e.status_code },
     { header: "User", value: (e) => e.user_email },
     { header: "IP address", value: (e) => e.ip_address },
+    { header: "User agent", value: (e) => e.user_agent },
     { header: "Archived at", value: (e) => e.archived_at },
     { header: "Id", value: (e) => e.id },
   ],

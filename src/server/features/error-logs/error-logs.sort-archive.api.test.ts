@@ -3,6 +3,7 @@ import { type ErrorListResponse, errorListResponseSchema, errorMessageResponseSc
 import { newId } from "../../platform/db/ids.ts";
 import type { NewErrorLog } from "../../platform/db/schema.ts";
 import { type TestContext, createTestContext, testDatabaseKinds } from "../../testing/test-app.ts";
+import { listErrorLogsQuery } from "./error-logs.queries.ts";
 
 /** The error log oldest first (keyset pages) and the archive of selected entries (all or nothing, one audit row). */
 
@@ -77,6 +78,17 @@ describe.each(testDatabaseKinds)("error logs sort and archive selected on %s", (
     expect(await walk("sort=oldest&archived=true")).toEqual(ordered((e) => e.archived === 1, true));
     // Page numbers follow the order too.
     expect((await list("sort=oldest&page=2&limit=5")).errors.map((e) => e.id)).toEqual(ordered((e) => e.archived === 0, true).slice(5, 10));
+  });
+
+  it.runIf(kind === "sqlite")("oldest first walks the same index forwards: no scan, no sort", () => {
+    for (const level of [undefined, "warning" as const]) {
+      for (const after of [undefined, { createdAt: "2026-10-10T00:00:00.000Z", id: "z" }]) {
+        const compiled = listErrorLogsQuery(ctx.database.db, { archived: false, level, limit: 20, offset: 0, after, oldestFirst: true }).compile();
+        const plan = (ctx.database.sqlite!.prepare(`explain query plan ${compiled.sql}`).all(...(compiled.parameters as unknown[])) as Array<{ detail: string }>).map((r) => r.detail).join(" | ");
+        expect(plan).toMatch(level ? /USING INDEX error_logs_view_level_idx/ : /USING INDEX error_logs_view_idx/);
+        expect(plan).not.toMatch(/TEMP B-TREE|SCAN error_logs$/);
+      }
+    }
   });
 
   it("400 for an unknown sort or a cursor of the other order", async () => {

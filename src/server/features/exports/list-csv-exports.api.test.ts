@@ -103,7 +103,7 @@ describe.each(testDatabaseKinds)("list CSV exports (%s)", (kind) => {
       status_code: 500,
       user_email: null,
       ip_address: "10.0.0.1",
-      user_agent: null,
+      user_agent: i === 2 ? `+${FORMULA}` : null,
       stack_trace: null,
       context: null,
       fingerprint: null,
@@ -113,11 +113,12 @@ describe.each(testDatabaseKinds)("list CSV exports (%s)", (kind) => {
     }));
     await ctx.database.db.insertInto("error_logs").values(entries).execute();
     const csv = await download("error-logs", { level: "error", archived: "false" });
-    expect(csv[0]).toEqual(["Time", "Level", "Message", "Method", "Endpoint", "Status", "User", "IP address", "Archived at", "Id"]);
-    expect(csv.slice(1).map((r) => r[9])).toEqual([entries[0]!.id, entries[2]!.id, entries[4]!.id]);
+    expect(csv[0]).toEqual(["Time", "Level", "Message", "Method", "Endpoint", "Status", "User", "IP address", "User agent", "Archived at", "Id"]);
+    expect(csv.slice(1).map((r) => r[10])).toEqual([entries[0]!.id, entries[2]!.id, entries[4]!.id]);
     expect(csv[1]![2]).toBe(`'${FORMULA}`);
+    expect(csv[2]![8]).toBe(`'+${FORMULA}`);
     const archived = await download("error-logs", { archived: "true" });
-    expect(archived.slice(1).map((r) => r[9])).toEqual([entries[6]!.id]);
+    expect(archived.slice(1).map((r) => r[10])).toEqual([entries[6]!.id]);
   });
 
   it("analytics: every day of the period on screen, not just the rows shown", async () => {
