@@ -7,12 +7,12 @@ export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
 export const DEFAULT_ANALYTICS_PERIOD: AnalyticsPeriod = 30;
 
 /** GET /api/admin/analytics?days=7|30|90 (absent: 30; anything else: 400 naming `days`). */
-export const analyticsQuerySchema = z.object({
-  days: z
-    .enum(["7", "30", "90"], { error: "must be 7, 30 or 90" })
-    .default("30")
-    .transform((v) => Number(v) as AnalyticsPeriod),
-});
+const analyticsDaysSchema = z
+  .enum(["7", "30", "90"], { error: "must be 7, 30 or 90" })
+  .default("30")
+  .transform((v) => Number(v) as AnalyticsPeriod);
+
+export const analyticsQuerySchema = z.object({ days: analyticsDaysSchema });
 
 /** One UTC day of paid sales; money in US dollars. */
 export const dailyMetricSchema = z.object({
@@ -74,7 +74,7 @@ const limitSchema = z
 
 /** GET …/top-products and …/top-vendors: `days` 7, 30 or 90 (default 30), `limit` 1–50 (default 10). */
 export const topListQuerySchema = z.object({
-  days: analyticsQuerySchema.shape.days,
+  days: analyticsDaysSchema,
   limit: limitSchema,
 });
 
@@ -208,7 +208,7 @@ export const ANALYTICS_DAILY_EXPORT_KIND = "analytics-daily";
 
 /** The period on screen: its length and its last UTC day (the answer's last `metrics` date). */
 export const analyticsDailyExportFiltersSchema = z.object({
-  days: analyticsQuerySchema.shape.days,
+  days: analyticsDaysSchema,
   to: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a UTC day, YYYY-MM-DD")
