@@ -28,8 +28,13 @@ export const MAX_PRODUCT_SEARCH_LENGTH = 200;
 export const MIN_PRODUCT_SEARCH_LENGTH = 3;
 /** Totals are exact up to this many; beyond it the list says "10,000+" (counting more would scan). */
 export const PRODUCT_COUNT_CAP = 10_000;
-/** A search is sorted by price, sales or revenue only when it matches at most this many products. */
-export const PRODUCT_SEARCH_SORT_CAP = 1_000;
+/**
+ * A search across the whole catalogue counts its matches up to this many (beyond: "1,000+", as
+ * vendor search does: counting more trigram matches would walk them), and is sorted by anything
+ * but newest only when it matches at most this many. A search within one vendor's products
+ * counts and sorts like any list.
+ */
+export const PRODUCT_SEARCH_CAP = 1_000;
 /** The most products one bulk moderation changes. */
 export const MAX_BULK_PRODUCTS = 500;
 export const MAX_MODERATION_REASON_LENGTH = 500;
@@ -77,9 +82,9 @@ export type ProductListItem = z.infer<typeof productListItemSchema>;
 
 export const productsResponseSchema = z.object({
   products: z.array(productListItemSchema),
-  /** Products matching the filters (all pages), exact up to PRODUCT_COUNT_CAP. */
+  /** Products matching the filters (all pages), exact up to PRODUCT_COUNT_CAP (PRODUCT_SEARCH_CAP for a search across vendors). */
   total: z.number(),
-  /** True when more than PRODUCT_COUNT_CAP match (total is then the cap: "10,000+"). */
+  /** True when more match than the cap (total is then the cap: "10,000+", or "1,000+" for a search across vendors). */
   totalCapped: z.boolean(),
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: z.string().nullable(),
@@ -178,7 +183,7 @@ export const listProductsEndpoint = defineEndpoint({
   access: "admin",
   summary: "One page of the marketplace's products: searched by name, filtered by vendor and status, sorted",
   description:
-    "Keyset pagination in the order of `sort` (every page costs the same at any depth). `total` is exact up to 10,000 (`totalCapped` beyond). A search sorted by anything but `newest` must match at most 1,000 products (400 naming `sort` otherwise). The same filters export as CSV (POST /api/admin/exports with kind \"products\").",
+    "Keyset pagination in the order of `sort` (every page costs the same at any depth). `total` is exact up to 10,000 (`totalCapped` beyond); a search across every vendor counts up to 1,000, and when it matches more it is listed newest first only (400 naming `sort` otherwise). The same filters export as CSV (POST /api/admin/exports with kind \"products\").",
   query: productsQuerySchema,
   success: { status: 200, description: "The page, the matching total and the next cursor", schema: productsResponseSchema },
   errors: [400],

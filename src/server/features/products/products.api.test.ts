@@ -153,15 +153,23 @@ describe.each(testDatabaseKinds)("products catalogue API (%s)", (kind) => {
     }
   }, 240_000);
 
-  it("a search matching more than 1,000 products walks the index newest first and refuses other sorts", async () => {
+  it("a search matching more than 1,000 products walks the index newest first, counts to 1,000+ and refuses other sorts; within a vendor it is a list", async () => {
     const rows = await raw();
-    const { seen, total } = await allPages({ search: "item" }, 100);
-    expect(total).toBe(PRODUCTS);
+    const first = await list({ search: "item", limit: "5" });
+    expect(first).toMatchObject({ total: 1000, totalCapped: true });
+    const { seen } = await allPages({ search: "item" }, 100);
     expect(new Set(seen.map((p) => p.id))).toEqual(new Set(rows.map((r) => r.id)));
     expect(seen).toHaveLength(PRODUCTS);
-    const filtered = await allPages({ search: "item", vendorId: vendorIds[0]! }, 100);
-    expect(filtered.seen.map((p) => p.id).sort()).toEqual(rows.filter((r) => r.vendor_id === vendorIds[0]).map((r) => r.id).sort());
-    expect(filtered.total).toBe(rows.filter((r) => r.vendor_id === vendorIds[0]).length);
+    const drafts = await allPages({ search: "item", status: "draft" }, 10);
+    expect(drafts.total).toBe(rows.filter((r) => r.status === "draft").length);
+    expect(drafts.seen.map((p) => p.id).sort()).toEqual(rows.filter((r) => r.status === "draft").map((r) => r.id).sort());
+    // Within one vendor: every sort, exact totals, the vendor's own index ranges.
+    const ofVendor = rows.filter((r) => r.vendor_id === vendorIds[0]);
+    for (const sort of ["-price", "newest", "sold"] as const) {
+      const filtered = await allPages({ search: "item", vendorId: vendorIds[0]!, sort }, 100);
+      expect(filtered.total).toBe(ofVendor.length);
+      expect(filtered.seen.map((p) => p.id)).toEqual([...ofVendor].sort(compare(sort)).map((p) => p.id));
+    }
 
     const sorted = await get("/api/admin/products?search=item&sort=-price");
     expect(sorted.status).toBe(400);
@@ -343,12 +351,19 @@ describe.each(testDatabaseKinds)("products catalogue totals past the cap (%s)", 
     await ctx.close();
   });
 
-  it("counts exactly up to 10,000 and says more beyond (vendor filter, broad search); a page still costs one walk", async () => {
-    for (const query of [`vendorId=${vendorId}`, `vendorId=${vendorId}&status=active&sort=-price`, "search=bulk", `search=bulk&vendorId=${vendorId}`]) {
+  it("counts exactly up to 10,000 (1,000 for a search across vendors) and says more beyond; a page still costs one walk", async () => {
+    for (const [query, cap] of [
+      [`vendorId=${vendorId}`, 10_000],
+      [`vendorId=${vendorId}&status=active&sort=-price`, 10_000],
+      [`search=bulk&vendorId=${vendorId}&sort=revenue`, 10_000],
+      // Across vendors a search counts to 1,000 (counting more trigram matches would walk them).
+      ["search=bulk", 1_000],
+      ["search=bulk&status=active", 1_000],
+    ] as const) {
       const res = await ctx.request(`/api/admin/products?${query}&limit=5`, { token });
       expect(res.status, query).toBe(200);
       const body = productsResponseSchema.parse(await res.json());
-      expect(body, query).toMatchObject({ total: 10_000, totalCapped: true });
+      expect(body, query).toMatchObject({ total: cap, totalCapped: true });
       expect(body.products).toHaveLength(5);
       expect(body.nextCursor).not.toBeNull();
     }

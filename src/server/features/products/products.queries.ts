@@ -2,7 +2,7 @@ import { PostgresAdapter, type RawBuilder, sql } from "kysely";
 import {
   MIN_PRODUCT_SEARCH_LENGTH,
   PRODUCT_COUNT_CAP,
-  PRODUCT_SEARCH_SORT_CAP,
+  PRODUCT_SEARCH_CAP,
   type ProductListItem,
   type ProductModerationEntry,
   type ProductSort,
@@ -85,12 +85,12 @@ const orderSql = (spec: SortSpec, alias?: string) => {
  * One page without a search: one index walk per status asked for, each stopping after limit + 1
  * rows past the cursor, merged in the sort's order.
  */
-async function plainPage(db: Executor, filters: ProductsFilters, spec: SortSpec, limit: number, cursor: ProductCursor | undefined): Promise<ProductRowsPage> {
+async function plainPage(db: Executor, filters: ProductsFilters, spec: SortSpec, limit: number, cursor: ProductCursor | undefined, nameFilter: RawBuilder<unknown>): Promise<ProductRowsPage> {
   const after = cursor?.mode === "sorted" ? cursor : undefined;
   const statuses = filters.status ? [toDbStatus(filters.status)] : STATUSES;
   const walk = (status: DbStatus) =>
     sql`select p.id as id, ${sql.ref(`p.${spec.column}`)} as k from products p where p.status = ${status}
-      ${filters.vendorId !== undefined ? sql`and p.vendor_id = ${filters.vendorId}` : sql``}
+      ${filters.vendorId !== undefined ? sql`and p.vendor_id = ${filters.vendorId}` : sql``} ${nameFilter}
       ${afterSql(spec, after)} ${orderSql(spec, "p")} limit ${limit + 1}`;
   const merged =
     statuses.length === 1
@@ -109,76 +109,94 @@ function pageOf<R extends { id: string }>(rows: R[], limit: number, cursorOf: (r
   return { ids: page.map((r) => r.id), next: rows.length > limit && last ? cursorOf(last) : null };
 }
 
-/** Product ids of the first PRODUCT_SEARCH_SORT_CAP + 1 matches of a search (either database's trigram index). */
-async function probeMatches(db: Executor, search: string): Promise<string[]> {
-  if (isPostgres(db)) {
-    const rows = await sql<{ id: string }>`select id from products where name_search like ${`%${escapeLike(search.toLowerCase())}%`} escape '\\'
-      limit ${PRODUCT_SEARCH_SORT_CAP + 1}`.execute(db);
-    return rows.rows.map((r) => r.id);
-  }
-  const rows = await sql<{ id: string }>`select k.product_id as id from product_search s join product_search_keys k on k.key = s.rowid
-    where ${ftsMatch(search)} limit ${PRODUCT_SEARCH_SORT_CAP + 1}`.execute(db);
-  return rows.rows.map((r) => r.id);
+/** A match of a search with what sorting and filtering it needs (read along with the match: no second lookup). */
+interface Match {
+  id: string;
+  vendor_id: string;
+  status: DbStatus;
+  created_at: string;
+  price_cents: number | string;
+  units_sold: number | string;
+  revenue_cents: number | string;
 }
+
+const MATCH_COLUMNS = sql`p.id as id, p.vendor_id as vendor_id, p.status as status, p.created_at as created_at, p.price_cents as price_cents, p.units_sold as units_sold, p.revenue_cents as revenue_cents`;
 
 /** A quoted FTS5 phrase is matched literally: no query syntax can be injected through it. */
 const ftsMatch = (search: string) => sql`product_search match ${`"${search.replace(/"/g, '""')}"`}`;
+const pgMatch = (search: string, alias = "p") => sql`${sql.ref(`${alias}.name_search`)} like ${`%${escapeLike(search.toLowerCase())}%`} escape '\\'`;
+
+/** The first PRODUCT_SEARCH_CAP + 1 matches of a search across vendors, from either database's trigram index. */
+async function probeMatches(db: Executor, search: string): Promise<Match[]> {
+  const limit = PRODUCT_SEARCH_CAP + 1;
+  if (isPostgres(db)) return (await sql<Match>`select ${MATCH_COLUMNS} from products p where ${pgMatch(search)} limit ${limit}`.execute(db)).rows;
+  return (
+    await sql<Match>`select ${MATCH_COLUMNS} from product_search s join product_search_keys k on k.key = s.rowid join products p on p.id = k.product_id
+      where ${ftsMatch(search)} limit ${limit}`.execute(db)
+  ).rows;
+}
+
+/** The sort value of a match, as the cursor holds it. */
+const keyOf = (m: Match, spec: SortSpec): string | number => (spec.column === "created_at" ? m.created_at : Number(m[spec.column]));
+
+function compareMatches(spec: SortSpec) {
+  return (a: Match, b: Match) => {
+    const ka = keyOf(a, spec);
+    const kb = keyOf(b, spec);
+    const c = ka < kb ? -1 : ka > kb ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    return spec.descending ? -c : c;
+  };
+}
 
 /**
- * One page of a search. A search matching at most PRODUCT_SEARCH_SORT_CAP products is sorted like
- * any list (over those ids only). A broader one walks the trigram index newest first (SQLite: by
- * search key, the order products were added; PostgreSQL: created_at), and cannot be sorted otherwise.
+ * One page of a search across vendors. One read of the trigram index answers a search matching at
+ * most PRODUCT_SEARCH_CAP products whole: filtered, sorted, paged and counted here. A broader one
+ * walks the index newest first (SQLite: by search key, the order products entered the catalogue;
+ * PostgreSQL: created_at) and counts up to the cap; it cannot be sorted otherwise.
  */
-async function searchPage(db: Executor, input: ListInput, search: string, spec: SortSpec, cursor: ProductCursor | undefined): Promise<ProductRowsPage & { matchIds: string[] | null }> {
-  let matchIds: string[] | null = null;
+async function searchPage(db: Executor, input: ListInput, search: string, spec: SortSpec, cursor: ProductCursor | undefined): Promise<ProductRowsPage & { total: Total }> {
   if (cursor?.mode !== "walk") {
-    const probe = await probeMatches(db, search);
-    if (probe.length <= PRODUCT_SEARCH_SORT_CAP) matchIds = probe;
-    else if (cursor?.mode === "sorted") throw invalidField("cursor", "the search now matches more products than it did: start again from the first page");
-  }
-  if (matchIds !== null) {
-    if (matchIds.length === 0) return { ids: [], next: null, matchIds };
-    const after = cursor?.mode === "sorted" ? cursor : undefined;
-    const rows = await sql<{ id: string; k: string | number }>`select p.id as id, ${sql.ref(`p.${spec.column}`)} as k from products p
-      where p.id in (${sql.join(matchIds)}) ${filterSql(input)} ${afterSql(spec, after)} ${orderSql(spec, "p")} limit ${input.limit + 1}`.execute(db);
-    return { ...pageOf(rows.rows, input.limit, (r) => ({ mode: "sorted", sort: spec, value: r.k, id: r.id })), matchIds };
+    const matches = await probeMatches(db, search);
+    if (matches.length <= PRODUCT_SEARCH_CAP) {
+      const status = input.status === undefined ? undefined : toDbStatus(input.status);
+      const order = compareMatches(spec);
+      const kept = matches.filter((m) => status === undefined || m.status === status).sort(order);
+      const after = cursor?.mode === "sorted" ? ({ id: cursor.id, created_at: String(cursor.value), price_cents: cursor.value, units_sold: cursor.value, revenue_cents: cursor.value } as Match) : undefined;
+      const rest = after ? kept.filter((m) => order(m, after) > 0) : kept;
+      return { ...pageOf(rest.slice(0, input.limit + 1), input.limit, (m) => ({ mode: "sorted", sort: spec, value: keyOf(m, spec), id: m.id })), total: { total: kept.length, totalCapped: false } };
+    }
+    if (cursor?.mode === "sorted") throw invalidField("cursor", "the search now matches more products than it did: start again from the first page");
   }
   if (spec.column !== "created_at" || !spec.descending) {
-    throw invalidField("sort", `a search matching more than ${PRODUCT_SEARCH_SORT_CAP.toLocaleString("en-US")} products can only be sorted by newest: refine the search`);
+    throw invalidField("sort", `a search matching more than ${PRODUCT_SEARCH_CAP.toLocaleString("en-US")} products can only be sorted by newest: refine the search`);
   }
+  const status = filterSql({ status: input.status });
+  // The total: the cap, unless a status filter leaves fewer (counted up to the cap over the matches).
+  const total = async (from: RawBuilder<unknown>) => (input.status === undefined ? { total: PRODUCT_SEARCH_CAP, totalCapped: true } : countCapped(db, from, PRODUCT_SEARCH_CAP));
   if (isPostgres(db)) {
     const walkAfter = cursor?.mode === "walk" && cursor.value !== undefined ? { value: cursor.value, id: cursor.id ?? "" } : undefined;
     const rows = await sql<{ id: string; k: string }>`select p.id as id, p.created_at as k from products p
-      where p.name_search like ${`%${escapeLike(search.toLowerCase())}%`} escape '\\' ${filterSql(input)} ${afterSql(spec, walkAfter)}
-      order by p.created_at desc, p.id desc limit ${input.limit + 1}`.execute(db);
-    return { ...pageOf(rows.rows, input.limit, (r) => ({ mode: "walk", value: r.k, id: r.id })), matchIds: null };
+      where ${pgMatch(search)} ${status} ${afterSql(spec, walkAfter)} order by p.created_at desc, p.id desc limit ${input.limit + 1}`.execute(db);
+    return { ...pageOf(rows.rows, input.limit, (r) => ({ mode: "walk", value: r.k, id: r.id })), total: await total(sql`from products p where ${pgMatch(search)} ${status}`) };
   }
+  const from = sql`from product_search s join product_search_keys k on k.key = s.rowid join products p on p.id = k.product_id where ${ftsMatch(search)} ${status}`;
   const beforeKey = cursor?.mode === "walk" && cursor.key !== undefined ? sql` and s.rowid < ${cursor.key}` : sql``;
-  const rows = await sql<{ id: string; key: number }>`select p.id as id, s.rowid as key from product_search s
-    join product_search_keys k on k.key = s.rowid join products p on p.id = k.product_id
-    where ${ftsMatch(search)} ${filterSql(input)} ${beforeKey} order by s.rowid desc limit ${input.limit + 1}`.execute(db);
-  return { ...pageOf(rows.rows, input.limit, (r) => ({ mode: "walk", key: Number(r.key) })), matchIds: null };
+  const rows = await sql<{ id: string; key: number }>`select p.id as id, s.rowid as key ${from} ${beforeKey} order by s.rowid desc limit ${input.limit + 1}`.execute(db);
+  return { ...pageOf(rows.rows, input.limit, (r) => ({ mode: "walk", key: Number(r.key) })), total: await total(from) };
 }
 
-/** Counts up to PRODUCT_COUNT_CAP + 1 rows of `from` (an index range or the trigram matches). */
-async function countCapped(db: Executor, from: RawBuilder<unknown>): Promise<{ total: number; totalCapped: boolean }> {
-  const row = await sql<{ n: number | string }>`select count(*) as n from (select 1 as one ${from} limit ${PRODUCT_COUNT_CAP + 1}) t`.execute(db);
+type Total = { total: number; totalCapped: boolean };
+
+/** Counts up to `cap` + 1 rows of `from` (an index range, or the matches of a search). */
+async function countCapped(db: Executor, from: RawBuilder<unknown>, cap = PRODUCT_COUNT_CAP): Promise<Total> {
+  const row = await sql<{ n: number | string }>`select count(*) as n from (select 1 as one ${from} limit ${cap + 1}) t`.execute(db);
   const n = Number(row.rows[0]?.n ?? 0);
-  return { total: Math.min(n, PRODUCT_COUNT_CAP), totalCapped: n > PRODUCT_COUNT_CAP };
+  return { total: Math.min(n, cap), totalCapped: n > cap };
 }
 
-/** The matching total: counters without a vendor or search, else an index range or the matches counted up to the cap. */
-async function totalOf(db: Executor, filters: ProductsFilters, search: string, matchIds: string[] | null): Promise<{ total: number; totalCapped: boolean }> {
-  if (search !== "") {
-    if (matchIds !== null) {
-      if (matchIds.length === 0) return { total: 0, totalCapped: false };
-      return countCapped(db, sql`from products p where p.id in (${sql.join(matchIds)}) ${filterSql(filters)}`);
-    }
-    if (isPostgres(db)) return countCapped(db, sql`from products p where p.name_search like ${`%${escapeLike(search.toLowerCase())}%`} escape '\\' ${filterSql(filters)}`);
-    if (filters.vendorId === undefined && filters.status === undefined) return countCapped(db, sql`from product_search where ${ftsMatch(search)}`);
-    return countCapped(db, sql`from product_search s join product_search_keys k on k.key = s.rowid join products p on p.id = k.product_id where ${ftsMatch(search)} ${filterSql(filters)}`);
-  }
-  if (filters.vendorId !== undefined) return countCapped(db, sql`from products p where p.vendor_id = ${filters.vendorId} ${filterSql({ status: filters.status })}`);
+/** A list's total without a search across vendors: the counters without a vendor, else the vendor's index range counted up to the cap. */
+async function totalOf(db: Executor, filters: ProductsFilters, nameFilter: RawBuilder<unknown>): Promise<Total> {
+  if (filters.vendorId !== undefined) return countCapped(db, sql`from products p where p.vendor_id = ${filters.vendorId} ${filterSql({ status: filters.status })} ${nameFilter}`);
   const c = await readCounters(db);
   const total = c[COUNTERS.productsTotal];
   const byStatus: Record<ProductStatus, number> = {
@@ -189,16 +207,34 @@ async function totalOf(db: Executor, filters: ProductsFilters, search: string, m
   return { total: filters.status ? byStatus[filters.status] : total, totalCapped: false };
 }
 
+/**
+ * A search within one vendor's products: the vendor's own index ranges filtered by name (a vendor
+ * has few products next to the catalogue's million), so it sorts and counts like any list.
+ * Case is ignored for ASCII letters (SQLite's LIKE) or by lower() (PostgreSQL).
+ */
+const vendorNameFilter = (db: Executor, search: string): RawBuilder<unknown> =>
+  isPostgres(db) ? sql` and ${pgMatch(search)}` : sql` and p.name like ${`%${escapeLike(search)}%`} escape '\\'`;
+
 /** One page of products, searched, filtered and sorted, with its next cursor (and the total when asked). */
-export async function listProductRows(db: Executor, input: ListInput, withTotal: boolean): Promise<{ products: ProductListItem[]; next: string | null; total?: { total: number; totalCapped: boolean } }> {
+export async function listProductRows(db: Executor, input: ListInput, withTotal: boolean): Promise<{ products: ProductListItem[]; next: string | null; total?: Total }> {
   const spec = sortSpec(input.sort);
   const cursor = input.cursor === undefined ? undefined : decodeProductCursor(input.cursor, spec);
   const search = input.search?.trim() ?? "";
   // The contract refuses shorter texts; this guards any other caller (no index could serve them).
   if (search !== "" && [...search].length < MIN_PRODUCT_SEARCH_LENGTH) throw invalidField("search", `must be at least ${MIN_PRODUCT_SEARCH_LENGTH} characters`);
-  const page = search === "" ? { ...(await plainPage(db, input, spec, input.limit, cursor)), matchIds: null } : await searchPage(db, input, search, spec, cursor);
-  const [products, total] = await Promise.all([fetchListItems(db, page.ids), withTotal ? totalOf(db, input, search, page.matchIds) : Promise.resolve(undefined)]);
-  return { products, next: page.next ? encodeProductCursor(page.next) : null, ...(total ? { total } : {}) };
+  let page: ProductRowsPage;
+  let total: Promise<Total | undefined>;
+  if (search !== "" && input.vendorId === undefined) {
+    const found = await searchPage(db, input, search, spec, cursor);
+    page = found;
+    total = Promise.resolve(found.total);
+  } else {
+    const nameFilter = search === "" ? sql`` : vendorNameFilter(db, search);
+    page = await plainPage(db, input, spec, input.limit, cursor, nameFilter);
+    total = withTotal ? totalOf(db, input, nameFilter) : Promise.resolve(undefined);
+  }
+  const [products, counted] = await Promise.all([fetchListItems(db, page.ids), total]);
+  return { products, next: page.next ? encodeProductCursor(page.next) : null, ...(withTotal && counted ? { total: counted } : {}) };
 }
 
 type ProductWithVendor = Product & { vendor_name: string };
