@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
-import { renderAnnouncement, renderMessage } from "./announcement-render.ts";
+import { renderAnnouncement, renderMessage, sanitizeFragment } from "./announcement-render.ts";
 
 const ALLOWED_ELEMENTS = new Set(["HTML", "HEAD", "META", "TITLE", "BODY", "H1", "P", "BR", "STRONG", "A", "HR"]);
 const ALLOWED_ATTRIBUTES = new Set(["lang", "charset", "style", "href"]);
@@ -67,6 +67,14 @@ describe("the announcement renderer (docs/product.md §17.1)", () => {
   it("keeps a link to anything but the web or an address as its literal text", () => {
     expect(renderMessage("[x](javascript:alert(1))").fragment).toBe("<p>[x](javascript&#58;alert(1))</p>");
     expect(renderMessage("[x](ftp://files.test/a)").fragment).toBe("<p>[x](ftp://files.test/a)</p>");
+  });
+
+  it("keeps only its own tags in the second layer: anything else becomes visible text", () => {
+    expect(sanitizeFragment('<p>a<br><strong>b</strong> <a href="https://x.test/?a=1&amp;b=2">c</a></p>')).toBe('<p>a<br><strong>b</strong> <a href="https://x.test/?a=1&amp;b=2">c</a></p>');
+    expect(sanitizeFragment('<p><img src=x onerror=alert(1)><a href="javascript:alert(1)">x</a><script>y</script></p>')).toBe(
+      "<p>&lt;img src=x onerror=alert(1)&gt;&lt;a href=&quot;javascript:alert(1)&quot;&gt;x</a>&lt;script&gt;y&lt;/script&gt;</p>",
+    );
+    expect(sanitizeFragment("<p>unclosed <a href")).toBe("<p>unclosed &lt;a href");
   });
 
   it("never produces a script, an event handler, a script URL or any element it does not write (property)", () => {
