@@ -72,6 +72,13 @@ export function findAnnouncement(db: Executor, id: string): Promise<Announcement
 }
 
 /**
+ * A vendor flag as an expression no index can serve: queueing walks vendors by primary key, and
+ * SQLite would otherwise pick an index on the flag (vendors_internal_*) and sort or filter every
+ * vendor for each chunk (measured: 5,000 recipients took 5–8 s instead of a fraction of one).
+ */
+const unindexed = (column: "is_active" | "is_internal") => sql<number>`${sql.ref(`vendors.${column}`)} + 0`;
+
+/**
  * Writes the next chunk of an announcement's delivery records, after its queue cursor: the
  * audience's vendors in id order (a chosen list: its next slice), with the address and name they
  * have now, in one INSERT … SELECT, and moves the cursor and the counts in the same transaction.
@@ -89,9 +96,9 @@ export async function queueRecipientsChunk(db: Executor, announcementId: string,
       slice = chosen.slice(0, size);
     } else {
       let q = trx.selectFrom("vendors").select("id").where("id", ">", after).orderBy("id").limit(size);
-      if (ann.audience === "active") q = q.where("is_active", "=", 1);
-      if (ann.audience === "inactive") q = q.where("is_active", "=", 0);
-      if (ann.include_internal !== 1) q = q.where("is_internal", "=", 0);
+      if (ann.audience === "active") q = q.where(unindexed("is_active"), "=", 1);
+      if (ann.audience === "inactive") q = q.where(unindexed("is_active"), "=", 0);
+      if (ann.include_internal !== 1) q = q.where(unindexed("is_internal"), "=", 0);
       slice = (await q.execute()).map((r) => r.id);
     }
     if (slice.length === 0) return { written: 0, done: true };
@@ -108,9 +115,9 @@ export async function queueRecipientsChunk(db: Executor, announcementId: string,
       ]);
     if (ann.audience === "vendorIds") source = source.where("id", "in", slice);
     else source = source.where("id", ">", after).where("id", "<=", last);
-    if (ann.audience === "active") source = source.where("is_active", "=", 1);
-    if (ann.audience === "inactive") source = source.where("is_active", "=", 0);
-    if (ann.include_internal !== 1) source = source.where("is_internal", "=", 0);
+    if (ann.audience === "active") source = source.where(unindexed("is_active"), "=", 1);
+    if (ann.audience === "inactive") source = source.where(unindexed("is_active"), "=", 0);
+    if (ann.include_internal !== 1) source = source.where(unindexed("is_internal"), "=", 0);
     const result = await trx
       .insertInto("announcement_recipients")
       .columns(["announcement_id", "vendor_id", "vendor_name", "email", "status", "next_attempt_at"])
