@@ -19,9 +19,14 @@ export function addDaysIso(iso: string, days: number): string {
   return new Date(Date.parse(iso) + days * DAY_MS).toISOString();
 }
 
-/** The current slot (if any) and the queued ones, in the order they run. */
-export function selectLiveSlots(db: Executor, now: string): Promise<FeaturedRow[]> {
-  return db.selectFrom("featured_artists").selectAll().where("ends_at", ">", now).where("ended_at", "is", null).orderBy("starts_at").orderBy("id").execute();
+/**
+ * The current slot (if any) and the queued ones, in the order they run. Sorted here, not in SQL, so
+ * the planner reads the few live rows through featured_artists_ends_idx instead of walking the whole
+ * history in start order.
+ */
+export async function selectLiveSlots(db: Executor, now: string): Promise<FeaturedRow[]> {
+  const rows = await db.selectFrom("featured_artists").selectAll().where("ends_at", ">", now).where("ended_at", "is", null).execute();
+  return rows.sort((a, b) => (a.starts_at < b.starts_at ? -1 : a.starts_at > b.starts_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** The current slot is the live one that has started; the rest of the live ones are the queue. */
