@@ -8,7 +8,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { type Dataset, ensureDataset, scaledSize } from "./lib/dataset.ts";
+import { type AnnouncementFigures, benchAnnouncements, removeBenchAnnouncements } from "./lib/announcements.ts";
 import { endpointsFor, loadMix, pickSubjects, type Subjects } from "./lib/endpoints.ts";
+import { startSmtpSink } from "../src/server/testing/smtp-sink.ts";
 import { type Client, createClient, measureLatency } from "./lib/latency.ts";
 import { type LoadFigures, runLoad, startBareServer } from "./lib/load.ts";
 import { describeMachine } from "./lib/machine.ts";
@@ -48,11 +50,26 @@ async function openSide(dataset: Dataset): Promise<Side> {
 async function main(): Promise<void> {
   log(`db ${options.db}, scale ${options.scale}, ${options.requests} requests per endpoint, load ${options.connections} connections x ${options.duration} s`);
   const databaseUrl = process.env.DATABASE_URL;
+  // Announcement mails (docs/product.md §17.3) go to a local SMTP sink in this process; the servers
+  // inherit its address (server-process.ts passes the environment on) and a pace above the target.
+  const sink = await startSmtpSink();
+  process.env.SMTP_URL = sink.url;
+  process.env.MAIL_MAX_PER_SECOND ??= "1000";
   const fullSet = await ensureDataset(options.db, "full", scaledSize(options.scale), { regenerate: options.regenerate, databaseUrl });
   const tenthSet = options.growth ? await ensureDataset(options.db, "tenth", scaledSize(options.scale / 10), { regenerate: options.regenerate, databaseUrl }) : null;
 
   const full = await openSide(fullSet);
   const tenth = tenthSet ? await openSide(tenthSet) : null;
+  // An announcement to every artist: its queueing, the reads meanwhile, the sending pace; then the
+  // history and recipients pages are measured with it in place (and it is removed at the end).
+  const announcementRuns: Array<{ label: string; url: string; figures: AnnouncementFigures }> = [];
+  for (const side of [full, tenth]) {
+    if (!side) continue;
+    const figures = await benchAnnouncements({ baseUrl: side.server.baseUrl, token: side.token, databaseUrl: side.dataset.url }, sink, { sendSeconds: 15, log: (m) => log(`${side.dataset.label}: ${m}`) });
+    side.subjects.announcementId = figures.announcementId;
+    side.subjects.recipientsMidCursor = figures.recipientsMidCursor;
+    announcementRuns.push({ label: side.dataset.label, url: side.dataset.url, figures });
+  }
   // Growth compares the SAME request on both sets: the searches use the tenth's texts on both
   // (each set's busiest store has another name; a longer phrase costs more trigram lists).
   if (tenth) {
@@ -116,6 +133,13 @@ async function main(): Promise<void> {
   );
   console.log(`\nTargets (issue 7)\n`);
   console.log(targetsTable(checks));
+  for (const { label, figures: a } of announcementRuns) {
+    console.log(
+      `\nAnnouncements (${label}, issue 20): ${a.recipients} recipients queued in ${a.queueSeconds.toFixed(2)} s (target well under 5 s); ` +
+        `${a.otherRequests.n} other requests meanwhile: p50 ${a.otherRequests.p50Ms.toFixed(1)} ms, p95 ${a.otherRequests.p95Ms.toFixed(1)} ms, max ${a.otherRequests.maxMs.toFixed(1)} ms; ` +
+        `sending ${a.mailsPerSecond.toFixed(0)} mails/s to a local SMTP sink (${a.mailsAccepted} in ${a.sendWindowSeconds.toFixed(1)} s; target ≥ 200)`,
+    );
+  }
   const misses = checks.filter((c) => !c.pass).length;
   console.log(`\n${checks.length - misses} of ${checks.length} targets met on ${machine.nproc} cores (load average ${machine.loadAverageAtStart} at start).`);
 
@@ -134,12 +158,16 @@ async function main(): Promise<void> {
       throughputRounds: rounds.map((r) => ({ dashboardRequestsPerSecond: r.dashboard.requestsPerSecond, bareRequestsPerSecond: r.bare.requestsPerSecond, ratio: r.ratio })),
       mixPaths: loadMix(full.subjects),
     },
+    announcements: Object.fromEntries(announcementRuns.map((r) => [r.label, r.figures])),
     peakRssMb: rss,
     targets: checks,
     runSeconds: Math.round((Date.now() - started) / 1000),
   };
   mkdirSync(dirname(options.out), { recursive: true });
   writeFileSync(options.out, `${JSON.stringify(result, null, 2)}\n`);
+  // The cached data sets stay as they were generated.
+  for (const r of announcementRuns) await removeBenchAnnouncements(r.url, [r.figures.announcementId]);
+  await sink.close();
   log(`wrote ${options.out}`);
 }
 

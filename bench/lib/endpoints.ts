@@ -33,6 +33,9 @@ export interface Subjects {
   /** Issue 23: cursors half-way through the vendors by revenue (largest first) and the active error logs oldest first. */
   vendorRevenueMidCursor?: string;
   oldestDeepCursor?: string;
+  /** The announcement the benchmark sent to every artist (bench/lib/announcements.ts), and a cursor half-way through its recipients. */
+  announcementId?: string;
+  recipientsMidCursor?: string;
 }
 
 /**
@@ -167,6 +170,20 @@ export function endpointsFor(s: Subjects): Endpoint[] {
     { name: "products of a vendor by revenue", path: `/api/admin/products?limit=50&vendorId=${v}&status=active&sort=-revenue`, p95TargetMs: 5 },
     { name: "product detail", path: `/api/admin/products/${encodeURIComponent(s.productId)}`, p95TargetMs: 5 },
     { name: "products summary", path: "/api/admin/products/summary", p95TargetMs: 5 },
+    // Announcements (docs/product.md §17): history by keyset with its counts; recipients by keyset of one index.
+    ...(s.announcementId ? announcementEndpoints(s.announcementId, s.recipientsMidCursor ?? "") : []),
+  ];
+}
+
+function announcementEndpoints(id: string, midCursor: string): Endpoint[] {
+  const a = `/api/admin/communications/announcements/${encodeURIComponent(id)}`;
+  return [
+    { name: "announcements history", path: "/api/admin/communications/announcements?limit=20", p95TargetMs: 5 },
+    { name: "announcement", path: a, p95TargetMs: 5 },
+    { name: "announcement recipients page 1", path: `${a}/recipients?limit=50`, p95TargetMs: 5 },
+    { name: "announcement recipients deep", path: `${a}/recipients?limit=50&cursor=${encodeURIComponent(midCursor)}`, p95TargetMs: 5 },
+    { name: "announcement recipients sent", path: `${a}/recipients?limit=50&status=sent`, p95TargetMs: 5 },
+    { name: "announcement recipients canceled", path: `${a}/recipients?limit=50&status=canceled`, p95TargetMs: 5 },
   ];
 }
 
