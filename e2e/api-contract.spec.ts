@@ -51,6 +51,7 @@ test("every answer the screens receive has the shape its endpoint definition dec
   await visit("Error Logs", "/api/admin/errors");
   await visit("Analytics", "/api/admin/analytics");
   await visit("Settings", "/api/admin/settings");
+  await visit("Products", "/api/admin/products");
   await visit("System Debug", "/api/debug/admin");
   await expect(page.getByTestId("overall-status")).toBeVisible();
   await page.waitForLoadState("networkidle");
