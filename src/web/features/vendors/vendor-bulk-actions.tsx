@@ -4,8 +4,9 @@ import { BulkBar, type RowSelection } from "@web/components/list";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { Button } from "@web/components/ui/button";
 import { toast } from "@web/components/ui/toast";
+import { apiErrorMessage } from "@web/lib/api-client";
 import { countOf } from "@web/lib/format";
-import { errorMessage, useBulkVendorStatus } from "./vendors-api";
+import { useBulkVendorStatus } from "./vendors-api";
 
 /**
  * Enable or disable the vendors selected on the page (docs/product.md §4.1): one confirmation naming
@@ -27,7 +28,7 @@ export function VendorBulkActions({ selection }: { selection: RowSelection }) {
         selection.clear();
         toast({ title: `${what} ${target.isActive ? "enabled" : "disabled"}`, variant: "success" });
       },
-      onError: (error) => toast({ title: `Failed to ${target.isActive ? "enable" : "disable"} ${what}: ${errorMessage(error)}`, variant: "destructive" }),
+      onError: (error) => toast({ title: `Failed to ${target.isActive ? "enable" : "disable"} ${what}: ${apiErrorMessage(error)}`, variant: "destructive" }),
     });
   };
 
