@@ -9,13 +9,15 @@ export interface BenchOptions {
   /** Seconds per load run. */
   duration: number;
   connections: number;
+  /** Server processes behind one port (WEB_CONCURRENCY; the cluster supervisor, decision 0006). */
+  replicas: number;
   growth: boolean;
   regenerate: boolean;
   out: string;
 }
 
 const USAGE = `npm run bench -- [--db sqlite|postgres] [--scale F] [--quick] [--requests N] [--duration S]
-                     [--connections N] [--no-growth] [--regenerate] [--out FILE]`;
+                     [--connections N] [--replicas N] [--no-growth] [--regenerate] [--out FILE]`;
 
 /** Reads the command line; a bad value stops with the usage line rather than running a wrong benchmark. */
 export function parseBenchOptions(argv: string[]): BenchOptions {
@@ -28,6 +30,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
       requests: { type: "string" },
       duration: { type: "string" },
       connections: { type: "string", default: "100" },
+      replicas: { type: "string", default: "1" },
       "no-growth": { type: "boolean", default: false },
       regenerate: { type: "boolean", default: false },
       out: { type: "string" },
@@ -61,6 +64,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     requests: Math.round(number("requests", values.requests, quick ? 60 : 1000, 10)),
     duration: number("duration", values.duration, quick ? 3 : 10, 1),
     connections: Math.round(number("connections", values.connections, 100, 1)),
+    replicas: Math.round(number("replicas", values.replicas, 1, 1)),
     growth: !(values["no-growth"] ?? false),
     regenerate: values.regenerate ?? false,
     out: values.out ?? "bench/results/latest.json",

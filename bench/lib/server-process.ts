@@ -21,6 +21,31 @@ export function peakRssMb(pid: number): number | null {
   }
 }
 
+/** The child processes of a process (a cluster supervisor's workers), from /proc; empty where unavailable. */
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Peak RSS of a running server: with one process its own VmHWM; under a supervisor (replicas > 1)
+ * the largest worker's (`perProcess`) and the sum over the supervisor and its workers (`total`, an
+ * upper bound: the peaks need not coincide).
+ */
+export function serverPeakRss(pid: number): { perProcess: number | null; total: number | null; processes: number } {
+  const workers = childPids(pid);
+  if (workers.length === 0) {
+    const own = peakRssMb(pid);
+    return { perProcess: own, total: own, processes: 1 };
+  }
+  const peaks = workers.map(peakRssMb).filter((v): v is number => v !== null);
+  const primary = peakRssMb(pid) ?? 0;
+  return { perProcess: peaks.length ? Math.max(...peaks) : null, total: peaks.reduce((a, b) => a + b, primary), processes: workers.length };
+}
+
 export interface RunningServer {
   baseUrl: string;
   pid: number;
@@ -30,13 +55,20 @@ export interface RunningServer {
 
 /**
  * Starts the real server as `npm start` runs it (the production bundle dist/server/main.js, built
- * when missing or stale; one process, so the child's pid IS the server and its /proc status is the
- * server's memory) and waits until /api/health answers.
+ * when missing or stale) and waits until /api/health answers. One process by default, so the
+ * child's pid IS the server and its /proc status is the server's memory; `replicas` > 1 runs the
+ * cluster supervisor with that many workers on the one port (WEB_CONCURRENCY, decision 0006), and
+ * waits until every worker listens. `nodeArgs` go to node before the bundle (e.g. --cpu-prof).
  */
-export async function startServer(databaseUrl: string, options: { readyTimeoutMs: number; env?: Record<string, string> }): Promise<RunningServer> {
+export async function startServer(
+  databaseUrl: string,
+  options: { readyTimeoutMs: number; env?: Record<string, string>; replicas?: number; nodeArgs?: string[] },
+): Promise<RunningServer> {
   await ensureBuild();
   const port = await freePort();
-  const [command, ...args] = serverCommand("build");
+  const [command, ...bundleArgs] = serverCommand("build");
+  const args = [...(options.nodeArgs ?? []), ...bundleArgs];
+  const replicas = options.replicas ?? 1;
   const child = spawn(command, args, {
     env: {
       ...process.env,
@@ -49,13 +81,21 @@ export async function startServer(databaseUrl: string, options: { readyTimeoutMs
       BETA_PASSWORD: BENCH_BETA_PASSWORD,
       ADMIN_EMAIL: BENCH_ADMIN.email,
       ADMIN_PASSWORD: BENCH_ADMIN.password,
+      WEB_CONCURRENCY: String(replicas),
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
+  let listening = 0;
+  let carry = "";
   const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString("utf8")).slice(-4000);
+    const text = chunk.toString("utf8");
+    output = (output + text).slice(-4000);
+    // Every worker prints one "listening" line; chunks may split it, so a short tail is carried over.
+    const lines = (carry + text).split("\n");
+    carry = lines.pop()!.slice(-200);
+    listening += lines.filter((l) => l.startsWith("HKI Global Admin listening")).length;
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
@@ -74,7 +114,8 @@ export async function startServer(databaseUrl: string, options: { readyTimeoutMs
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before it was ready:\n${output}`);
     try {
       const res = await fetch(`${baseUrl}/api/health`);
-      if (res.ok) break;
+      // Under a supervisor the first worker answers before the others have started.
+      if (res.ok && listening >= replicas) break;
     } catch {
       // not listening yet
     }

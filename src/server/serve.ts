@@ -1,6 +1,6 @@
 import { serve } from "@hono/node-server";
 import { fileURLToPath } from "node:url";
-import { createApp } from "./app.ts";
+import { createApp, serverResponseClass } from "./app.ts";
 import type { AppConfig } from "./platform/config/config.ts";
 import { webAppIsBuilt } from "./platform/http/static-files.ts";
 import { jobRegistrations } from "./job-handlers.ts";
@@ -28,7 +28,9 @@ export async function runServer(config: AppConfig): Promise<void> {
   const metricsServer = config.metricsPort && cluster.isPrimary ? await startMetricsServer(config.metricsPort, config.host, metricsText) : undefined;
   if (metricsServer) console.log(`Metrics on http://${config.host}:${config.metricsPort}/metrics`);
 
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  // The security headers are written by the response class itself (platform/http/security-headers.ts).
+  const serverOptions = { ServerResponse: serverResponseClass(config) };
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions }, (info) => {
     console.log(`HKI Global Admin listening on http://${config.host}:${info.port} (database: ${deps.database.kind})`);
     worker.start();
   });

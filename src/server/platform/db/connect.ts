@@ -77,14 +77,17 @@ export function openDatabase(config: DatabaseConfig): Database {
     sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     // Errors the driver throws are marked as the database's (client-errors.ts): only those are outages.
     const db = new Kysely<DB>({ dialect: markingDialect(new RetryingSqliteDialect(sqlite)) });
-    // Read straight from the handle (~3 µs, no lock needed: it reads connection state). Inside another
-    // request's open transaction it may count uncommitted changes: that only invalidates early.
-    const version = sqlite.prepare("select total_changes() || ':' || data_version from pragma_data_version").pluck();
+    // Read straight from the handle. Inside another request's open transaction it may count
+    // uncommitted changes: that only invalidates early. Two statements, because `total_changes()`
+    // alone takes no read transaction (0.1 µs) and the bare pragma is the cheapest way to ask for
+    // data_version (~2.8 µs): together ~40 % less than one select joining both (docs/performance.md).
+    const changes = sqlite.prepare("select total_changes()").pluck();
+    const dataVersion = sqlite.prepare("pragma data_version").pluck();
     return {
       kind: "sqlite",
       db,
       sqlite,
-      dataVersion: () => version.get() as string,
+      dataVersion: () => `${changes.get() as number}:${dataVersion.get() as number}`,
       versionCoversOtherProcesses: true,
       watchOtherProcesses: async () => undefined,
       close: async () => {

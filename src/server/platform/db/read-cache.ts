@@ -1,8 +1,6 @@
 import type { Clock } from "../clock.ts";
-import { cacheLookups } from "../metrics/metrics.ts";
+import { countCacheLookup } from "../metrics/metrics.ts";
 
-const READ_HIT = { cache: "read", result: "hit" } as const;
-const READ_MISS = { cache: "read", result: "miss" } as const;
 
 /** How long a cached answer may be served at most, whatever the data version says. */
 export const READ_CACHE_MAX_AGE_MS = 1000;
@@ -39,10 +37,10 @@ export class ReadCache {
     const version = dataVersion();
     const hit = this.entries.get(key);
     if (hit && this.isFresh(hit, now, version)) {
-      cacheLookups.inc(READ_HIT);
+      countCacheLookup("read", true);
       return hit.value as Promise<T>;
     }
-    cacheLookups.inc(READ_MISS);
+    countCacheLookup("read", false);
 
     // The version is taken BEFORE computing: a write landing mid-computation leaves an entry that
     // is already stale for the next reader, never a stale answer marked fresh.

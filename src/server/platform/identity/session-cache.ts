@@ -1,8 +1,6 @@
 import type { AuthenticatedUser } from "./auth-provider.ts";
-import { cacheLookups } from "../metrics/metrics.ts";
+import { countCacheLookup } from "../metrics/metrics.ts";
 
-const SESSION_HIT = { cache: "session", result: "hit" } as const;
-const SESSION_MISS = { cache: "session", result: "miss" } as const;
 
 interface CachedSession {
   version: string;
@@ -36,15 +34,15 @@ export class SessionCache {
   get(sessionId: string, version: string, nowIso: string): AuthenticatedUser | null {
     const entry = this.entries.get(sessionId);
     if (!entry) {
-      cacheLookups.inc(SESSION_MISS);
+      countCacheLookup("session", false);
       return null;
     }
     if (entry.version !== version || entry.expiresAt <= nowIso) {
       this.entries.delete(sessionId);
-      cacheLookups.inc(SESSION_MISS);
+      countCacheLookup("session", false);
       return null;
     }
-    cacheLookups.inc(SESSION_HIT);
+    countCacheLookup("session", true);
     return entry.user;
   }
 

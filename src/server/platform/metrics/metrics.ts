@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import { timingSafeEqual } from "node:crypto";
-import { AggregatorRegistry, Counter, Gauge, Histogram, collectDefaultMetrics, register } from "prom-client";
+import { AggregatorRegistry, Counter, Gauge, type Metric, type MetricValueWithName, collectDefaultMetrics, register } from "prom-client";
 
 /**
  * Prometheus metrics of this process (prom-client, its global registry). Served at `/metrics` on
@@ -18,17 +18,88 @@ function init(): void {
 }
 init();
 
-export const httpRequestDuration = new Histogram({
-  name: "hki_http_request_duration_seconds",
-  help: "Time to answer a request, by method, route (the endpoint's path pattern) and status",
-  labelNames: ["method", "route", "status"] as const,
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-});
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+interface DurationSeries {
+  labels: { method: string; route: string; status: string };
+  /** Observations per bucket (not cumulative); the last slot is above the largest bound. */
+  buckets: Float64Array;
+  sum: number;
+  count: number;
+}
+
+/**
+ * The request-duration histogram, observed once per request. prom-client's Histogram builds a
+ * closure, validates and hashes the label object on every observation (~1.5 µs, a visible share of
+ * a cached request: docs/performance.md, request path profile); this one finds its series by one
+ * string key and bumps a number, and turns into prom-client's histogram shape only when scraped
+ * (`get`, the interface prom-client's registry and the supervisor's aggregation read).
+ */
+class RequestDurationHistogram {
+  readonly name = "hki_http_request_duration_seconds";
+  readonly help = "Time to answer a request, by method, route (the endpoint's path pattern) and status";
+  readonly type = "histogram";
+  readonly aggregator = "sum";
+  private readonly series = new Map<string, DurationSeries>();
+
+  observe(method: string, route: string, status: number, seconds: number): void {
+    const key = `${status} ${method} ${route}`;
+    let series = this.series.get(key);
+    if (!series) {
+      series = { labels: { method, route, status: String(status) }, buckets: new Float64Array(DURATION_BUCKETS.length + 1), sum: 0, count: 0 };
+      this.series.set(key, series);
+    }
+    let i = 0;
+    while (i < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[i]!) i++;
+    series.buckets[i]! += 1;
+    series.sum += seconds;
+    series.count += 1;
+  }
+
+  async get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: Array<MetricValueWithName<string>> }> {
+    const values: Array<MetricValueWithName<string>> = [];
+    for (const { labels, buckets, sum, count } of this.series.values()) {
+      let cumulative = 0;
+      DURATION_BUCKETS.forEach((le, i) => {
+        cumulative += buckets[i]!;
+        values.push({ metricName: `${this.name}_bucket`, labels: { ...labels, le }, value: cumulative });
+      });
+      values.push({ metricName: `${this.name}_bucket`, labels: { ...labels, le: "+Inf" }, value: count });
+      values.push({ metricName: `${this.name}_sum`, labels, value: sum });
+      values.push({ metricName: `${this.name}_count`, labels, value: count });
+    }
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  }
+
+  reset(): void {
+    this.series.clear();
+  }
+}
+
+export const httpRequestDuration = new RequestDurationHistogram();
+register.registerMetric(httpRequestDuration as unknown as Metric);
+
+/** Cache lookups counted in plain numbers (two per cached request) and handed to prom-client when scraped. */
+const cacheLookupCounts = { read: { hit: 0, miss: 0 }, session: { hit: 0, miss: 0 } };
+
+export function countCacheLookup(cache: "read" | "session", hit: boolean): void {
+  if (hit) cacheLookupCounts[cache].hit += 1;
+  else cacheLookupCounts[cache].miss += 1;
+}
 
 export const cacheLookups = new Counter({
   name: "hki_cache_lookups_total",
   help: "Lookups in the in-process caches (read: dashboard/analytics answers; session: resolved sessions), by result",
   labelNames: ["cache", "result"] as const,
+  collect() {
+    this.reset();
+    for (const cache of ["read", "session"] as const) {
+      for (const result of ["hit", "miss"] as const) {
+        const n = cacheLookupCounts[cache][result];
+        if (n > 0) this.inc({ cache, result }, n);
+      }
+    }
+  },
 });
 
 export const sqliteBusyRetries = new Counter({

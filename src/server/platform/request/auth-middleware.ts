@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "./app-env.ts";
+import type { AuthenticatedUser } from "../identity/auth-provider.ts";
 import { forbidden, unauthorized } from "../http/http-error.ts";
 import { READ_ONLY_MESSAGE, adminRouteAccess, isAdminUser } from "../identity/admin-rule.ts";
 
@@ -12,11 +13,21 @@ export function bearerToken(header: string | undefined): string | null {
 
 /** Resolves the bearer token (if any) to a user for every /api request; rejects nothing by itself. */
 export function identifyUser(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  // A cached session answers the same user object request after request: the admin rule is applied
+  // to it once, not per request (a new object per request was garbage for nothing).
+  const withRule = new WeakMap<AuthenticatedUser, AuthenticatedUser & { isAdmin: boolean }>();
   return async (c, next) => {
     const token = bearerToken(c.req.header("authorization"));
     if (token) {
       const user = await deps.auth.authenticate(token, c.get("dataVersion"));
-      if (user) c.set("user", { ...user, isAdmin: isAdminUser(user, deps.config.adminEmailDomain) });
+      if (user) {
+        let ruled = withRule.get(user);
+        if (!ruled) {
+          ruled = { ...user, isAdmin: isAdminUser(user, deps.config.adminEmailDomain) };
+          withRule.set(user, ruled);
+        }
+        c.set("user", ruled);
+      }
     }
     await next();
   };

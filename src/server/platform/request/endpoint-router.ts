@@ -7,6 +7,9 @@ import { unauthorized } from "../http/http-error.ts";
 import { strictBodyProblem } from "../http/strict-body.ts";
 import { parseWith, readJsonBody, readQuery } from "../http/validate.ts";
 
+/** As Hono's c.json() sets it. */
+const JSON_CONTENT_TYPE = { "Content-Type": "application/json" } as const;
+
 /** What a handler gets besides its parsed input: the request's facts, read one way everywhere. */
 export interface RequestFacts<D extends EndpointDefinition = EndpointDefinition> {
   /** The signed-in user: always there unless the endpoint is public (then null without a token). */
@@ -68,14 +71,24 @@ export class EndpointRouter {
       if (definition.access !== "public") c.header("Cache-Control", "no-store");
       else if (success.cacheControl) c.header("Cache-Control", success.cacheControl);
       if (success.status === 204 || success.schema === undefined) return c.body(null, success.status === 204 ? 204 : success.status);
-      return c.json(result as object, success.status);
+      // A cached answer (read-cache.ts) is the same object request after request: serialised once.
+      if (result !== lastResult || lastJson === undefined) {
+        lastJson = JSON.stringify(result);
+        lastResult = result;
+      }
+      return c.body(lastJson, success.status, JSON_CONTENT_TYPE);
     });
+    // The endpoint's last answer and its JSON (answers are never changed once returned).
+    let lastResult: unknown;
+    let lastJson: string | undefined;
   }
 }
 
 function requestFacts(c: Context<AppEnv>, user: ActingUser | null): RequestFacts<EndpointDefinition> | RequestFacts<EndpointDefinition & { access: "public" }> {
   const requestId = c.get("requestId");
   const userAgent = c.req.header("user-agent") ?? null;
+  // The token and the URL are parsed only by the few handlers that read them (sign-out, links).
+  let url: URL | undefined;
   return {
     user,
     actor: user ? { user, clientIp: c.get("clientIp"), userAgent, requestId } : null,
@@ -83,8 +96,12 @@ function requestFacts(c: Context<AppEnv>, user: ActingUser | null): RequestFacts
     clientIp: c.get("clientIp"),
     userAgent,
     method: c.req.method,
-    bearerToken: bearerToken(c.req.header("authorization")),
+    get bearerToken() {
+      return bearerToken(c.req.header("authorization"));
+    },
     dataVersion: c.get("dataVersion"),
-    url: new URL(c.req.url),
+    get url() {
+      return (url ??= new URL(c.req.url));
+    },
   };
 }
