@@ -24,6 +24,8 @@ export default defineConfig({
     sourcemap: false,
     // dist/web/.vite/manifest.json: scripts/check-web-budget.ts reads the chunk graph from it.
     manifest: true,
+    // Every browser the panel supports preloads modules itself: no polyfill in the first screen's JS.
+    modulePreload: { polyfill: false },
     rollupOptions: {
       output: {
         // Rollup folds a chunk of (next to) no code into another chunk "loaded under similar

@@ -2,8 +2,11 @@ import { StrictMode, Suspense, lazy } from "react";
 import { createRoot } from "react-dom/client";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { queryClient } from "./lib/query-client";
-import { BetaGate } from "./app/beta-gate";
+import { BetaGate, loadBetaPasswordForm } from "./app/beta-gate";
 import { AuthSwitch } from "./app/auth-switch";
+import { loadSignInScreen } from "./app/auth-gate";
+import { hasValidBetaMarker } from "./lib/beta-marker";
+import { getSessionToken } from "./lib/session";
 import { prefetchStoredSession } from "./app/auth";
 import { prefetchPublicConfig } from "./lib/use-public-config";
 import { followThemeChanges } from "./app/theme";
@@ -26,6 +29,10 @@ const AcceptInvitePage = lazy(() => import("./features/accept-invite/accept-invi
 if (!acceptingInvitation) {
   prefetchPublicConfig(queryClient);
   prefetchStoredSession(queryClient);
+  // The gates' forms are chunks of their own that a returning admin never needs (issue 23); a
+  // visitor who will see them gets them now, beside the checks above.
+  if (!hasValidBetaMarker()) void loadBetaPasswordForm();
+  if (getSessionToken() === null) void loadSignInScreen();
 }
 
 // public/theme-init.js applied the stored theme before the first paint; from here on it follows changes.

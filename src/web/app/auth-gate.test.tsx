@@ -39,7 +39,7 @@ describe("AuthGate", () => {
   it("shows the sign-in form with the 'Are you lost?' box when signed out", async () => {
     api({ "GET /api/config": () => json(config) });
     renderGate();
-    expect(screen.getByRole("heading", { name: "HKI Global Admin" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "HKI Global Admin" })).toBeInTheDocument();
     expect(screen.getByText("Administrator access required")).toBeInTheDocument();
     expect(screen.getByLabelText("E-mail")).toBeInTheDocument();
     expect(screen.getByLabelText("Password")).toHaveAttribute("type", "password");
@@ -55,7 +55,7 @@ describe("AuthGate", () => {
       "GET /api/auth/me": () => json({ user: admin }),
     });
     renderGate();
-    await userEvent.type(screen.getByLabelText("E-mail"), "admin@hki.global");
+    await userEvent.type(await screen.findByLabelText("E-mail"), "admin@hki.global");
     await userEvent.type(screen.getByLabelText("Password"), "secret");
     await userEvent.click(screen.getByRole("button", { name: "Sign in" }));
     expect(await screen.findByText("Admin app")).toBeInTheDocument();
@@ -68,7 +68,7 @@ describe("AuthGate", () => {
       "POST /api/auth/sign-in": () => json({ error: { code: "invalid_credentials", message: "x" } }, 401, "Unauthorized"),
     });
     renderGate();
-    await userEvent.type(screen.getByLabelText("E-mail"), "admin@hki.global");
+    await userEvent.type(await screen.findByLabelText("E-mail"), "admin@hki.global");
     await userEvent.type(screen.getByLabelText("Password"), "nope");
     await userEvent.click(screen.getByRole("button", { name: "Sign in" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Invalid e-mail or password.");

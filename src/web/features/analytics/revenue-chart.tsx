@@ -21,8 +21,8 @@ export default function RevenueChart({ points, unit }: { points: readonly ChartP
           <XAxis dataKey="label" tick={{ fontSize: 12 }} minTickGap={16} />
           <YAxis tickFormatter={(v: number) => formatCurrency(v).replace(/\.00$/, "")} tick={{ fontSize: 12 }} width={72} />
           <Tooltip formatter={(value) => formatCurrency(Number(value))} />
-          <Bar dataKey="revenue" name="Revenue" fill="#111827" isAnimationActive={false} />
-          <Line dataKey="fees" name="Fees" stroke="#2563eb" dot={false} isAnimationActive={false} />
+          <Bar dataKey="revenue" name="Revenue" fill="var(--chart-1)" isAnimationActive={false} />
+          <Line dataKey="fees" name="Fees" stroke="var(--chart-2)" dot={false} isAnimationActive={false} />
         </ComposedChart>
       </ResponsiveContainer>
     </div>

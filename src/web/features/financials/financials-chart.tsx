@@ -16,9 +16,9 @@ export default function FinancialsChart({ series }: { series: readonly Financial
           <YAxis tickFormatter={(v: number) => formatCurrency(v).replace(/\.00$/, "")} tick={{ fontSize: 12 }} width={72} />
           <Tooltip formatter={(value) => formatCurrency(Number(value))} />
           <Legend />
-          <Bar dataKey="grossSales" name="Sales" fill="#111827" isAnimationActive={false} />
-          <Line dataKey="platformFees" name="Fees" stroke="#2563eb" dot={false} isAnimationActive={false} />
-          <Line dataKey="paidOut" name="Payouts" stroke="#16a34a" dot={false} isAnimationActive={false} />
+          <Bar dataKey="grossSales" name="Sales" fill="var(--chart-1)" isAnimationActive={false} />
+          <Line dataKey="platformFees" name="Fees" stroke="var(--chart-2)" dot={false} isAnimationActive={false} />
+          <Line dataKey="paidOut" name="Payouts" stroke="var(--chart-3)" dot={false} isAnimationActive={false} />
         </ComposedChart>
       </ResponsiveContainer>
     </div>
