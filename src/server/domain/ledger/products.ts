@@ -60,11 +60,15 @@ export async function createProduct(db: Executor, input: CreateProductInput, clo
 
 /** Moves one product between statuses with every count that depends on it (no history: see moderateProducts). */
 async function applyStatus(trx: Executor, current: Product, status: ProductStatus, moderation: { reason: string | null; at: string; by: string } | null): Promise<void> {
-  await trx
+  // Conditional on the status read (as payouts are): of two changes racing on PostgreSQL, the later
+  // one finds the row changed and fails whole instead of counting the product twice.
+  const updated = await trx
     .updateTable("products")
     .set(moderation ? { status, moderation_reason: moderation.reason, moderated_at: moderation.at, moderated_by: moderation.by } : { status })
     .where("id", "=", current.id)
-    .execute();
+    .where("status", "=", current.status)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw new LedgerError("invalid_state", `${current.name} (${current.id}) changed meanwhile: try again`);
   const deltas: Partial<Record<CounterName, number>> = {};
   for (const [k, v] of [...Object.entries(statusCounters(current.status, -1)), ...Object.entries(statusCounters(status, 1))] as [CounterName, number][]) {
     deltas[k] = (deltas[k] ?? 0) + v;

@@ -274,6 +274,22 @@ describe.each(testDatabaseKinds)("products catalogue API (%s)", (kind) => {
     expect(await compareRollups(ctx.database.db)).toEqual([]);
   });
 
+  it("racing moderations of the same products never count one twice (each fails whole or finds it done)", async () => {
+    const ids = (await list({ status: "active", limit: "4" })).products.map((p) => p.id);
+    const calls = [
+      ...ids.map((id) => patch(id, { status: "hidden", reason: "Race" })),
+      ...ids.map((id) => patch(id, { status: "hidden", reason: "Race again" })),
+      bulk({ ids, status: "hidden", reason: "Race in bulk" }),
+    ];
+    const statuses = (await Promise.all(calls)).map((r) => r.status);
+    for (const status of statuses) expect([200, 409]).toContain(status);
+    expect(await compareRollups(ctx.database.db)).toEqual([]);
+    const hidden = await ctx.database.db.selectFrom("products").select("id").where("id", "in", ids).where("status", "=", "hidden").execute();
+    expect(hidden).toHaveLength(ids.length);
+    expect((await bulk({ ids, status: "active" })).status).toBe(200);
+    expect(await compareRollups(ctx.database.db)).toEqual([]);
+  });
+
   it("the summary: counts by status, added this week, vendors over the limit (a counter that follows the setting and moderation)", async () => {
     const rows = await raw();
     const summary = () => get("/api/admin/products/summary").then((r) => productsSummarySchema.parse(r.body));
