@@ -9,6 +9,19 @@ export const ROUTE_CHUNK_BUDGET_BYTES = 50_000;
  * Measured at 390 kB gzip with @clerk/clerk-js 6.40 and @clerk/ui 1.34 (their no-remote-code builds).
  */
 export const CLERK_SIGN_IN_BUDGET_BYTES = 420_000;
+/**
+ * The signed-in start (issue 23): all the JS a signed-in admin downloads to see the dashboard (the
+ * entry, the router, the layout and the dashboard with everything Vite preloads beside them). The
+ * issue's target is 120 kB gzip. With React 19 (react-dom ~69 kB), React Router's data router
+ * (~33 kB) and TanStack Query (~10 kB) that leaves ~8 kB for the app's own code, which it does not
+ * fit yet: measured 133.4 kB after moving the menus, drawer, palette, gate forms and tailwind-merge
+ * out. The enforced ceiling keeps it from growing; the target is printed beside it.
+ */
+export const SIGNED_IN_START_TARGET_BYTES = 120_000;
+export const SIGNED_IN_START_BUDGET_BYTES = 135_000;
+/** The modules a signed-in admin's first screen loads beside the entry, whichever chunk holds them. */
+export const SIGNED_IN_START_MODULES = [/(^|\/)src\/web\/routed-app\.tsx$/, /(^|\/)src\/web\/app\/layout\.tsx$/, /(^|\/)src\/web\/features\/dashboard\/dashboard-page\.tsx$/];
+
 /** The module that starts the Clerk chunk; the only importer of any @clerk package. */
 export const CLERK_ENTRY = /(^|\/)app\/clerk-auth-gate\.tsx$/;
 /** Vite names a chunk after its module, and leaves `src` out when the chunk has no facade module. */
@@ -39,6 +52,8 @@ export interface ChunkFigure {
 
 export interface BudgetReport {
   firstScreen: { files: string[]; gzipBytes: number; budgetBytes: number };
+  /** Issue 23: the entry plus the router, layout and dashboard chunks and their static imports (null without chunk-modules). */
+  signedInStart: { files: string[]; gzipBytes: number; budgetBytes: number; targetBytes: number } | null;
   /** Clerk's sign-in chunk and its static imports (null when the build has no Clerk entry). */
   clerk: { files: string[]; gzipBytes: number; budgetBytes: number } | null;
   chunks: ChunkFigure[];
@@ -158,13 +173,36 @@ export function checkBudget(manifest: Manifest, gzipSizeOf: (file: string) => nu
   const files = [...firstFiles].sort();
   const gzipBytes = files.reduce((sum, f) => sum + gzipSizeOf(f), 0);
   if (gzipBytes > FIRST_SCREEN_BUDGET_BYTES) overBudget.unshift("first screen");
+  let signedInStart: BudgetReport["signedInStart"] = null;
+  if (chunkModules) {
+    const found = SIGNED_IN_START_MODULES.map((module) => Object.keys(manifest).find((k) => (chunkModules[manifest[k]!.file] ?? []).some((m) => module.test(m))));
+    // A build of the app (it has the router's module) has all three: a renamed one fails here.
+    const missing = SIGNED_IN_START_MODULES.filter((_, i) => !found[i]);
+    if (found[0] && missing.length > 0) throw new Error(`no chunk holds ${missing.join(", ")}: the signed-in start cannot be measured`);
+    const starts = found.filter((k): k is string => k !== undefined);
+    if (starts.length > 0) {
+      const startFiles = [...staticClosure(manifest, [...entryKeys, ...starts])].map((k) => manifest[k]!.file).filter((f) => f.endsWith(".js"));
+      for (const f of htmlScripts) if (f.endsWith(".js") && !startFiles.includes(f)) startFiles.push(f);
+      startFiles.sort();
+      signedInStart = {
+        files: startFiles,
+        gzipBytes: startFiles.reduce((sum, f) => sum + gzipSizeOf(f), 0),
+        budgetBytes: SIGNED_IN_START_BUDGET_BYTES,
+        targetBytes: SIGNED_IN_START_TARGET_BYTES,
+      };
+      if (signedInStart.gzipBytes > signedInStart.budgetBytes) overBudget.unshift("signed-in start");
+    }
+  }
   let clerk: BudgetReport["clerk"] = null;
   if (clerkKeys.length > 0) {
-    const clerkFiles = [...clerkStatic].map((k) => manifest[k]!.file).filter((f) => f.endsWith(".js")).sort();
+    const clerkFiles = [...clerkStatic]
+      .map((k) => manifest[k]!.file)
+      .filter((f) => f.endsWith(".js"))
+      .sort();
     clerk = { files: clerkFiles, gzipBytes: clerkFiles.reduce((sum, f) => sum + gzipSizeOf(f), 0), budgetBytes: CLERK_SIGN_IN_BUDGET_BYTES };
     if (clerk.gzipBytes > clerk.budgetBytes) overBudget.push("Clerk sign-in");
   }
-  return { firstScreen: { files, gzipBytes, budgetBytes: FIRST_SCREEN_BUDGET_BYTES }, clerk, chunks, overBudget, clerkInLocalMode };
+  return { firstScreen: { files, gzipBytes, budgetBytes: FIRST_SCREEN_BUDGET_BYTES }, signedInStart, clerk, chunks, overBudget, clerkInLocalMode };
 }
 
 /** gzip -9 is what a static server or CDN would typically send. */
