@@ -106,6 +106,8 @@ export async function addToProductSales(trx: Executor, d: ProductSaleDelta): Pro
 /** Removes a deleted vendor's products' days and period totals (the vendor cascade, in its transaction). */
 export async function deleteProductSales(trx: Executor, productIds: string[]): Promise<void> {
   if (productIds.length === 0) return;
+  // As an order does: a roll running now finishes first, so it cannot add rows for these products after they are gone.
+  await readWindows(trx, true);
   await trx.deleteFrom("product_sales_days").where("product_id", "in", productIds).execute();
   await trx.deleteFrom("product_period_totals").where("product_id", "in", productIds).execute();
 }

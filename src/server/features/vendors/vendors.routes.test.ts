@@ -212,6 +212,8 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
       const expected: Record<string, number> = {
         vendors: -1, vendor_totals: -1, products: -2, orders: -2, subscriptions: -1, store_visits: -2,
         daily_vendor_totals: -2, users: -1, sessions: -1, audit_log: 1, payout_accounts: -1,
+        // The products' days of the top lists (docs/decisions/0013-top-lists.md): one paid, one refunded.
+        product_sales_days: -2,
       };
       // SQLite keeps one search row per vendor: its key, and the FTS5 row (itself, content, docsize).
       if (kind === "sqlite") Object.assign(expected, { vendor_search: -1, vendor_search_content: -1, vendor_search_docsize: -1, vendor_search_keys: -1 });
@@ -248,7 +250,7 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
 
     it("an auth-provider failure half-way leaves every row of every table as it was", async () => {
       // Tables the failed request itself writes to (the 500 is logged) are compared separately.
-      const monitoring = ["error_logs", "error_log_counts", "rate_limits"];
+      const monitoring = ["error_logs", "error_log_counts", "error_log_hours", "rate_limits"];
       const before = await snapshotAllRows(ctx.database, monitoring);
       const auth = ctx.deps.auth;
       const realDelete = auth.deleteUser.bind(auth);
