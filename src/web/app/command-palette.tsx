@@ -1,6 +1,6 @@
 import { Command } from "cmdk";
 import { useQuery } from "@tanstack/react-query";
-import { useState, type ComponentProps, type ReactNode } from "react";
+import { useState, type ComponentProps, type ReactNode, type RefObject } from "react";
 import { useNavigate } from "react-router";
 import { MIN_PRODUCT_SEARCH_LENGTH, listProductsEndpoint } from "@contract/products";
 import { listAdminVendorsEndpoint } from "@contract/vendors";
@@ -18,7 +18,16 @@ const RESULTS = 6;
  * switch the theme. cmdk gives the combobox and arrow keys; its Radix dialog traps focus, closes on
  * Escape and returns focus where it was. Loaded on first use (layout.tsx).
  */
-export default function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+export default function CommandPalette({
+  open,
+  onOpenChange,
+  returnFocusTo,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** What had focus when it opened: focused again when it closes (Radix would focus a trigger it has not got). */
+  returnFocusTo: RefObject<HTMLElement | null>;
+}) {
   const navigate = useNavigate();
   const [input, setInput] = useState("");
   const search = useDebouncedValue(input.trim(), 200);
@@ -36,18 +45,33 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
     staleTime: 30_000,
   });
 
-  function run(action: () => void) {
+  function close() {
     onOpenChange(false);
+    const back = returnFocusTo.current;
+    setTimeout(() => {
+      if (back?.isConnected) back.focus();
+    }, 0);
+  }
+
+  function run(action: () => void) {
+    close();
     setInput("");
     action();
   }
 
+  // The palette filters itself (cmdk's filter off): screens and themes by the text typed, vendors
+  // and products as the server found them by name, e-mail or slug.
+  const typed = input.trim().toLowerCase();
+  const matches = (label: string) => label.toLowerCase().includes(typed);
+  const screens = NAV_ITEMS.filter((item) => matches(item.label));
+  const themes = THEME_CHOICES.filter((choice) => matches(`Theme: ${choice.label}`));
   const searching = search.length > 0 && (vendors.isFetching || products.isFetching);
   return (
     <Command.Dialog
       open={open}
-      onOpenChange={onOpenChange}
+      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
       label="Command palette"
+      shouldFilter={false}
       loop
       overlayClassName="fixed inset-0 z-50 bg-black/50"
       contentClassName="fixed left-1/2 top-[10vh] z-50 w-[calc(100vw-2rem)] max-w-xl -translate-x-1/2 overflow-hidden rounded-lg border border-gray-200 bg-white text-gray-900 shadow-xl focus:outline-none"
@@ -60,18 +84,19 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
       />
       <Command.List className="max-h-[60vh] overflow-y-auto p-2">
         <Command.Empty className="px-3 py-6 text-center text-sm text-gray-600">{searching ? "Searching…" : "No results"}</Command.Empty>
-        <Group heading="Go to">
-          {NAV_ITEMS.map((item) => (
-            <Item key={item.path} value={item.label} onSelect={() => run(() => void navigate(item.path))}>
-              {item.label}
-            </Item>
-          ))}
-        </Group>
+        {screens.length > 0 ? (
+          <Group heading="Go to">
+            {screens.map((item) => (
+              <Item key={item.path} value={item.label} onSelect={() => run(() => void navigate(item.path))}>
+                {item.label}
+              </Item>
+            ))}
+          </Group>
+        ) : null}
         {vendors.data && vendors.data.vendors.length > 0 ? (
           <Group heading="Vendors">
             {vendors.data.vendors.map((v) => (
-              // The server matched them (name, e-mail or slug): shown whatever cmdk's own filter thinks.
-              <Item key={v.id} value={`vendor ${v.id}`} forceMount onSelect={() => run(() => void navigate(`/vendors/${v.id}`))}>
+              <Item key={v.id} value={`vendor ${v.id}`} onSelect={() => run(() => void navigate(`/vendors/${v.id}`))}>
                 {v.name} <span className="text-xs text-gray-600">{v.email}</span>
               </Item>
             ))}
@@ -80,19 +105,21 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
         {products.data && products.data.products.length > 0 ? (
           <Group heading="Products">
             {products.data.products.map((p) => (
-              <Item key={p.id} value={`product ${p.id}`} forceMount onSelect={() => run(() => void navigate(`/products?product=${encodeURIComponent(p.id)}`))}>
+              <Item key={p.id} value={`product ${p.id}`} onSelect={() => run(() => void navigate(`/products?product=${encodeURIComponent(p.id)}`))}>
                 {p.name} <span className="text-xs text-gray-600">{p.vendorName}</span>
               </Item>
             ))}
           </Group>
         ) : null}
-        <Group heading="Theme">
-          {THEME_CHOICES.map((choice) => (
-            <Item key={choice.value} value={`theme ${choice.label}`} onSelect={() => run(() => setThemeChoice(choice.value))}>
-              {`Theme: ${choice.label}`}
-            </Item>
-          ))}
-        </Group>
+        {themes.length > 0 ? (
+          <Group heading="Theme">
+            {themes.map((choice) => (
+              <Item key={choice.value} value={`theme ${choice.label}`} onSelect={() => run(() => setThemeChoice(choice.value))}>
+                {`Theme: ${choice.label}`}
+              </Item>
+            ))}
+          </Group>
+        ) : null}
       </Command.List>
     </Command.Dialog>
   );
@@ -100,7 +127,10 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
 
 function Group({ heading, children }: { heading: string; children: ReactNode }) {
   return (
-    <Command.Group heading={heading} className="py-1 [&_[cmdk-group-heading]]:px-3 [&_[cmdk-group-heading]]:py-1.5 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:font-medium [&_[cmdk-group-heading]]:text-gray-600">
+    <Command.Group
+      heading={heading}
+      className="py-1 [&_[cmdk-group-heading]]:px-3 [&_[cmdk-group-heading]]:py-1.5 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:font-medium [&_[cmdk-group-heading]]:text-gray-600"
+    >
       {children}
     </Command.Group>
   );

@@ -25,9 +25,11 @@ export function Layout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [palette, getPalette] = useOnDemand(loadPalette);
   const [paletteOpen, setPaletteOpen] = useState(false);
+  const focusBeforePalette = useRef<HTMLElement | null>(null);
   const openPalette = useCallback(() => {
+    if (!paletteOpen) focusBeforePalette.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     void getPalette().then(() => setPaletteOpen(true));
-  }, [getPalette]);
+  }, [getPalette, paletteOpen]);
   useGlobalShortcuts(openPalette);
 
   return (
@@ -84,7 +86,7 @@ export function Layout() {
         </main>
       </div>
       {drawer ? <drawer.default open={drawerOpen} onOpenChange={setDrawerOpen} returnFocusTo={menuButton} /> : null}
-      {palette ? <palette.default open={paletteOpen} onOpenChange={setPaletteOpen} /> : null}
+      {palette ? <palette.default open={paletteOpen} onOpenChange={setPaletteOpen} returnFocusTo={focusBeforePalette} /> : null}
     </div>
   );
 }
