@@ -23,8 +23,8 @@ export const MAX_VENDOR_SEARCH_LENGTH = 200;
 
 /**
  * Orders of the vendor list (docs/product.md §4.1): by `name`, `joined` date, listed `products` and
- * `revenue` (gross of paid orders), ascending; with a leading '-' descending. A plain list of
- * letters (decision 0007): the web reads it at run time.
+ * `revenue` (gross of paid orders), ascending; with a leading '-' descending. A plain list
+ * (decision 0007): the web reads it at run time.
  */
 export const VENDOR_SORTS = ["name", "-name", "joined", "-joined", "products", "-products", "revenue", "-revenue"] as const;
 export const vendorSortSchema = z.enum(VENDOR_SORTS);
