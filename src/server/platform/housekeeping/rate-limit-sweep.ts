@@ -22,6 +22,7 @@ export function registerRateLimitSweep(worker: JobWorker, deps: { limiter: RateL
   worker.register(RATE_LIMIT_SWEEP_JOB, async (context) => {
     const { total: deleted } = await inChunks((size) => deps.limiter.sweepExpired(size), {
       startRows: RATE_LIMIT_SWEEP_CHUNK,
+      pace: "background",
       shouldStop: () => context.shouldStop(),
       onChunk: (total) => context.reportProgress({ deleted: total }),
     });
