@@ -3,7 +3,11 @@ import type { ComponentPropsWithoutRef } from "react";
 import { cn } from "@web/lib/cn";
 
 // Radix: opens with Enter/Space/ArrowDown, arrow keys move between items, Escape closes.
-export const DropdownMenu = DropdownMenuPrimitive.Root;
+// Not modal by default: a modal menu hides the rest of the page with aria-hidden while its links
+// and buttons stay focusable, which axe reports as serious (issue 23); Tab leaves a menu and closes it.
+export function DropdownMenu({ modal = false, ...props }: ComponentPropsWithoutRef<typeof DropdownMenuPrimitive.Root>) {
+  return <DropdownMenuPrimitive.Root modal={modal} {...props} />;
+}
 export const DropdownMenuTrigger = DropdownMenuPrimitive.Trigger;
 export const DropdownMenuGroup = DropdownMenuPrimitive.Group;
 
