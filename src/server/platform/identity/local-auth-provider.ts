@@ -2,11 +2,11 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Clock } from "../clock.ts";
 import type { Executor } from "../db/executor.ts";
 import type { AuthProvider, AuthenticatedUser, SignInResult } from "./auth-provider.ts";
-import { dummyPasswordHash, verifyPassword } from "./password-hash.ts";
+import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./password-hash.ts";
 import type { SessionCache } from "./session-cache.ts";
 import { deleteUserSessions, insertSession, revokeSession, selectSessionUser } from "./sessions.queries.ts";
 import { findUserByEmail } from "./users.ts";
-import { deleteUserRow } from "./users.queries.ts";
+import { deleteUserRow, updatePasswordHash } from "./users.queries.ts";
 
 /** Sessions last a working day; sign-out revokes them sooner. */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -34,6 +34,8 @@ export class LocalAuthProvider implements AuthProvider {
     // Unknown e-mails cost one hash verification too, so timing does not reveal which accounts exist.
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
     if (!user || !user.password_hash || !ok) return null;
+    // A hash at older parameters (e.g. 128 MiB per check before issue 25) is replaced now that the password is known.
+    if (needsRehash(user.password_hash)) await updatePasswordHash(this.db, user.id, user.password_hash, await hashPassword(password));
     const token = randomBytes(32).toString("base64url");
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS).toISOString();

@@ -1,11 +1,14 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
 /**
- * scrypt at the OWASP Password Storage Cheat Sheet strength (N=2^17, r=8, p=1). The parameters are
- * stored with each hash, so they can be raised later without breaking existing hashes.
+ * scrypt at the OWASP Password Storage Cheat Sheet strength. That sheet lists N=2^17, r=8, p=1
+ * (128 MiB of memory per hash) and, as equivalent, N=2^15, r=8, p=3 (32 MiB, the same work in three
+ * passes). We use the second since issue 25: every sign-in's 128 MiB was the server's peak memory
+ * (docs/performance.md). The parameters are stored with each hash, so older hashes still verify,
+ * and a sign-in with one re-hashes the password at these (`needsRehash`, local-auth-provider.ts).
  * Format: scrypt$N$r$p$salt(base64)$key(base64).
  */
-const DEFAULT_PARAMS = { N: 2 ** 17, r: 8, p: 1 };
+export const DEFAULT_PARAMS = { N: 2 ** 15, r: 8, p: 3 } as const;
 const KEY_LENGTH = 32;
 
 function deriveKey(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
@@ -15,11 +18,17 @@ function deriveKey(password: string, salt: Buffer, params: { N: number; r: numbe
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, params: { N: number; r: number; p: number } = DEFAULT_PARAMS): Promise<string> {
   const salt = randomBytes(16);
-  const key = await deriveKey(password, salt, DEFAULT_PARAMS);
-  const { N, r, p } = DEFAULT_PARAMS;
+  const key = await deriveKey(password, salt, params);
+  const { N, r, p } = params;
   return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${key.toString("base64")}`;
+}
+
+/** True when a stored hash was made with other parameters than today's (re-hash it at the next successful sign-in). */
+export function needsRehash(stored: string): boolean {
+  const { N, r, p } = DEFAULT_PARAMS;
+  return !stored.startsWith(`scrypt$${N}$${r}$${p}$`);
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

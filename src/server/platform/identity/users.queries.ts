@@ -19,6 +19,12 @@ export async function updateUserCredentials(
   await db.updateTable("users").set(changes).where("id", "=", userId).execute();
 }
 
+/** Replaces a password hash by one of the same password at today's parameters (password-hash.ts needsRehash). */
+export async function updatePasswordHash(db: Executor, userId: string, oldHash: string, newHash: string): Promise<void> {
+  // Only if unchanged meanwhile: a password change that landed first wins.
+  await db.updateTable("users").set({ password_hash: newHash }).where("id", "=", userId).where("password_hash", "=", oldHash).execute();
+}
+
 /** True when some admin can sign in here: role admin, or an e-mail at the company domain, with a password. */
 export async function hasAdminUser(db: Executor, adminEmailDomain: string): Promise<boolean> {
   const row = await db
