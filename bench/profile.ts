@@ -59,6 +59,7 @@ const PARTS: Array<[string, RegExp]> = [
   ["app middleware (app.ts)", /src\/server\/app\.ts/],
   ["Hono + @hono/node-server", /node_modules\/(hono|@hono\/node-server)\//],
   ["other server code", /src\/server\//],
+  ["web Headers objects (undici, node-server)", /^node:internal\/deps\/undici/],
   ["Node HTTP, sockets, streams (node:*)", /^node:|^internal\//],
 ];
 const SPECIAL: Record<string, string> = {
