@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/profile.ts [--db sqlite|postgres] [--scale F] [--duration S] [--connections N] [--out FILE]`
+ * `npx tsx bench/profile.ts [--db sqlite|postgres] [--scale F] [--duration S] [--connections N] [--url DATABASE_URL] [--out FILE]`
  *
  * Where a request's CPU goes under load (issue 25; docs/performance.md "Request path profile").
  * Starts the real server as `npm start` runs it (production bundle, NODE_ENV=production, the JSON
@@ -29,6 +29,8 @@ const { values } = parseArgs({
     connections: { type: "string", default: "100" },
     out: { type: "string", default: "bench/results/profile-latest.json" },
     label: { type: "string", default: "" },
+    /** A DATABASE_URL to profile on instead of the bench's cached data set (e.g. a copy, to compare two builds on the same data). */
+    url: { type: "string" },
   },
 });
 const db = values.db === "postgres" ? "postgres" : "sqlite";
@@ -150,7 +152,9 @@ function attribute(profile: CpuProfile, parts: Map<number, string>, from: number
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 async function main(): Promise<void> {
-  const dataset = await ensureDataset(db, "full", scaledSize(Number(values.scale)), { regenerate: false, databaseUrl: process.env.DATABASE_URL });
+  const dataset = values.url
+    ? { url: values.url }
+    : await ensureDataset(db, "full", scaledSize(Number(values.scale)), { regenerate: false, databaseUrl: process.env.DATABASE_URL });
   const subjects = await pickSubjects(dataset.url);
   const dir = mkdtempSync(join(tmpdir(), "hki-cpu-prof-"));
   const server = await startServer(dataset.url, { readyTimeoutMs: 10 * 60_000, nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
