@@ -79,6 +79,33 @@ test.describe("responsive layout", () => {
     await screenSettled(page, "Vendors");
   });
 
+  test("dialogs fit a 390 px screen", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await presetSignedIn(page, await adminToken(page));
+    const fits = async (dialog: ReturnType<typeof page.getByRole>) => {
+      const box = (await dialog.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      expect(box.y + box.height).toBeLessThanOrEqual(844);
+      expect(await sidewaysOverflow(page)).toBe(0);
+    };
+    // A confirmation (AlertDialog): disabling a vendor.
+    await page.goto("/vendors");
+    await screenSettled(page, "Vendors");
+    await page.getByRole("button", { name: /^(Disable|Enable) / }).first().click();
+    await expect(page.getByRole("alertdialog")).toBeVisible();
+    await fits(page.getByRole("alertdialog"));
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("alertdialog")).toBeHidden();
+    // A dialog with long content: an error log's details.
+    await page.goto("/errors");
+    await screenSettled(page, "Error Logs");
+    // The message is the way into an entry's details.
+    await page.getByTestId("error-row").first().locator("button").first().click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await fits(page.getByRole("dialog"));
+  });
+
   test("from 768 px the navigation is a sidebar and there is no menu button", async ({ page }) => {
     await page.setViewportSize({ width: 1024, height: 800 });
     await presetSignedIn(page, await adminToken(page));

@@ -19,7 +19,8 @@ export function AlertDialogContent({ className, ...props }: ComponentPropsWithou
       <AlertDialogOverlay />
       <AlertDialogPrimitive.Content
         className={cn(
-          "fixed left-1/2 top-1/2 z-50 grid w-full max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4",
+          // On a phone a dialog keeps a margin and scrolls inside itself (issue 23).
+          "fixed left-1/2 top-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto",
           "rounded-lg border border-gray-200 bg-white p-6 shadow-lg focus:outline-none",
           className,
         )}
