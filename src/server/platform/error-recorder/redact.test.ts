@@ -22,7 +22,7 @@ describe("redaction", () => {
   });
 
   it("derives the plain filters from the definitions: enums, literals, numbers and booleans, never free text, ids or cursors", () => {
-    expect([...plainQueryKeys(errorListQuerySchema).keys()].sort()).toEqual(["archived", "level", "limit", "page"]);
+    expect([...plainQueryKeys(errorListQuerySchema).keys()].sort()).toEqual(["archived", "level", "limit", "page", "sort"]);
     expect([...plainQueryKeys(auditLogFiltersSchema).keys()]).toEqual([]);
     expect([...plainQueryKeys(z.object({ search: z.string(), days: z.enum(["7", "30"]).default("7").transform(Number) })).keys()]).toEqual(["days"]);
   });
