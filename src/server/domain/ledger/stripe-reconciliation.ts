@@ -82,17 +82,7 @@ export async function resolveDifferencesNotSeen(db: Executor, runId: string, now
 export interface StripeReconciliationFacts {
   last: { startedAt: string; finishedAt: string | null; since: string; runs: number; transfers: number; payouts: number; differences: number; error: string | null } | null;
   openDifferences: number;
-  differences: Array<{
-    kind: StripeDifferenceKind;
-    runId: string;
-    payoutId: string | null;
-    vendorId: string | null;
-    vendorName: string | null;
-    destination: string | null;
-    stripeTransferId: string | null;
-    stripeAmountCents: number | null;
-    ledgerAmountCents: number | null;
-    detail: string;
+  differences: Array<Omit<NewStripeDifference, "key"> & {
     foundAt: string;
     lastSeenAt: string;
   }>;

@@ -5,7 +5,7 @@ import { toast } from "@web/components/ui/toast";
 import { apiErrorMessage } from "@web/lib/api-client";
 import { countOf } from "@web/lib/format";
 import { isInProgress, useCancelAnnouncement, useRetryFailed, useTakeDown } from "./communications-api";
-import { WriteButton } from "./write-button";
+import { WriteButton } from "@web/components/ui/write-button";
 
 type Action = "retry" | "cancel" | "takeDown";
 

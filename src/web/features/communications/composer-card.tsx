@@ -17,7 +17,7 @@ import { FORMATTING_HINT } from "./communications-text";
 import { type ComposerForm, EMPTY_FORM, missingPart, requestOf } from "./composer-form";
 import { PreviewPanel } from "./preview-panel";
 import { SendProgress } from "./send-progress";
-import { WriteButton } from "./write-button";
+import { WriteButton } from "@web/components/ui/write-button";
 
 /**
  * The composer (docs/product.md §17.4): title, message, audience with its reach, channels and the

@@ -9,7 +9,7 @@ import { PayoutConfirmation } from "./payout-confirmation";
 import { PayoutsCard } from "./payouts-card";
 import { RunCard } from "./run-card";
 import { usePayoutRun } from "./use-payout-run";
-import { WriteButton } from "./write-button";
+import { WriteButton } from "@web/components/ui/write-button";
 
 /**
  * Financials (docs/product.md §15.4): what the marketplace earned over a period against the one

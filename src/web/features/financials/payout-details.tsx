@@ -1,7 +1,7 @@
 import type { PayoutItem } from "@contract/financials";
 import { formatDateTime } from "@web/lib/format";
 import { UNKNOWN_EXPLANATION } from "./financials-text";
-import { WriteButton } from "./write-button";
+import { WriteButton } from "@web/components/ui/write-button";
 
 /** What a payout's row can do, with whether each is under way. */
 export interface PayoutActions {

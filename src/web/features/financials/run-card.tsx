@@ -7,7 +7,7 @@ import { apiErrorMessage } from "@web/lib/api-client";
 import { countOf, formatCount, formatCurrency, formatDateTime } from "@web/lib/format";
 import { isActiveRun, useCancelPayoutRun } from "./financials-api";
 import { runStatusText } from "./financials-text";
-import { WriteButton } from "./write-button";
+import { WriteButton } from "@web/components/ui/write-button";
 
 /** The progress line: '{done} of {n} artists paid ({paid} of {total}) · {failed} failed', and what else happened. */
 function progressText(run: PayoutRunItem): string {
