@@ -29,6 +29,9 @@ export default defineConfig({
           environment: "jsdom",
           include: ["src/web/**/*.test.{ts,tsx}"],
           setupFiles: ["src/web/test/setup.ts"],
+          // Screen tests type and click through whole flows (user-event): on a shared 2-core machine a
+          // long flow took 5.1–5.4 s, just over vitest's 5 s default, while asserting nothing slow.
+          testTimeout: 20_000,
         },
       },
     ],
