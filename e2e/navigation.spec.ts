@@ -37,10 +37,12 @@ test.describe("navigation", () => {
     }
   });
 
-  for (const path of ["/communications"]) {
-    test(`${path} says 'Coming Soon'`, async ({ page }) => {
+  // The spec's placeholders are real screens now (products, communications): none says 'Coming Soon'.
+  for (const path of ["/products", "/communications"]) {
+    test(`${path} is a real screen, not 'Coming Soon'`, async ({ page }) => {
       await openAsAdmin(page, path);
-      await expect(page.getByRole("main").getByText("Coming Soon")).toBeVisible();
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect(page.getByRole("main").getByText("Coming Soon")).toHaveCount(0);
     });
   }
 
