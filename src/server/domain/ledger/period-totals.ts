@@ -1,6 +1,7 @@
 import { PostgresAdapter, sql, type Transaction } from "kysely";
 import type { DB } from "../../platform/db/schema.ts";
-import { type Executor, inTransaction } from "../../platform/db/executor.ts";
+import { CHUNK_ROWS, type Executor, inTransaction } from "../../platform/db/executor.ts";
+import { inChunks } from "../../platform/db/in-chunks.ts";
 
 /**
  * Per-product daily sales and the rolling 7/30/90-day totals per product and per vendor that the
@@ -39,14 +40,46 @@ function isPostgres(db: Executor): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
+interface WindowRow {
+  period: number;
+  lastDay: string;
+  /** A day step under way: the day it moves to, and the last product id already moved (null: none yet). */
+  stepTo: string | null;
+  stepCursor: string | null;
+}
+
 /**
  * The windows as they stand. On PostgreSQL the rows are share-locked, so an order never adds to a
- * window that a concurrent roll is moving (the roll holds their row lock until it commits; SQLite
- * has one writer at a time anyway).
+ * window while a chunk of a roll is moving it (the chunk holds the row lock until it commits;
+ * SQLite has one writer at a time anyway).
  */
-async function readWindows(trx: Executor, lock: boolean): Promise<Map<number, string>> {
-  let q = trx.selectFrom("period_windows").select(["period_days", "last_day"]);
+async function readWindows(trx: Executor, lock: boolean): Promise<WindowRow[]> {
+  let q = trx.selectFrom("period_windows").select(["period_days", "last_day", "step_to", "step_cursor"]);
   if (lock && isPostgres(trx)) q = q.forShare();
+  const rows = await q.execute();
+  return rows.map((r) => ({ period: Number(r.period_days), lastDay: r.last_day, stepTo: r.step_to, stepCursor: r.step_cursor }));
+}
+
+/**
+ * The last day of each window for one product: during a step, products at or below the cursor
+ * already end on `step_to`. Compared by the database (its collation orders the cursor), with the
+ * window rows share-locked on PostgreSQL as readWindows does.
+ */
+async function windowEndsFor(trx: Executor, productId: string): Promise<Map<number, string>> {
+  let q = trx
+    .selectFrom("period_windows")
+    .select((eb) => [
+      "period_days",
+      eb
+        .case()
+        .when(eb.and([eb("step_to", "is not", null), eb("step_cursor", "is not", null), eb("step_cursor", ">=", productId)]))
+        .then(eb.ref("step_to"))
+        .else(eb.ref("last_day"))
+        .end()
+        .$castTo<string>()
+        .as("last_day"),
+    ]);
+  if (isPostgres(trx)) q = q.forShare();
   const rows = await q.execute();
   return new Map(rows.map((r) => [Number(r.period_days), r.last_day]));
 }
@@ -67,7 +100,7 @@ export async function addToProductSales(trx: Executor, d: ProductSaleDelta): Pro
       })),
     )
     .execute();
-  const windows = await readWindows(trx, true);
+  const windows = await windowEndsFor(trx, d.productId);
   const inside = [...windows].filter(([period, last]) => d.day <= last && d.day >= shiftDay(last, -(period - 1)));
   if (inside.length === 0) return;
   const vendor = await trx.selectFrom("vendors").select("is_internal").where("id", "=", d.vendorId).executeTakeFirst();
@@ -116,12 +149,18 @@ export async function deleteVendorPeriodTotals(trx: Executor, vendorId: string):
   await trx.deleteFrom("vendor_period_totals").where("vendor_id", "=", vendorId).execute();
 }
 
+/** Products after `after` (exclusive) up to `upTo` (inclusive); an absent bound is open. */
+interface ProductRange {
+  after?: string | null;
+  upTo?: string | null;
+}
+
 /**
  * Adds `sign` × the product days in [from, to] of non-internal vendors to the window's totals,
  * set-based (one insert … select … on conflict per table), then drops rows left at nothing.
  */
-async function applyDays(trx: Transaction<DB>, period: number, from: string, to: string, sign: 1 | -1): Promise<void> {
-  const days = trx
+async function applyDays(trx: Transaction<DB>, period: number, from: string, to: string, sign: 1 | -1, products: ProductRange = {}): Promise<void> {
+  let days = trx
     .selectFrom("product_sales_days as d")
     .innerJoin("vendors as v", "v.id", "d.vendor_id")
     .where("d.day", ">=", from)
@@ -129,6 +168,8 @@ async function applyDays(trx: Transaction<DB>, period: number, from: string, to:
     // A day whose sales were all refunded keeps its row at nothing: it adds nothing.
     .where("d.orders", "<>", 0)
     .where("v.is_internal", "=", 0);
+  if (products.after != null) days = days.where("d.product_id", ">", products.after);
+  if (products.upTo != null) days = days.where("d.product_id", "<=", products.upTo);
   await trx
     .insertInto("product_period_totals")
     .columns(["product_id", "period_days", "vendor_id", "gross_cents", "orders", "units"])
@@ -181,59 +222,155 @@ async function applyDays(trx: Transaction<DB>, period: number, from: string, to:
   }
 }
 
+export interface RollOptions {
+  /** Most product ids per day in one chunk (the chunk loop adapts below it); tests set it small. */
+  chunkRows?: number;
+  /** The chunk loop's pace (platform/db/in-chunks.ts): "background" for the job, "request" when someone waits. */
+  pace?: "background" | "request";
+  /** Checked between chunks: true ends the roll early (the job lost its lease); the next run resumes from the cursor. */
+  shouldStop?: () => Promise<boolean>;
+  /** Called after each committed chunk with its window, size and time (tests write orders between chunks; benches time them). */
+  onChunk?: (chunk: { period: PeriodWindowDays; rows: number; ms: number }) => Promise<void>;
+}
+
+/**
+ * The first product ids after `cursor` that sold on `day`, at most `n`: the last of them bounds a
+ * chunk (null when fewer than n: the day has no more products past the chunk).
+ */
+async function chunkBound(trx: Executor, day: string, cursor: string | null, n: number): Promise<string | null> {
+  let q = trx.selectFrom("product_sales_days").select("product_id").where("day", "=", day);
+  if (cursor !== null) q = q.where("product_id", ">", cursor);
+  const rows = await q.orderBy("day").orderBy("product_id").limit(n).execute();
+  return rows.length === n ? rows[n - 1]!.product_id : null;
+}
+
+/**
+ * One chunk of moving window `period` towards `today`, in one short transaction; returns the rows
+ * it handled (at least 1 while there is work), 0 when the window ends on `today`.
+ * - From nothing, or after a gap longer than the window (no step under way): the window is rebuilt
+ *   from its days in this one transaction (not chunked: see decision 0013).
+ * - Otherwise a day step: the day entering (step_to) is added and the day leaving subtracted for
+ *   the products after the cursor up to the chunk's bound (at most `n` product ids per day, taken
+ *   from the (day, product_id) index), and the cursor moves to the bound; the chunk that reaches
+ *   the end of both days moves last_day and clears the step. The window row moves only if nobody
+ *   moved it meanwhile (a conditional update on last_day, step_to and step_cursor): two processes
+ *   never both apply one chunk, and a crash resumes from the committed cursor.
+ */
+async function rollChunk(db: Executor, period: PeriodWindowDays, today: string, n: number): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const w = await trx.selectFrom("period_windows").select(["last_day", "step_to", "step_cursor"]).where("period_days", "=", period).executeTakeFirst();
+    if (w === undefined || (w.step_to === null && daysFrom(w.last_day, today) >= period)) {
+      await trx.deleteFrom("product_period_totals").where("period_days", "=", period).execute();
+      await trx.deleteFrom("vendor_period_totals").where("period_days", "=", period).execute();
+      if (w === undefined) {
+        const added = await trx.insertInto("period_windows").values({ period_days: period, last_day: today }).onConflict((oc) => oc.column("period_days").doNothing()).executeTakeFirst();
+        if (Number(added.numInsertedOrUpdatedRows ?? 0) !== 1) throw new WindowMoved();
+      } else {
+        const moved = await trx.updateTable("period_windows").set({ last_day: today }).where("period_days", "=", period).where("last_day", "=", w.last_day).where("step_to", "is", null).executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) throw new WindowMoved();
+      }
+      await applyDays(trx, period, shiftDay(today, -(period - 1)), today, 1);
+      return 1;
+    }
+    if (w.step_to === null && w.last_day >= today) return 0;
+    const stepTo = w.step_to ?? shiftDay(w.last_day, 1);
+    const cursor = w.step_to === null ? null : w.step_cursor;
+    const leaving = shiftDay(stepTo, -period);
+    const bounds = [await chunkBound(trx, stepTo, cursor, n), await chunkBound(trx, leaving, cursor, n)].filter((b): b is string => b !== null);
+    // The smaller bound: neither day has more than n products in the chunk. None: this chunk ends the step.
+    // (Compared here in code-unit order; were the database's collation to differ, a chunk could only
+    // be larger: both bounds lie past the cursor in the database's order, and the ranges are its own.)
+    const upTo = bounds.length === 0 ? null : bounds.reduce((a, b) => (b < a ? b : a));
+    let move = trx
+      .updateTable("period_windows")
+      .set(upTo === null ? { last_day: stepTo, step_to: null, step_cursor: null } : { step_to: stepTo, step_cursor: upTo })
+      .where("period_days", "=", period)
+      .where("last_day", "=", w.last_day);
+    move = w.step_to === null ? move.where("step_to", "is", null) : move.where("step_to", "=", w.step_to);
+    move = cursor === null ? move.where("step_cursor", "is", null) : move.where("step_cursor", "=", cursor);
+    const moved = await move.executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) throw new WindowMoved();
+    const range = { after: cursor, upTo };
+    await applyDays(trx, period, stepTo, stepTo, 1, range);
+    await applyDays(trx, period, leaving, leaving, -1, range);
+    return 1 + n;
+  }).catch((err: unknown) => {
+    // Another process moved the window first: the next chunk reads it again.
+    if (err instanceof WindowMoved) return 1;
+    throw err;
+  });
+}
+
 class WindowMoved extends Error {}
 
 /**
- * Moves one window so that it ends on `today`. From nothing (or after a gap longer than the
- * window) the window is rebuilt from the product days of its period; otherwise it steps a day at
- * a time, each step one short transaction (the day leaving is subtracted, the day entering
- * added, and the window row moved only if nobody moved it meanwhile). Returns the days stepped.
+ * Brings every window up to `today` (the scheduled job, and a read whose step is small), one chunk
+ * at a time through the one chunk loop (platform/db/in-chunks.ts): each chunk stays near the pace's
+ * budget and requests run between chunks.
  */
-async function rollWindow(db: Executor, period: PeriodWindowDays, today: string): Promise<number> {
-  let steps = 0;
-  for (;;) {
-    try {
-      const done = await inTransaction(db, async (trx) => {
-        const last = (await trx.selectFrom("period_windows").select("last_day").where("period_days", "=", period).executeTakeFirst())?.last_day;
-        if (last !== undefined && last >= today) return true;
-        if (last === undefined || daysFrom(last, today) >= period) {
-          await trx.deleteFrom("product_period_totals").where("period_days", "=", period).execute();
-          await trx.deleteFrom("vendor_period_totals").where("period_days", "=", period).execute();
-          if (last === undefined) {
-            await trx.insertInto("period_windows").values({ period_days: period, last_day: today }).execute();
-          } else {
-            const moved = await trx.updateTable("period_windows").set({ last_day: today }).where("period_days", "=", period).where("last_day", "=", last).executeTakeFirst();
-            if (Number(moved.numUpdatedRows) !== 1) throw new WindowMoved();
-          }
-          await applyDays(trx, period, shiftDay(today, -(period - 1)), today, 1);
-          return true;
-        }
-        const next = shiftDay(last, 1);
-        const moved = await trx.updateTable("period_windows").set({ last_day: next }).where("period_days", "=", period).where("last_day", "=", last).executeTakeFirst();
-        if (Number(moved.numUpdatedRows) !== 1) throw new WindowMoved();
-        const leaving = shiftDay(last, -(period - 1));
-        await applyDays(trx, period, next, next, 1);
-        await applyDays(trx, period, leaving, leaving, -1);
-        return next >= today;
-      });
-      steps++;
-      if (done) return steps;
-    } catch (err) {
-      // Another process moved the window first: read it again.
-      if (!(err instanceof WindowMoved)) throw err;
-    }
+export async function rollPeriodWindows(db: Executor, today: string, options: RollOptions = {}): Promise<void> {
+  for (const period of PERIOD_WINDOW_DAYS) {
+    let last = { period, rows: 0, ms: 0 };
+    const { stopped } = await inChunks(
+      async (n) => {
+        const started = performance.now();
+        const done = await rollChunk(db, period, today, n);
+        last = { period, rows: n, ms: performance.now() - started };
+        return done;
+      },
+      {
+        startRows: options.chunkRows ?? CHUNK_ROWS,
+        pace: options.pace ?? "background",
+        onChunk: options.onChunk ? async () => options.onChunk?.(last) : undefined,
+        ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
+      },
+    );
+    if (stopped) return;
   }
 }
 
-/** Brings every window up to `today` (the scheduled job, and a read that finds a window behind). */
-export async function rollPeriodWindows(db: Executor, today: string): Promise<void> {
-  for (const period of PERIOD_WINDOW_DAYS) await rollWindow(db, period, today);
+/**
+ * True when bringing every window to `today` touches at most `maxRows` product days (counted
+ * through the (day, product_id) index, each count bounded): small enough for a request to do.
+ */
+export async function periodRollIsSmall(db: Executor, today: string, maxRows: number): Promise<boolean> {
+  let budget = maxRows;
+  const count = async (from: string, to: string, after: string | null): Promise<number> => {
+    let q = db.selectFrom("product_sales_days").select("product_id").where("day", ">=", from).where("day", "<=", to);
+    if (after !== null) q = q.where("product_id", ">", after);
+    return (await q.limit(budget + 1).execute()).length;
+  };
+  const windows = new Map((await readWindows(db, false)).map((w) => [w.period, w]));
+  for (const period of PERIOD_WINDOW_DAYS) {
+    const w = windows.get(period);
+    if (w === undefined || (w.stepTo === null && daysFrom(w.lastDay, today) >= period)) {
+      budget -= await count(shiftDay(today, -(period - 1)), today, null);
+    } else {
+      let last = w.lastDay;
+      if (w.stepTo !== null) {
+        // The rest of the step under way, then the whole steps after it.
+        budget -= (await count(w.stepTo, w.stepTo, w.stepCursor)) + (await count(shiftDay(w.stepTo, -period), shiftDay(w.stepTo, -period), w.stepCursor));
+        last = w.stepTo;
+      }
+      if (last < today) {
+        budget -= await count(shiftDay(last, 1), today, null);
+        budget -= await count(shiftDay(last, -(period - 1)), shiftDay(today, -period), null);
+      }
+    }
+    if (budget < 0) return false;
+  }
+  return true;
+}
+
+/** The day each window's totals end on (a window mid-step ends on last_day for most products). */
+export async function periodWindowEnds(db: Executor): Promise<Map<number, string>> {
+  return new Map((await readWindows(db, false)).map((w) => [w.period, w.lastDay]));
 }
 
 /** True when every window ends on `today` (nothing to roll). */
 export async function periodWindowsCurrent(db: Executor, today: string): Promise<boolean> {
-  const windows = await readWindows(db, false);
-  return PERIOD_WINDOW_DAYS.every((p) => windows.get(p) === today);
+  const windows = new Map((await readWindows(db, false)).map((w) => [w.period, w]));
+  return PERIOD_WINDOW_DAYS.every((p) => windows.get(p)?.lastDay === today && windows.get(p)?.stepTo === null);
 }
 
 /**
@@ -263,5 +400,7 @@ export async function rebuildProductSalesAndWindows(trx: Transaction<DB>): Promi
     .execute();
   await trx.deleteFrom("product_period_totals").execute();
   await trx.deleteFrom("vendor_period_totals").execute();
-  for (const [period, last] of await readWindows(trx, false)) await applyDays(trx, period, shiftDay(last, -(period - 1)), last, 1);
+  // A step under way is dropped: every window is rebuilt to end on its last_day.
+  await trx.updateTable("period_windows").set({ step_to: null, step_cursor: null }).execute();
+  for (const w of await readWindows(trx, false)) await applyDays(trx, w.period, shiftDay(w.lastDay, -(w.period - 1)), w.lastDay, 1);
 }

@@ -257,14 +257,16 @@ async function computeExpectedProductSales(db: Executor): Promise<Pick<RollupSna
     .groupBy(["product_id", "vendor_id", dayExpr("created_at")])
     .execute();
   const internal = new Set((await db.selectFrom("vendors").select("id").where("is_internal", "=", 1).execute()).map((v) => v.id));
-  const windows = await db.selectFrom("period_windows").select(["period_days", "last_day"]).execute();
+  const windows = await db.selectFrom("period_windows").select(["period_days", "last_day", "step_to", "step_cursor"]).execute();
   for (const r of rows) {
     const v = { gross_cents: Number(r.gross_cents), orders: Number(r.orders), units: Number(r.units) };
     add(productSalesDays, `${r.product_id}|${r.day}`, SALES_FIELDS, v);
     if (internal.has(r.vendor_id)) continue;
     for (const w of windows) {
       const period = Number(w.period_days);
-      if (r.day > w.last_day || r.day < shiftDay(w.last_day, -(period - 1))) continue;
+      // During a day step (period-totals.ts), products at or below the cursor already end on step_to.
+      const last = w.step_to !== null && w.step_cursor !== null && (r.product_id ?? "") <= w.step_cursor ? w.step_to : w.last_day;
+      if (r.day > last || r.day < shiftDay(last, -(period - 1))) continue;
       add(productPeriodTotals, `${r.product_id}|${period}`, SALES_FIELDS, v);
       add(vendorPeriodTotals, `${r.vendor_id}|${period}`, SALES_FIELDS, v);
     }

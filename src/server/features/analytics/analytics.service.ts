@@ -8,13 +8,19 @@ import type {
   TopVendorsResponse,
 } from "../../../contract/analytics.ts";
 import { addDays, readPlatformDays } from "../../domain/ledger/platform-days.queries.ts";
-import { type PeriodWindowDays, periodWindowsCurrent, rollPeriodWindows } from "../../domain/ledger/period-totals.ts";
+import { type PeriodWindowDays, periodRollIsSmall, periodWindowEnds, periodWindowsCurrent, rollPeriodWindows } from "../../domain/ledger/period-totals.ts";
 import { centsToDollars } from "../../domain/money.ts";
 import { utcDay } from "../../platform/clock.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import { readAnalytics } from "./analytics.queries.ts";
 import { salesBuckets } from "./sales-buckets.ts";
 import { selectTopProducts, selectTopVendors } from "./top-lists.queries.ts";
+
+/**
+ * The most product days a top-list read may move the windows by itself (a day's step of a small
+ * shop): about 20 ms of chunks at most (docs/decisions/0013-top-lists.md). More is left to the job.
+ */
+const READ_ROLL_MAX_ROWS = 1_000;
 
 /** Sales figures by period (docs/product.md §6 Analytics, §18.2 top lists and sales). */
 export class AnalyticsService {
@@ -27,13 +33,19 @@ export class AnalyticsService {
   }
 
   /**
-   * The period totals end on the day their windows were last moved to. The scheduled roll
-   * (top-lists.job.ts) moves them just after midnight UTC; a read that comes first moves them
-   * itself (a day's step, once a day), so an answer always covers the days it names.
+   * The day the period totals of `days` end on. The scheduled roll (top-lists.job.ts) moves the
+   * windows in chunks just after midnight UTC. A read that comes first moves them itself only if
+   * the move is small (at most READ_ROLL_MAX_ROWS product days, in request-paced chunks); otherwise
+   * it answers from the windows as they stand, naming the day they end (`to`), while the job catches up.
    */
-  private async currentWindows(today: string): Promise<void> {
+  private async windowEnd(days: PeriodWindowDays, today: string): Promise<string> {
     const { db } = this.deps.database;
-    if (!(await periodWindowsCurrent(db, today))) await rollPeriodWindows(db, today);
+    if (await periodWindowsCurrent(db, today)) return today;
+    if (await periodRollIsSmall(db, today, READ_ROLL_MAX_ROWS)) {
+      await rollPeriodWindows(db, today, { pace: "request" });
+      return today;
+    }
+    return (await periodWindowEnds(db)).get(days) ?? today;
   }
 
   topProducts(days: PeriodWindowDays, limit: number, dataVersion: () => string): Promise<TopProductsResponse> {
@@ -41,8 +53,7 @@ export class AnalyticsService {
     return readCache.read(
       `top-products:${days}:${limit}`,
       async () => {
-        const to = utcDay(clock.now());
-        await this.currentWindows(to);
+        const to = await this.windowEnd(days, utcDay(clock.now()));
         const rows = await selectTopProducts(database.db, days, limit);
         return {
           days,
@@ -70,8 +81,7 @@ export class AnalyticsService {
     return readCache.read(
       `top-vendors:${days}:${limit}`,
       async () => {
-        const to = utcDay(clock.now());
-        await this.currentWindows(to);
+        const to = await this.windowEnd(days, utcDay(clock.now()));
         const rows = await selectTopVendors(database.db, days, limit);
         return {
           days,

@@ -15,6 +15,7 @@ import * as productsCatalogue from "./migrations/013-products-catalogue.ts";
 import * as announcements from "./migrations/014-announcements.ts";
 import * as featuredAndTopLists from "./migrations/015-featured-and-top-lists.ts";
 import * as listSorts from "./migrations/016-list-sorts.ts";
+import * as periodWindowSteps from "./migrations/017-period-window-steps.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   "014-announcements": announcements,
   "015-featured-and-top-lists": featuredAndTopLists,
   "016-list-sorts": listSorts,
+  "017-period-window-steps": periodWindowSteps,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

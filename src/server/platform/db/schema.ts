@@ -515,6 +515,9 @@ export interface VendorPeriodTotalsTable {
 export interface PeriodWindowsTable {
   period_days: number;
   last_day: string;
+  /** A day step under way (migration 017): the day it moves to, and the last product id already moved (null: none). */
+  step_to: string | null;
+  step_cursor: string | null;
 }
 
 /** Error-log entries written per UTC hour ("2026-11-22T12") and level, kept by a trigger (migration 015). */
