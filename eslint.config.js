@@ -33,7 +33,8 @@ const restrictImports = (...patterns) => ({ "no-restricted-imports": ["error", {
  * bundle zod is an inert stand-in (scripts/inert-zod.ts) that throws on use, while web unit tests
  * run real zod, so only this rule shows such a use before a user does. Types stay free to import.
  */
-const NOT_IN_BROWSER = "zod is not in the browser bundle (docs/decisions/0008-contract-in-the-browser.md): use the contract's types and plain constants; answers are checked against the schemas in tests";
+const NOT_IN_BROWSER =
+  "zod is not in the browser bundle (docs/decisions/0008-contract-in-the-browser.md): use the contract's types and plain constants; answers are checked against the schemas in tests";
 const WEB_NO_RUNTIME_SCHEMAS = {
   "@typescript-eslint/no-restricted-imports": [
     "error",
@@ -61,7 +62,6 @@ const WEB_NO_RUNTIME_SCHEMAS = {
 /** Web tests run real zod (they check answers against the schemas); the API client parses only when a test turns that on. */
 const WEB_SCHEMA_USE_ALLOWED = ["src/web/**/*.test.{ts,tsx}", "src/web/test/**", "src/web/lib/api-client.ts"];
 
-
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "playwright-report/**", "test-results/**", "bench/.cache/**", "data/**"] },
   js.configs.recommended,
@@ -79,6 +79,8 @@ export default tseslint.config(
   // Import boundaries (ARCHITECTURE.md: imports flow one way). In flat config a later block's
   // no-restricted-imports REPLACES an earlier one for the files both match, so each block below
   // lists every pattern that applies to its files, most specific block last.
+  // CommonJS configuration files (dependency-cruiser reads .dependency-cruiser.cjs with require).
+  { files: ["**/*.cjs"], languageOptions: { sourceType: "commonjs", globals: { ...globals.node } } },
   { files: ["src/**/*.{ts,tsx}"], rules: restrictImports(NO_SCRIPTS) },
   { files: ["src/web/**/*.{ts,tsx}"], rules: restrictImports(NO_SCRIPTS, NO_SERVER_FROM_WEB) },
   { files: ["src/web/features/**/*.{ts,tsx}"], rules: restrictImports(NO_SCRIPTS, NO_SERVER_FROM_WEB, NO_OTHER_FEATURE_ALIAS, NO_OTHER_FEATURE_RELATIVE(1)) },

@@ -137,7 +137,9 @@ async function main(): Promise<void> {
     const exportSeconds = (Date.now() - t0) / 1000;
     const rssAfter = peakRssMb(pid);
     const csv = { rows: lines - 1, bytes, seconds: exportSeconds, rowsPerSecond: (lines - 1) / exportSeconds, peakRssBeforeMb: rssBefore, peakRssAfterMb: rssAfter };
-    log(`export: ${csv.rows} rows, ${(bytes / 1e6).toFixed(1)} MB in ${exportSeconds.toFixed(1)} s = ${Math.round(csv.rowsPerSecond)} rows/s; peak RSS ${rssBefore?.toFixed(0)} → ${rssAfter?.toFixed(0)} MB`);
+    log(
+      `export: ${csv.rows} rows, ${(bytes / 1e6).toFixed(1)} MB in ${exportSeconds.toFixed(1)} s = ${Math.round(csv.rowsPerSecond)} rows/s; peak RSS ${rssBefore?.toFixed(0)} → ${rssAfter?.toFixed(0)} MB`,
+    );
 
     mkdirSync("bench/results", { recursive: true });
     writeFileSync(values.out!, JSON.stringify({ at: new Date().toISOString(), machine: describeMachine(), vendors, run, csv }, null, 2));

@@ -51,7 +51,10 @@ interface CpuProfile {
 
 /** The parts of a request's path, by the source file (or package) of the running code; first match wins. */
 const PARTS: Array<[string, RegExp]> = [
-  ["access log (pino, logger.ts, redaction)", /node_modules\/(pino|sonic-boom|fast-redact|quick-format-unescaped|fast-safe-stringify|on-exit-leak-free|thread-stream|atomic-sleep)\/|platform\/logging\/|error-recorder\/redact\.ts/],
+  [
+    "access log (pino, logger.ts, redaction)",
+    /node_modules\/(pino|sonic-boom|fast-redact|quick-format-unescaped|fast-safe-stringify|on-exit-leak-free|thread-stream|atomic-sleep)\/|platform\/logging\/|error-recorder\/redact\.ts/,
+  ],
   ["metrics (prom-client, metrics.ts)", /node_modules\/(prom-client|tdigest|bintrees)\/|platform\/metrics\//],
   ["request id (ids.ts)", /platform\/db\/ids\.ts|node_modules\/uuid/],
   ["session + viewer rule (identity, auth middleware)", /platform\/identity\/|platform\/request\/auth-middleware\.ts/],
@@ -110,14 +113,21 @@ function classify(profile: CpuProfile): { parts: Map<number, string>; labels: Ma
   const labels = new Map<number, string>();
   for (const n of profile.nodes) {
     const f = n.callFrame;
-    const source = f.url ? sourceOf(f.url, f.lineNumber, f.columnNumber).replace(/^.*node_modules\//, "").replace(/^.*\/src\//, "src/") : "";
+    const source = f.url
+      ? sourceOf(f.url, f.lineNumber, f.columnNumber)
+          .replace(/^.*node_modules\//, "")
+          .replace(/^.*\/src\//, "src/")
+      : "";
     let label = `${f.functionName || "(anonymous)"} ${source}`.trim();
     if (!f.url) {
       // A native function: name its JavaScript caller too.
       let up = parentOf.get(n.id);
       while (up !== undefined && !byId.get(up)!.callFrame.url) up = parentOf.get(up);
       const caller = up === undefined ? undefined : byId.get(up)!.callFrame;
-      if (caller) label += ` <- ${caller.functionName || "(anonymous)"} ${sourceOf(caller.url, caller.lineNumber, caller.columnNumber).replace(/^.*node_modules\//, "").replace(/^.*\/src\//, "src/")}`;
+      if (caller)
+        label += ` <- ${caller.functionName || "(anonymous)"} ${sourceOf(caller.url, caller.lineNumber, caller.columnNumber)
+          .replace(/^.*node_modules\//, "")
+          .replace(/^.*\/src\//, "src/")}`;
     }
     labels.set(n.id, label);
   }
@@ -152,9 +162,7 @@ function attribute(profile: CpuProfile, parts: Map<number, string>, from: number
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 async function main(): Promise<void> {
-  const dataset = values.url
-    ? { url: values.url }
-    : await ensureDataset(db, "full", scaledSize(Number(values.scale)), { regenerate: false, databaseUrl: process.env.DATABASE_URL });
+  const dataset = values.url ? { url: values.url } : await ensureDataset(db, "full", scaledSize(Number(values.scale)), { regenerate: false, databaseUrl: process.env.DATABASE_URL });
   const subjects = await pickSubjects(dataset.url);
   const dir = mkdtempSync(join(tmpdir(), "hki-cpu-prof-"));
   const server = await startServer(dataset.url, { readyTimeoutMs: 10 * 60_000, nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
@@ -184,7 +192,10 @@ async function main(): Promise<void> {
   const rows = windows.map((w) => {
     const totals = attribute(profile, parts, w.from, w.to);
     const functions = attribute(profile, labels, w.from, w.to);
-    const top = [...functions].filter(([name]) => !name.startsWith("(idle)")).sort((a, b) => b[1] - a[1]).slice(0, 25);
+    const top = [...functions]
+      .filter(([name]) => !name.startsWith("(idle)"))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 25);
     console.log(`\nTop functions (self time) during ${w.name}, µs per request:`);
     for (const [name, us] of top) console.log(`${(us / w.load.requests).toFixed(2).padStart(8)}  ${name}`);
     const requests = w.load.requests;
@@ -193,9 +204,7 @@ async function main(): Promise<void> {
     const topFunctions = top.map(([name, us]) => ({ name, usPerRequest: us / requests }));
     return { name: w.name, requests, requestsPerSecond: w.load.requestsPerSecond, p99Ms: w.load.p99Ms, cpuUsPerRequest: busy / requests, perRequest, topFunctions };
   });
-  const names = [...new Set(rows.flatMap((r) => Object.keys(r.perRequest)))].sort(
-    (a, b) => (rows[0]!.perRequest[b] ?? 0) - (rows[0]!.perRequest[a] ?? 0),
-  );
+  const names = [...new Set(rows.flatMap((r) => Object.keys(r.perRequest)))].sort((a, b) => (rows[0]!.perRequest[b] ?? 0) - (rows[0]!.perRequest[a] ?? 0));
   console.log(`\nCPU per request, µs (samples during each load run ÷ requests answered)\n`);
   console.log(`${"part".padEnd(52)} ${rows.map((r) => r.name.padStart(10)).join(" ")}`);
   for (const n of names) console.log(`${n.padEnd(52)} ${rows.map((r) => (r.perRequest[n] ?? 0).toFixed(1).padStart(10)).join(" ")}`);

@@ -48,9 +48,7 @@ async function openSide(dataset: Dataset): Promise<Side> {
 }
 
 async function main(): Promise<void> {
-  log(
-    `db ${options.db}, scale ${options.scale}, ${options.replicas} server process(es), ${options.requests} requests per endpoint, load ${options.connections} connections x ${options.duration} s`,
-  );
+  log(`db ${options.db}, scale ${options.scale}, ${options.replicas} server process(es), ${options.requests} requests per endpoint, load ${options.connections} connections x ${options.duration} s`);
   const databaseUrl = process.env.DATABASE_URL;
   // Announcement mails (docs/product.md §17.3) go to a local SMTP sink in this process; the servers
   // inherit its address (server-process.ts passes the environment on) and a pace above the target.
@@ -67,7 +65,10 @@ async function main(): Promise<void> {
   const announcementRuns: Array<{ label: string; url: string; figures: AnnouncementFigures }> = [];
   for (const side of [full, tenth]) {
     if (!side) continue;
-    const figures = await benchAnnouncements({ baseUrl: side.server.baseUrl, token: side.token, databaseUrl: side.dataset.url }, sink, { sendSeconds: 15, log: (m) => log(`${side.dataset.label}: ${m}`) });
+    const figures = await benchAnnouncements({ baseUrl: side.server.baseUrl, token: side.token, databaseUrl: side.dataset.url }, sink, {
+      sendSeconds: 15,
+      log: (m) => log(`${side.dataset.label}: ${m}`),
+    });
     side.subjects.announcementId = figures.announcementId;
     side.subjects.recipientsMidCursor = figures.recipientsMidCursor;
     announcementRuns.push({ label: side.dataset.label, url: side.dataset.url, figures });

@@ -18,16 +18,24 @@ test.describe("accessibility (axe)", () => {
       await presetSignedIn(page, token);
       const screens = [...SCREENS, { path: `/vendors/${vendor.id}`, heading: vendor.name }];
       for (const screen of screens) {
-        await test.step(screen.path, async () => {
-          await page.goto(screen.path);
-          await screenSettled(page, screen.heading);
-          expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
-          const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-          const serious = results.violations
-            .filter((v) => v.impact === "serious" || v.impact === "critical")
-            .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(" ")} ${n.failureSummary?.split("\n")[1] ?? ""}`).join(" | ")}`);
-          expect.soft(serious, `${screen.path} in the ${theme} theme`).toEqual([]);
-        }).catch((error: unknown) => expect.soft(String(error), `${screen.path} did not settle`).toBe(""));
+        await test
+          .step(screen.path, async () => {
+            await page.goto(screen.path);
+            await screenSettled(page, screen.heading);
+            expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
+            const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+            const serious = results.violations
+              .filter((v) => v.impact === "serious" || v.impact === "critical")
+              .map(
+                (v) =>
+                  `${v.id} (${v.impact}): ${v.nodes
+                    .slice(0, 3)
+                    .map((n) => `${n.target.join(" ")} ${n.failureSummary?.split("\n")[1] ?? ""}`)
+                    .join(" | ")}`,
+              );
+            expect.soft(serious, `${screen.path} in the ${theme} theme`).toEqual([]);
+          })
+          .catch((error: unknown) => expect.soft(String(error), `${screen.path} did not settle`).toBe(""));
       }
     });
   }

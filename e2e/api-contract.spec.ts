@@ -59,7 +59,17 @@ test("every answer the screens receive has the shape its endpoint definition dec
 
   expect(problems).toEqual([]);
   const distinct = [...new Set(checked)];
-  for (const expected of ["GET /api/config", "POST /api/auth/sign-in", "GET /api/admin/dashboard/stats", "GET /api/admin/vendors", "GET /api/admin/vendors/{id}", "GET /api/admin/errors", "GET /api/admin/analytics", "GET /api/admin/settings", "GET /api/debug/admin"]) {
+  for (const expected of [
+    "GET /api/config",
+    "POST /api/auth/sign-in",
+    "GET /api/admin/dashboard/stats",
+    "GET /api/admin/vendors",
+    "GET /api/admin/vendors/{id}",
+    "GET /api/admin/errors",
+    "GET /api/admin/analytics",
+    "GET /api/admin/settings",
+    "GET /api/debug/admin",
+  ]) {
     expect(distinct).toContain(expected);
   }
 });

@@ -37,10 +37,7 @@ test.describe("private beta gate", () => {
 
   test("an expired marker is removed and the gate shows", async ({ page }) => {
     await page.goto("/");
-    await page.evaluate(
-      ([k, ts]) => localStorage.setItem(k, JSON.stringify({ timestamp: ts })),
-      [BETA_MARKER_KEY, Date.now() - DAY_MS - 60_000] as const,
-    );
+    await page.evaluate(([k, ts]) => localStorage.setItem(k, JSON.stringify({ timestamp: ts })), [BETA_MARKER_KEY, Date.now() - DAY_MS - 60_000] as const);
     await page.reload();
     await expect(page.getByRole("heading", { name: "Private Beta Access" })).toBeVisible();
     await expect.poll(() => page.evaluate((k) => localStorage.getItem(k), BETA_MARKER_KEY)).toBeNull();

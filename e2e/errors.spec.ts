@@ -79,9 +79,7 @@ test("archive all of one level says how many and empties that level", async ({ p
   const errors = await count(page, "error");
   expect(infos).toBeGreaterThan(0);
   await page.getByRole("button", { name: "Archive All Info" }).click();
-  await expect(
-    page.getByText(`Archived ${infos.toLocaleString("en-US")} info error${infos === 1 ? "" : "s"}`, { exact: true }),
-  ).toBeVisible();
+  await expect(page.getByText(`Archived ${infos.toLocaleString("en-US")} info error${infos === 1 ? "" : "s"}`, { exact: true })).toBeVisible();
   await expect(page.getByText("No error logs found")).toBeVisible();
   await expect(page.getByTestId("error-count-info")).toHaveText("0");
   await expect(page.getByTestId("error-count-error")).toHaveText(errors.toLocaleString("en-US"));

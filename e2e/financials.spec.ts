@@ -67,7 +67,10 @@ test("retry a failed payout, process payouts with progress, download the CSV", a
   await page.getByRole("button", { name: "Export Payouts CSV" }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^payouts-\d{4}-\d{2}-\d{2}\.csv$/);
-  const csv = readFileSync((await file.path())!, "utf8").replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+  const csv = readFileSync((await file.path())!, "utf8")
+    .replace(/^\uFEFF/, "")
+    .trimEnd()
+    .split("\r\n");
   expect(csv[0]).toBe("Date,Artist,Amount,Currency,Status,Stripe transfer,Failure,Paid at,Run");
   expect(csv.length).toBeGreaterThan(n);
   expect(csv.slice(1).every((line) => line.includes(",paid,"))).toBe(true);

@@ -91,11 +91,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   try {
     await waitForHealth(baseUrl, server, logFile);
     // After the server has migrated the database, add the non-admin user the Access Denied test signs in as.
-    const create = spawnSync(
-      process.execPath,
-      ["--import", "tsx", "src/server/cli/user-create.ts", "--email", E2E.userEmail, "--password", E2E.userPassword, "--role", "user"],
-      { cwd: ROOT, env, encoding: "utf8" },
-    );
+    const create = spawnSync(process.execPath, ["--import", "tsx", "src/server/cli/user-create.ts", "--email", E2E.userEmail, "--password", E2E.userPassword, "--role", "user"], {
+      cwd: ROOT,
+      env,
+      encoding: "utf8",
+    });
     if (create.status !== 0) throw new Error(`user-create failed: ${create.stderr || create.stdout}`);
   } catch (error) {
     await stop();

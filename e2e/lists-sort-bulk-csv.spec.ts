@@ -127,7 +127,12 @@ test.describe("lists: sort, bulk actions, CSV (issue 23)", () => {
     expect(new Set(shown.map((r) => r.slug)).size).toBe(60);
     const revenues = shown.map((r) => dollars(r.value));
     for (let i = 1; i < revenues.length; i++) expect(revenues[i]!).toBeLessThanOrEqual(revenues[i - 1]!);
-    const byApi = await walk((p) => api.get<AdminVendorsResponse>(p), "/api/admin/vendors?sort=-revenue&limit=20", (r) => r.vendors, 3);
+    const byApi = await walk(
+      (p) => api.get<AdminVendorsResponse>(p),
+      "/api/admin/vendors?sort=-revenue&limit=20",
+      (r) => r.vendors,
+      3,
+    );
     expect(shown.map((r) => r.slug)).toEqual(byApi.map((v) => v.slug));
     // Reload keeps the order and the page (the cursor stack is in the URL).
     await page.reload();
@@ -147,7 +152,14 @@ test.describe("lists: sort, bulk actions, CSV (issue 23)", () => {
       names.push(...(await page.locator('[data-testid^="vendor-row-"] td:nth-child(2) a').allTextContents()));
       if (p < 2) await page.getByRole("button", { name: "Next" }).click();
     }
-    const namesByApi = (await walk((p) => api.get<AdminVendorsResponse>(p), "/api/admin/vendors?sort=name&limit=20", (r) => r.vendors, 2)).map((v) => v.name);
+    const namesByApi = (
+      await walk(
+        (p) => api.get<AdminVendorsResponse>(p),
+        "/api/admin/vendors?sort=name&limit=20",
+        (r) => r.vendors,
+        2,
+      )
+    ).map((v) => v.name);
     expect(names).toEqual(namesByApi);
     // SQLite compares names by their bytes: JavaScript's order of the same (BMP) texts.
     expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -155,7 +167,12 @@ test.describe("lists: sort, bulk actions, CSV (issue 23)", () => {
 
   test("error logs oldest first and staff by name and last sign-in, across pages", async ({ page, request }) => {
     const api = apiOf(request, await tokenOf(request, E2E.adminEmail, E2E.adminPassword));
-    const oldest = await walk((p) => api.get<ErrorListResponse>(p), "/api/admin/errors?sort=oldest&limit=20", (r) => r.errors, 3);
+    const oldest = await walk(
+      (p) => api.get<ErrorListResponse>(p),
+      "/api/admin/errors?sort=oldest&limit=20",
+      (r) => r.errors,
+      3,
+    );
     expect(oldest.length).toBeGreaterThan(20);
     for (let i = 1; i < oldest.length; i++) expect(oldest[i]!.created_at >= oldest[i - 1]!.created_at).toBe(true);
     const newest = await api.get<ErrorListResponse>("/api/admin/errors?limit=1");
@@ -169,11 +186,19 @@ test.describe("lists: sort, bulk actions, CSV (issue 23)", () => {
     await page.getByRole("button", { name: "Next" }).click();
     await expect(page.getByTestId("error-row").first().getByRole("button", { name: oldest[20]!.message, exact: true })).toBeVisible();
 
-    const byName = await walk((p) => api.get<AdminUsersResponse>(p), "/api/admin/users?sort=name&limit=1", (r) => r.users);
+    const byName = await walk(
+      (p) => api.get<AdminUsersResponse>(p),
+      "/api/admin/users?sort=name&limit=1",
+      (r) => r.users,
+    );
     expect(byName.length).toBeGreaterThan(1);
     const names = byName.map((u) => u.name ?? "");
     expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
-    const bySignIn = await walk((p) => api.get<AdminUsersResponse>(p), "/api/admin/users?sort=-lastSignIn&limit=1", (r) => r.users);
+    const bySignIn = await walk(
+      (p) => api.get<AdminUsersResponse>(p),
+      "/api/admin/users?sort=-lastSignIn&limit=1",
+      (r) => r.users,
+    );
     const times = bySignIn.map((u) => u.lastSignInAt ?? "");
     expect(times).toEqual([...times].sort().reverse());
     expect(new Set(bySignIn.map((u) => u.id)).size).toBe(byName.length);
@@ -296,7 +321,12 @@ test.describe("lists: sort, bulk actions, CSV (issue 23)", () => {
     await expect(page.getByTestId(`vendor-row-${someone.slug}`)).toBeVisible();
     const vendorsCsv = await downloadCsv(page, () => page.getByRole("button", { name: "Export CSV" }).click(), "vendors");
     expect(vendorsCsv[0]).toEqual(["Vendor", "Vendor id", "Owner", "Email", "Store slug", "Status", "Internal", "Listed products", "Revenue (USD)", "Joined"]);
-    expect(vendorsCsv.slice(1).map((r) => r[1]).sort()).toEqual(matching.vendors.map((v) => v.id).sort());
+    expect(
+      vendorsCsv
+        .slice(1)
+        .map((r) => r[1])
+        .sort(),
+    ).toEqual(matching.vendors.map((v) => v.id).sort());
     expect(vendorsCsv.slice(1).every((r) => r[5] === "active")).toBe(true);
 
     // Error logs: the active view, warnings only (the refused request is one).

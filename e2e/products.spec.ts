@@ -75,7 +75,11 @@ test.describe("products", () => {
 
     await openAsAdmin(page, `/products?vendorId=${seed.vendorId}&status=active`);
     await expect(page.getByTestId("product-vendor-filter")).toContainText(seed.vendorName);
-    for (const p of ofVendor) await page.getByRole("checkbox", { name: `Select ${p.name}` }).first().check();
+    for (const p of ofVendor)
+      await page
+        .getByRole("checkbox", { name: `Select ${p.name}` })
+        .first()
+        .check();
     await expect(page.getByTestId("product-selection-count")).toHaveText("3 products selected");
     await page.getByRole("button", { name: "Hide selected" }).click();
     const dialog = page.getByRole("dialog");

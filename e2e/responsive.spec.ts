@@ -14,12 +14,14 @@ test.describe("responsive layout", () => {
       const screens = [...SCREENS, { path: `/vendors/${firstVendor.id}`, heading: firstVendor.name }];
       // Every screen is checked and every failure named (soft), not only the first.
       for (const screen of screens) {
-        await test.step(screen.path, async () => {
-          await page.goto(screen.path);
-          await screenSettled(page, screen.heading);
-          const overflow = await sidewaysOverflow(page);
-          expect.soft(overflow, `${screen.path} at ${width} px overflows by ${overflow} px: ${(await overflowingElements(page)).join(", ")}`).toBe(0);
-        }).catch((error: unknown) => expect.soft(String(error), `${screen.path} did not settle`).toBe(""));
+        await test
+          .step(screen.path, async () => {
+            await page.goto(screen.path);
+            await screenSettled(page, screen.heading);
+            const overflow = await sidewaysOverflow(page);
+            expect.soft(overflow, `${screen.path} at ${width} px overflows by ${overflow} px: ${(await overflowingElements(page)).join(", ")}`).toBe(0);
+          })
+          .catch((error: unknown) => expect.soft(String(error), `${screen.path} did not settle`).toBe(""));
       }
     });
 
@@ -92,7 +94,10 @@ test.describe("responsive layout", () => {
     // A confirmation (AlertDialog): disabling a vendor.
     await page.goto("/vendors");
     await screenSettled(page, "Vendors");
-    await page.getByRole("button", { name: /^(Disable|Enable) / }).first().click();
+    await page
+      .getByRole("button", { name: /^(Disable|Enable) / })
+      .first()
+      .click();
     await expect(page.getByRole("alertdialog")).toBeVisible();
     await fits(page.getByRole("alertdialog"));
     await page.keyboard.press("Escape");

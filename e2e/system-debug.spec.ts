@@ -8,10 +8,7 @@ test("System Debug shows the truthful health of this install and refreshes", asy
 
   // The e2e server has no Stripe key: payment key missing + payment API not working = warning.
   await expect(page.getByTestId("overall-status")).toHaveText("Warning");
-  await expect(page.getByRole("list", { name: "Problems" }).getByRole("listitem")).toHaveText([
-    "Payment provider secret key is missing",
-    "Payment provider API is not working",
-  ]);
+  await expect(page.getByRole("list", { name: "Problems" }).getByRole("listitem")).toHaveText(["Payment provider secret key is missing", "Payment provider API is not working"]);
 
   const user = page.getByRole("group", { name: "User Information" });
   await expect(user).toContainText(E2E.adminEmail);

@@ -19,12 +19,7 @@ describe("testOnlyInputs", () => {
       "src/server/debug/test-error.ts",
       "src/contract/testing-notes.ts",
     ]);
-    expect(testOnlyInputs(metafile)).toEqual([
-      "src/server/testing/test-app.ts",
-      "src/server/vendors/testing/fixtures.ts",
-      "src/server/app.test.ts",
-      "src/server/auth/auth-sweep.test.tsx",
-    ]);
+    expect(testOnlyInputs(metafile)).toEqual(["src/server/testing/test-app.ts", "src/server/vendors/testing/fixtures.ts", "src/server/app.test.ts", "src/server/auth/auth-sweep.test.tsx"]);
   });
 
   it("finds none in the real server bundle", async () => {

@@ -32,7 +32,9 @@ for (const f of report.firstScreen.files) console.log(`  ${kb(gzipBytes(readFile
 if (report.signedInStart) {
   const start = report.signedInStart;
   const target = start.gzipBytes <= start.targetBytes ? "met" : `not met by ${kb(start.gzipBytes - start.targetBytes)}`;
-  console.log(`Signed-in start (the dashboard, cold cache): ${kb(start.gzipBytes)} gzip over ${start.files.length} files (budget ${kb(start.budgetBytes)}; issue 23's target ${kb(start.targetBytes)}: ${target})`);
+  console.log(
+    `Signed-in start (the dashboard, cold cache): ${kb(start.gzipBytes)} gzip over ${start.files.length} files (budget ${kb(start.budgetBytes)}; issue 23's target ${kb(start.targetBytes)}: ${target})`,
+  );
   for (const f of start.files) console.log(`  ${kb(gzipBytes(readFileSync(join(dist, f)))).padStart(9)}  ${f}`);
 }
 if (report.clerk) {

@@ -43,7 +43,6 @@ function isStale(target: BuildTarget): boolean {
   return target.sources.some((s) => newestMtime(s) > builtAt);
 }
 
-
 /** Whether this install can build (a full `npm ci`), or only run (`npm ci --omit=dev`). */
 export function buildToolsInstalled(dir = root): boolean {
   return existsSync(join(dir, "node_modules/vite/bin/vite.js")) && existsSync(join(dir, "node_modules/esbuild/package.json"));

@@ -12,7 +12,10 @@ describe("structure graph", () => {
   });
 
   it("finds a cycle between modules and nothing in a one-way graph", () => {
-    const oneWay = new Map([["features/a", new Set(["domain/ledger"])], ["domain/ledger", new Set(["platform/db"])]]);
+    const oneWay = new Map([
+      ["features/a", new Set(["domain/ledger"])],
+      ["domain/ledger", new Set(["platform/db"])],
+    ]);
     expect(stronglyConnected(oneWay)).toEqual([]);
     const knot = new Map([
       ["platform/db", new Set(["platform/http"])],

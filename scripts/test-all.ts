@@ -51,6 +51,8 @@ function findChromium(): string | null {
 
 step("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
 step("lint", bin("eslint"), ["."]);
+// Issue 19: one code style (Prettier, 200-character lines: .prettierrc.json).
+step("format", bin("prettier"), ["--check", "."]);
 // Issue 19: the layers of ARCHITECTURE.md (no cycles, imports downwards, no web file over 300 lines).
 step("structure", bin("tsx"), [join(root, "scripts/check-structure.ts")]);
 

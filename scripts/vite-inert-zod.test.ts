@@ -58,7 +58,23 @@ describe("the contract under the browser's zod stand-in", () => {
       });
       expect(found, `${name} is not a zod builder`).toBe(true);
     }
-    for (const reader of ["parse", "safeParse", "parseAsync", "safeParseAsync", "shape", "options", "def", "description", "unwrap", "element", "keyof", "meta", "isOptional", "isNullable", "toJSONSchema"]) {
+    for (const reader of [
+      "parse",
+      "safeParse",
+      "parseAsync",
+      "safeParseAsync",
+      "shape",
+      "options",
+      "def",
+      "description",
+      "unwrap",
+      "element",
+      "keyof",
+      "meta",
+      "isOptional",
+      "isNullable",
+      "toJSONSchema",
+    ]) {
       expect(SCHEMA_BUILDERS, reader).not.toContain(reader);
     }
   });

@@ -42,9 +42,21 @@ interface Stamp {
 function runGenerator(url: string, size: DatasetSize): Promise<number> {
   const started = Date.now();
   const args = [
-    "--import", "tsx", "src/server/demo-data/generate-cli.ts", "--db", url,
-    "--vendors", String(size.vendors), "--products", String(size.products), "--orders", String(size.orders),
-    "--error-logs", String(size.errorLogs), "--days", String(size.days),
+    "--import",
+    "tsx",
+    "src/server/demo-data/generate-cli.ts",
+    "--db",
+    url,
+    "--vendors",
+    String(size.vendors),
+    "--products",
+    String(size.products),
+    "--orders",
+    String(size.orders),
+    "--error-logs",
+    String(size.errorLogs),
+    "--days",
+    String(size.days),
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit"] });
@@ -115,12 +127,7 @@ async function ensurePostgres(label: string, size: DatasetSize, regenerate: bool
   }
 }
 
-export async function ensureDataset(
-  db: "sqlite" | "postgres",
-  label: string,
-  size: DatasetSize,
-  options: { regenerate: boolean; databaseUrl?: string | undefined },
-): Promise<Dataset> {
+export async function ensureDataset(db: "sqlite" | "postgres", label: string, size: DatasetSize, options: { regenerate: boolean; databaseUrl?: string | undefined }): Promise<Dataset> {
   if (db === "sqlite") return ensureSqlite(label, size, options.regenerate);
   if (!options.databaseUrl?.startsWith("postgres")) throw new Error("--db postgres needs DATABASE_URL=postgres://...");
   return ensurePostgres(label, size, options.regenerate, options.databaseUrl);

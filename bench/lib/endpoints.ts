@@ -78,8 +78,18 @@ export async function pickSubjects(databaseUrl: string): Promise<Subjects> {
     const surname = await sql<{ owner_name: string }>`select owner_name from vendors where id = ${busiest.id}`.execute(db);
     // Issue 23: positions half-way through the vendors by revenue and through the error logs oldest
     // first (an OFFSET here, before the server starts; the requests seek from them).
-    const vendorCount = await db.selectFrom("vendor_totals").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    const midRevenue = await db.selectFrom("vendor_totals").select(["gross_cents", "vendor_id"]).orderBy("gross_cents", "desc").orderBy("vendor_id", "desc").limit(1).offset(Math.floor(Number(vendorCount.n) / 2)).executeTakeFirst();
+    const vendorCount = await db
+      .selectFrom("vendor_totals")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    const midRevenue = await db
+      .selectFrom("vendor_totals")
+      .select(["gross_cents", "vendor_id"])
+      .orderBy("gross_cents", "desc")
+      .orderBy("vendor_id", "desc")
+      .limit(1)
+      .offset(Math.floor(Number(vendorCount.n) / 2))
+      .executeTakeFirst();
     const oldest = await db.selectFrom("error_logs").select(["created_at", "id"]).where("archived", "=", 0).orderBy("created_at").orderBy("id").limit(1).offset(deepRows).executeTakeFirst();
     const last = surname.rows[0]?.owner_name.split(" ").pop() ?? "Rossi";
     return {
@@ -137,7 +147,9 @@ export function endpointsFor(s: Subjects): Endpoint[] {
     { name: "vendor list by name", path: "/api/admin/vendors?limit=20&sort=name", p95TargetMs: 5 },
     { name: "vendor list by joined (oldest)", path: "/api/admin/vendors?limit=20&sort=joined", p95TargetMs: 5 },
     { name: "vendor list by revenue", path: "/api/admin/vendors?limit=20&sort=-revenue", p95TargetMs: 5 },
-    ...(s.vendorRevenueMidCursor ? [{ name: "vendor list by revenue deep (cursor)", path: `/api/admin/vendors?limit=20&sort=-revenue&cursor=${encodeURIComponent(s.vendorRevenueMidCursor)}`, p95TargetMs: 5 }] : []),
+    ...(s.vendorRevenueMidCursor
+      ? [{ name: "vendor list by revenue deep (cursor)", path: `/api/admin/vendors?limit=20&sort=-revenue&cursor=${encodeURIComponent(s.vendorRevenueMidCursor)}`, p95TargetMs: 5 }]
+      : []),
     { name: "vendor list inactive by products", path: "/api/admin/vendors?limit=20&sort=-products&status=inactive", p95TargetMs: 5 },
     { name: "vendor list internal by name", path: "/api/admin/vendors?limit=20&sort=name&status=internal", p95TargetMs: 5 },
     { name: "vendor search by revenue", path: `/api/admin/vendors?limit=20&sort=-revenue&search=${encodeURIComponent(s.nameSearch)}`, p95TargetMs: 5 },

@@ -37,8 +37,7 @@ export function latencyTable(rows: EndpointResult[]): string {
 export function loadTable(runs: Array<{ name: string; figures: LoadFigures }>): string {
   const head = `${pad("load run", 28)} ${lpad("req/s", 9)} ${lpad("p50", 7)} ${lpad("p99", 7)} ${lpad("max", 7)} ${lpad("errors", 7)}`;
   const lines = runs.map(
-    ({ name, figures: f }) =>
-      `${pad(name, 28)} ${lpad(f.requestsPerSecond.toFixed(0), 9)} ${lpad(ms(f.p50Ms), 7)} ${lpad(ms(f.p99Ms), 7)} ${lpad(ms(f.maxMs), 7)} ${lpad(String(f.errors), 7)}`,
+    ({ name, figures: f }) => `${pad(name, 28)} ${lpad(f.requestsPerSecond.toFixed(0), 9)} ${lpad(ms(f.p50Ms), 7)} ${lpad(ms(f.p99Ms), 7)} ${lpad(ms(f.maxMs), 7)} ${lpad(String(f.errors), 7)}`,
   );
   return [head, "-".repeat(head.length), ...lines].join("\n");
 }

@@ -60,10 +60,7 @@ export interface RunningServer {
  * cluster supervisor with that many workers on the one port (WEB_CONCURRENCY, decision 0006), and
  * waits until every worker listens. `nodeArgs` go to node before the bundle (e.g. --cpu-prof).
  */
-export async function startServer(
-  databaseUrl: string,
-  options: { readyTimeoutMs: number; env?: Record<string, string>; replicas?: number; nodeArgs?: string[] },
-): Promise<RunningServer> {
+export async function startServer(databaseUrl: string, options: { readyTimeoutMs: number; env?: Record<string, string>; replicas?: number; nodeArgs?: string[] }): Promise<RunningServer> {
   await ensureBuild();
   const port = await freePort();
   const [command, ...bundleArgs] = serverCommand("build");

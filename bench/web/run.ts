@@ -107,7 +107,8 @@ async function main(): Promise<void> {
         const requests = (lhr.audits["network-requests"]?.details as { items?: Array<{ url: string; statusCode: number }> } | undefined)?.items ?? [];
         const adminCalls = requests.filter((q) => new URL(q.url).pathname.startsWith("/api/admin/") && q.statusCode === 200);
         const sessionChecked = requests.some((q) => new URL(q.url).pathname === "/api/auth/me" && q.statusCode === 200);
-        if (!sessionChecked || (perf && adminCalls.length === 0)) throw new Error(`${path}: no signed-in session during the Lighthouse run (GET /api/auth/me ${sessionChecked ? "ok" : "missing"}, ${adminCalls.length} admin calls)`);
+        if (!sessionChecked || (perf && adminCalls.length === 0))
+          throw new Error(`${path}: no signed-in session during the Lighthouse run (GET /api/auth/me ${sessionChecked ? "ok" : "missing"}, ${adminCalls.length} admin calls)`);
         const metric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
         const failed = Object.values(lhr.audits)
           .filter((a) => lhr.categories.accessibility?.auditRefs.some((ref) => ref.id === a.id && ref.weight > 0) && a.score === 0)

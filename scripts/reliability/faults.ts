@@ -105,7 +105,10 @@ async function unreadableAtStart(): Promise<void> {
   writeFileSync(corrupt, Buffer.alloc(64 * 1024, 0x5a));
   const directory = join(dir, "is-a-directory.sqlite");
   mkdirSync(directory);
-  for (const [label, path] of [["corrupt file", corrupt], ["a directory instead of a file", directory]] as const) {
+  for (const [label, path] of [
+    ["corrupt file", corrupt],
+    ["a directory instead of a file", directory],
+  ] as const) {
     const { code, output } = await runServerToExit(`sqlite:${path}`, {}, { from: "build" });
     const line = output.trim().split("\n").filter(Boolean).pop() ?? "";
     log(`start with ${label}: exit ${code}, "${line.slice(0, 160)}"`);
@@ -148,7 +151,17 @@ async function payoutRounds(): Promise<void> {
       `reconciliation differences ${r.differences}, runs ${r.runStatus}/${r.secondRunStatus}, integrity ${r.integrity}, rollup differences ${r.rollupDifferences} (${r.seconds.toFixed(0)} s)`,
   );
   const bad =
-    r.paidTwice.length + r.notPaid.length + r.wrongAmount.length + r.paidUnexpectedly.length + r.stuckProcessing + r.stuckUnknown + r.ledgerMismatch + r.balancesLeft + r.rollupDifferences + r.differences > 0 ||
+    r.paidTwice.length +
+      r.notPaid.length +
+      r.wrongAmount.length +
+      r.paidUnexpectedly.length +
+      r.stuckProcessing +
+      r.stuckUnknown +
+      r.ledgerMismatch +
+      r.balancesLeft +
+      r.rollupDifferences +
+      r.differences >
+      0 ||
     r.secondRunPaid !== r.settledAbsent ||
     r.runStatus !== "completed" ||
     r.secondRunStatus !== "completed" ||

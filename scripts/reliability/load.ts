@@ -33,7 +33,10 @@ const CLEANUP_ROWS = setting("LOAD_CLEANUP_ROWS", 200_000);
  */
 const WORKERS = setting("LOAD_WORKERS", 2);
 
-const READS = ["/api/admin/dashboard/stats", "/api/admin/analytics?days=30", "/api/admin/vendors?limit=20", "/api/admin/errors?limit=20", "/api/admin/settings", "/api/auth/me"].map((path) => ({ method: "GET", path }));
+const READS = ["/api/admin/dashboard/stats", "/api/admin/analytics?days=30", "/api/admin/vendors?limit=20", "/api/admin/errors?limit=20", "/api/admin/settings", "/api/auth/me"].map((path) => ({
+  method: "GET",
+  path,
+}));
 
 /** The server's processes: the one started, plus its workers when it supervises a cluster. */
 function serverPids(pid: number): number[] {
@@ -72,7 +75,10 @@ async function measured<T>(server: ServerProcess, phase: () => Promise<T>): Prom
   const self = process.cpuUsage(selfBefore);
   const serverPct = ((cpuSeconds(pid) - serverBefore) / wall) * 100;
   const selfPct = ((self.user + self.system) / 1e6 / wall) * 100;
-  return { result, cpu: `server CPU ${serverPct.toFixed(0)} % of one core (${WORKERS} process${WORKERS > 1 ? "es" : ""}), load generator ${selfPct.toFixed(0)} %, load average ${loadavg()[0]!.toFixed(1)}` };
+  return {
+    result,
+    cpu: `server CPU ${serverPct.toFixed(0)} % of one core (${WORKERS} process${WORKERS > 1 ? "es" : ""}), load generator ${selfPct.toFixed(0)} %, load average ${loadavg()[0]!.toFixed(1)}`,
+  };
 }
 
 const fiveXx = (r: CannonResult) =>
@@ -105,7 +111,9 @@ async function main(): Promise<void> {
     await cannon(server.url, 10, 3, READS, headers); // warm-up
     for (const route of READS) {
       const one = await cannon(server.url, 1, 2, [route], headers);
-      console.log(`[load] service time ${route.path}: mean ${(2000 / Math.max(1, one.requests.total)).toFixed(2)} ms (${one.requests.total} requests in 2 s on 1 connection), p99 ${one.latency.p99} ms`);
+      console.log(
+        `[load] service time ${route.path}: mean ${(2000 / Math.max(1, one.requests.total)).toFixed(2)} ms (${one.requests.total} requests in 2 s on 1 connection), p99 ${one.latency.p99} ms`,
+      );
     }
 
     const read = await measured(server, () => cannon(server.url, READ_CONNECTIONS, READ_SECONDS, READS, headers));
@@ -146,7 +154,9 @@ async function main(): Promise<void> {
     samples.push(soakEnd);
     const growth = (soakEnd - soakStart) / soakStart;
     console.log(`[load] soak 50 x ${SOAK_SECONDS}s: ${summary(soak.result)}; ${soak.cpu}`);
-    console.log(`[load] soak RSS ${Math.round(soakStart / 1024)} -> ${Math.round(soakEnd / 1024)} MB (${(growth * 100).toFixed(1)} %); per minute: ${samples.map((kb) => Math.round(kb / 1024)).join(", ")} MB`);
+    console.log(
+      `[load] soak RSS ${Math.round(soakStart / 1024)} -> ${Math.round(soakEnd / 1024)} MB (${(growth * 100).toFixed(1)} %); per minute: ${samples.map((kb) => Math.round(kb / 1024)).join(", ")} MB`,
+    );
     if (growth >= 0.1 || soak.result.errors || soak.result.non2xx) failures.push("soak");
   } finally {
     await server.stop();

@@ -112,7 +112,9 @@ export async function pgRestart(options: PgRestartOptions): Promise<string[]> {
     const slowest503 = Math.max(0, ...failed.filter((s) => s.status === 503).map((s) => s.end - s.start));
 
     log(`pg restart: ${samples.length} requests (${samples.filter((s) => s.kind === "write").length} writes); statuses ${JSON.stringify(statuses)}`);
-    log(`pg restart: ${during.length} requests overlapped the outage, ${failed.length} failed (all 503: ${wrongKind.length === 0}, with Retry-After: ${without503RetryAfter.length === 0}, slowest 503 answered in ${slowest503} ms); failures outside the outage window: ${outsideOutage.length}`);
+    log(
+      `pg restart: ${during.length} requests overlapped the outage, ${failed.length} failed (all 503: ${wrongKind.length === 0}, with Retry-After: ${without503RetryAfter.length === 0}, slowest 503 answered in ${slowest503} ms); failures outside the outage window: ${outsideOutage.length}`,
+    );
     log(`pg restart: first success ${recoveryMs} ms after the database was back; failures > ${RECOVERY_MS} ms after: ${lateFailures.length}; process alive: ${alive}`);
     if (!alive) failures.push("pg restart: the server process exited");
     if (wrongKind.length) failures.push(`pg restart: ${wrongKind.length} answers were not 503 (${[...new Set(wrongKind.map((s) => String(s.status)))].join(", ")})`);
@@ -121,7 +123,10 @@ export async function pgRestart(options: PgRestartOptions): Promise<string[]> {
     if (recoveryMs > RECOVERY_MS) failures.push(`pg restart: no success within ${RECOVERY_MS} ms of the database being back`);
     if (lateFailures.length) failures.push(`pg restart: ${lateFailures.length} failures after recovery`);
     if (!failed.length) failures.push("pg restart: no request saw the outage (the fault did not happen?)");
-    const errorLines = server.output().split("\n").filter((l) => /PostgreSQL|\[db\]/.test(l));
+    const errorLines = server
+      .output()
+      .split("\n")
+      .filter((l) => /PostgreSQL|\[db\]/.test(l));
     log(`pg restart: server log lines about the database: ${errorLines.length}, e.g. "${(errorLines[0] ?? "").slice(0, 140)}"`);
   } finally {
     await server.stop();

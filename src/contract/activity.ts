@@ -88,7 +88,7 @@ export const listAuditLogEndpoint = defineEndpoint({
   access: "admin",
   summary: "One page of the audit log, newest first, filtered by actor, action, target and time",
   description:
-    "Keyset pagination: every page costs the same at any depth. `targetId` needs `targetType`. `from` is inclusive, `to` exclusive (a bare day means the whole day). The same filters export as CSV (POST /api/admin/exports with kind \"audit-log\").",
+    'Keyset pagination: every page costs the same at any depth. `targetId` needs `targetType`. `from` is inclusive, `to` exclusive (a bare day means the whole day). The same filters export as CSV (POST /api/admin/exports with kind "audit-log").',
   query: auditLogQuerySchema,
   success: { status: 200, description: "The page and the next cursor", schema: auditLogResponseSchema },
   errors: [400],

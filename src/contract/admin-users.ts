@@ -214,8 +214,7 @@ export const changeUserRoleEndpoint = defineEndpoint({
   area: "admin-users",
   access: "admin",
   summary: "Change a staff member's role (admin or viewer)",
-  description:
-    "Nobody can change their own role, nor demote the last admin; an admin by the company e-mail domain stays an admin whatever the role (409 with the reason).",
+  description: "Nobody can change their own role, nor demote the last admin; an admin by the company e-mail domain stays an admin whatever the role (409 with the reason).",
   params: userIdParams,
   body: changeRoleRequestSchema,
   bodyExample: { role: "viewer" },

@@ -32,13 +32,7 @@ import {
   refreshPayoutAccountEndpoint,
   retryPayoutEndpoint,
 } from "./financials.ts";
-import {
-  archiveAllErrorLogsEndpoint,
-  archiveErrorLogEndpoint,
-  archiveSelectedErrorLogsEndpoint,
-  cleanupArchivedErrorLogsEndpoint,
-  listErrorLogsEndpoint,
-} from "./error-logs.ts";
+import { archiveAllErrorLogsEndpoint, archiveErrorLogEndpoint, archiveSelectedErrorLogsEndpoint, cleanupArchivedErrorLogsEndpoint, listErrorLogsEndpoint } from "./error-logs.ts";
 import {
   cancelAnnouncementEndpoint,
   getAnnouncementEndpoint,
@@ -51,13 +45,7 @@ import {
   takeDownAnnouncementEndpoint,
 } from "./communications.ts";
 import { endFeaturedArtistEndpoint, getFeaturedArtistEndpoint, publicFeaturedArtistEndpoint, setFeaturedArtistEndpoint } from "./featured-artist.ts";
-import {
-  bulkProductStatusEndpoint,
-  getProductEndpoint,
-  listProductsEndpoint,
-  productsSummaryEndpoint,
-  setProductStatusEndpoint,
-} from "./products.ts";
+import { bulkProductStatusEndpoint, getProductEndpoint, listProductsEndpoint, productsSummaryEndpoint, setProductStatusEndpoint } from "./products.ts";
 import { healthEndpoint, publicConfigEndpoint, readyEndpoint } from "./public.ts";
 import { getSettingsEndpoint, settingHistoryEndpoint, updateSettingsEndpoint } from "./settings.ts";
 import {

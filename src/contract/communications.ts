@@ -173,8 +173,7 @@ export const sendAnnouncementEndpoint = defineEndpoint({
   area: "communications",
   access: "admin",
   summary: "Send an announcement to artists by e-mail and/or on their dashboard",
-  description:
-    "Writes one delivery record per artist of the audience, then a background job sends the mails in batches (MAIL_MAX_PER_SECOND). 422 when the audience reaches nobody.",
+  description: "Writes one delivery record per artist of the audience, then a background job sends the mails in batches (MAIL_MAX_PER_SECOND). 422 when the audience reaches nobody.",
   body: announcementRequestSchema,
   bodyExample: EXAMPLE,
   success: { status: 201, description: "The announcement, its recipients and status", schema: announcementResponseSchema },

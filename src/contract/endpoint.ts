@@ -13,7 +13,8 @@ export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
  * The areas the web keeps answers under (the first element of every query key). A mutation names
  * the areas it changes in `invalidates`, and the web refreshes exactly those after it succeeds.
  */
-export type ApiArea = "public" | "auth" | "beta" | "vendors" | "dashboard" | "analytics" | "errors" | "settings" | "debug" | "docs" | "exports" | "admin-users" | "audit-log" | "financial" | "communications" | "products";
+export type ApiArea =
+  "public" | "auth" | "beta" | "vendors" | "dashboard" | "analytics" | "errors" | "settings" | "debug" | "docs" | "exports" | "admin-users" | "audit-log" | "financial" | "communications" | "products";
 
 /**
  * Who may call: anyone; anyone signed in; admins only. Admin-only endpoints live under the
@@ -73,10 +74,10 @@ type SchemaOutput<S> = S extends z.ZodType ? z.output<S> : undefined;
 export type EndpointResult<D extends EndpointDefinition> = D["success"] extends { mediaTypes: readonly string[] }
   ? Response
   : D["success"] extends { schema: z.ZodType }
-  ? z.output<D["success"]["schema"]>
-  : D["success"] extends object
-    ? void
-    : never;
+    ? z.output<D["success"]["schema"]>
+    : D["success"] extends object
+      ? void
+      : never;
 
 /** What a caller gives: path parameters, query and body, each only when the endpoint has one. */
 export type EndpointInput<D extends EndpointDefinition> = (D["params"] extends z.ZodType ? { params: z.input<D["params"]> } : { params?: undefined }) &

@@ -116,7 +116,8 @@ export const listErrorLogsEndpoint = defineEndpoint({
   area: "errors",
   access: "admin",
   summary: "One page of error-log entries (active or archived, optionally one level), newest or oldest first, with counts per level",
-  description: "Each order walks the (archived[, level], created_at, id) index from the cursor, so any depth costs the same. The same view and level export as CSV (POST /api/admin/exports with kind \"error-logs\").",
+  description:
+    'Each order walks the (archived[, level], created_at, id) index from the cursor, so any depth costs the same. The same view and level export as CSV (POST /api/admin/exports with kind "error-logs").',
   query: errorListQuerySchema,
   success: { status: 200, description: "The page, the filter's total, counts per level and the next cursor", schema: errorListResponseSchema },
   errors: [400],

@@ -183,7 +183,7 @@ export const listProductsEndpoint = defineEndpoint({
   access: "admin",
   summary: "One page of the marketplace's products: searched by name, filtered by vendor and status, sorted",
   description:
-    "Keyset pagination in the order of `sort` (every page costs the same at any depth). `total` is exact up to 10,000 (`totalCapped` beyond); a search across every vendor counts up to 1,000, and when it matches more it is listed newest first only (400 naming `sort` otherwise). The same filters export as CSV (POST /api/admin/exports with kind \"products\").",
+    'Keyset pagination in the order of `sort` (every page costs the same at any depth). `total` is exact up to 10,000 (`totalCapped` beyond); a search across every vendor counts up to 1,000, and when it matches more it is listed newest first only (400 naming `sort` otherwise). The same filters export as CSV (POST /api/admin/exports with kind "products").',
   query: productsQuerySchema,
   success: { status: 200, description: "The page, the matching total and the next cursor", schema: productsResponseSchema },
   errors: [400],

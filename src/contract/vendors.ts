@@ -317,7 +317,8 @@ export const bulkVendorStatusEndpoint = defineEndpoint({
   area: "vendors",
   access: "admin",
   summary: `Enable or disable up to ${MAX_BULK_VENDORS} vendors at once, all or nothing`,
-  description: "An unknown id (404, naming it) changes nothing. Vendors already in the status asked for are left as they are; a disabled vendor's feature ends (docs/product.md §18.1); one audit row names them all, in the same transaction.",
+  description:
+    "An unknown id (404, naming it) changes nothing. Vendors already in the status asked for are left as they are; a disabled vendor's feature ends (docs/product.md §18.1); one audit row names them all, in the same transaction.",
   body: bulkVendorStatusRequestSchema,
   bodyExample: { ids: ["0193a0c4-8a5e-7c1e-9a51-2f4b6c8d9e01"], isActive: false },
   success: { status: 200, description: "How many changed", schema: bulkVendorStatusResponseSchema },

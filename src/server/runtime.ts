@@ -56,8 +56,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
         createOwnerUser: (trx, owner) => createExternalUser(trx, clock, owner),
         adminEmail: config.adminEmail,
       });
-      if (summary.seeded)
-        announce(`Filled the empty database with demo data: ${summary.vendors} vendors, ${summary.products} products, ${summary.orders} orders (SEED_DEMO).`);
+      if (summary.seeded) announce(`Filled the empty database with demo data: ${summary.vendors} vendors, ${summary.products} products, ${summary.orders} orders (SEED_DEMO).`);
     }
     const watching = options.watchOtherProcesses ?? true;
     if (watching) {

@@ -7,7 +7,8 @@ import { RoutePending } from "./app/route-pending";
  * The one URL -> screen map (docs/product.md §2.3). Every screen is a lazy route so the first screen's JS stays
  * near the framework floor; each feature's chunk (and its charts) loads only when visited.
  */
-const page = (load: () => Promise<{ default: ComponentType }>): RouteObject["lazy"] =>
+const page =
+  (load: () => Promise<{ default: ComponentType }>): RouteObject["lazy"] =>
   async () => ({ Component: (await load()).default });
 
 export const routes: RouteObject[] = [

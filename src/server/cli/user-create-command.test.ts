@@ -53,7 +53,7 @@ describe.each(testDatabaseKinds)("user:create (%s)", (kind) => {
     expect(await run("--email", "a@b.example", "--password", "long-enough-1", "--bogus")).toBe(2);
   });
 
-  it("writes an audit row with the actor \"command line\" for a creation and for an update (issue 18)", async () => {
+  it('writes an audit row with the actor "command line" for a creation and for an update (issue 18)', async () => {
     const audit = () => ctx.database.db.selectFrom("audit_log").selectAll().where("action", "like", "user.%").orderBy("created_at").orderBy("id").execute();
     expect(await audit()).toEqual([]);
     expect(await run("--email", "Ops.Two@Example.com", "--password", "long-enough-1", "--role", "admin", "--name", "Ops Two")).toBe(0);

@@ -20,12 +20,7 @@ export const USER_CREATE_USAGE = "npm run user:create -- --email E --password P 
  * follows the rule of the accept form (docs/product.md §14.3): normalised, no control, invisible
  * or direction-changing characters. Returns the exit code; lines go to `out` and `err`.
  */
-export async function runUserCreate(
-  args: string[],
-  db: Executor,
-  clock: Clock,
-  io: { out: (line: string) => void; err: (line: string) => void },
-): Promise<number> {
+export async function runUserCreate(args: string[], db: Executor, clock: Clock, io: { out: (line: string) => void; err: (line: string) => void }): Promise<number> {
   const fail = (message: string) => {
     io.err(`user:create: ${message}`);
     return 2;

@@ -18,7 +18,9 @@ describe("the demo's announcements (docs/product.md §17)", () => {
         expect(a).toMatchObject({ status: "sent", pending: 0 });
       }
       const failing = history.find((a) => a.failed === 1)!;
-      const failed = recipientsResponseSchema.parse(await (await t.request(`/api/admin/communications/announcements/${failing.id}/recipients?status=failed`, { token: admin.token })).json()).recipients;
+      const failed = recipientsResponseSchema.parse(
+        await (await t.request(`/api/admin/communications/announcements/${failing.id}/recipients?status=failed`, { token: admin.token })).json(),
+      ).recipients;
       expect(failed).toHaveLength(1);
       expect(failed[0]!.lastError).toBe(DEMO_REFUSED_MAIL);
       const banner = publicAnnouncementsResponseSchema.parse(await (await t.request("/api/public/announcements")).json()).announcements;

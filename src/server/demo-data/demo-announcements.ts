@@ -100,7 +100,11 @@ export async function seedDemoAnnouncements(trx: Executor, options: { vendors: V
       last_error: v.id === failedId ? DEMO_REFUSED_MAIL : null,
       sent_at: v.id === failedId ? null : sentAt,
     }));
-    for (let i = 0; i < recipients.length; i += 200) await trx.insertInto("announcement_recipients").values(recipients.slice(i, i + 200)).execute();
+    for (let i = 0; i < recipients.length; i += 200)
+      await trx
+        .insertInto("announcement_recipients")
+        .values(recipients.slice(i, i + 200))
+        .execute();
   }
   return DEMO_ANNOUNCEMENTS.length;
 }

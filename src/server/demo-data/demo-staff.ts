@@ -28,7 +28,12 @@ export interface DemoStaffInput {
 export async function seedDemoStaff(trx: Transaction<DB>, input: DemoStaffInput): Promise<number> {
   const { rand, at, vendors, adminEmail } = input;
   const iso = (ms: number) => new Date(ms).toISOString();
-  const hex = () => Array.from({ length: 4 }, () => Math.floor(rand.next() * 0x1_0000_0000).toString(16).padStart(8, "0")).join("");
+  const hex = () =>
+    Array.from({ length: 4 }, () =>
+      Math.floor(rand.next() * 0x1_0000_0000)
+        .toString(16)
+        .padStart(8, "0"),
+    ).join("");
   const admin = await trx.selectFrom("users").select(["id", "role"]).where("email", "=", adminEmail).executeTakeFirst();
   const actor = { actor_email: adminEmail, actor_id: admin?.id ?? null, actor_role: "admin", ip_address: "203.0.113.10", user_agent: "Mozilla/5.0 (demo)" };
 
@@ -36,36 +41,96 @@ export async function seedDemoStaff(trx: Transaction<DB>, input: DemoStaffInput)
   const invitedAt = at(12, 0.4);
   const acceptedAt = at(11, 0.6);
   const viewerId = rand.id(acceptedAt);
-  await trx.insertInto("users").values({ id: viewerId, email: DEMO_VIEWER_EMAIL, name: "Avery Quinn", role: "viewer", password_hash: null, created_at: iso(acceptedAt), updated_at: iso(acceptedAt) }).execute();
+  await trx
+    .insertInto("users")
+    .values({ id: viewerId, email: DEMO_VIEWER_EMAIL, name: "Avery Quinn", role: "viewer", password_hash: null, created_at: iso(acceptedAt), updated_at: iso(acceptedAt) })
+    .execute();
   const viewerInvitation = rand.id(invitedAt);
   await trx
     .insertInto("user_invitations")
-    .values({ id: viewerInvitation, email: DEMO_VIEWER_EMAIL, role: "viewer", token_hash: hex() + hex(), invited_by_id: actor.actor_id, invited_by_email: adminEmail, created_at: iso(invitedAt), expires_at: iso(invitedAt + 7 * DAY_MS), accepted_at: iso(acceptedAt), accepted_user_id: viewerId, revoked_at: null, revoked_reason: null, provider_invitation_id: null })
+    .values({
+      id: viewerInvitation,
+      email: DEMO_VIEWER_EMAIL,
+      role: "viewer",
+      token_hash: hex() + hex(),
+      invited_by_id: actor.actor_id,
+      invited_by_email: adminEmail,
+      created_at: iso(invitedAt),
+      expires_at: iso(invitedAt + 7 * DAY_MS),
+      accepted_at: iso(acceptedAt),
+      accepted_user_id: viewerId,
+      revoked_at: null,
+      revoked_reason: null,
+      provider_invitation_id: null,
+    })
     .execute();
   const lastSignIn = at(2, 0.35);
-  await trx.insertInto("sessions").values({ id: hex() + hex(), user_id: viewerId, created_at: iso(lastSignIn), expires_at: iso(lastSignIn + 12 * 3_600_000), revoked_at: null }).execute();
+  await trx
+    .insertInto("sessions")
+    .values({ id: hex() + hex(), user_id: viewerId, created_at: iso(lastSignIn), expires_at: iso(lastSignIn + 12 * 3_600_000), revoked_at: null })
+    .execute();
 
   // The pending invitation: sent yesterday, valid six more days.
   const pendingAt = at(1, 0.5);
   const pendingId = rand.id(pendingAt);
   await trx
     .insertInto("user_invitations")
-    .values({ id: pendingId, email: DEMO_INVITED_EMAIL, role: "admin", token_hash: hex() + hex(), invited_by_id: actor.actor_id, invited_by_email: adminEmail, created_at: iso(pendingAt), expires_at: iso(pendingAt + 7 * DAY_MS), accepted_at: null, accepted_user_id: null, revoked_at: null, revoked_reason: null, provider_invitation_id: null })
+    .values({
+      id: pendingId,
+      email: DEMO_INVITED_EMAIL,
+      role: "admin",
+      token_hash: hex() + hex(),
+      invited_by_id: actor.actor_id,
+      invited_by_email: adminEmail,
+      created_at: iso(pendingAt),
+      expires_at: iso(pendingAt + 7 * DAY_MS),
+      accepted_at: null,
+      accepted_user_id: null,
+      revoked_at: null,
+      revoked_reason: null,
+      provider_invitation_id: null,
+    })
     .execute();
 
   const disabled = vendors.find((v) => v.is_active === 0 && v.is_internal === 0);
   const maintenanceOn = at(5, 0.3);
   type Row = { at: number; action: string; target: [string, string, string | null]; before?: object; after?: object; details?: object; by?: "viewer" };
   const rows: Row[] = [
-    { at: invitedAt, action: "invitation.create", target: ["invitation", viewerInvitation, DEMO_VIEWER_EMAIL], after: { email: DEMO_VIEWER_EMAIL, role: "viewer", expiresAt: iso(invitedAt + 7 * DAY_MS) }, details: { replaced: null, delivery: "email" } },
-    { at: acceptedAt, action: "invitation.accept", target: ["invitation", viewerInvitation, DEMO_VIEWER_EMAIL], after: { role: "viewer" }, details: { userId: viewerId, invitedBy: adminEmail, newAccount: true }, by: "viewer" },
+    {
+      at: invitedAt,
+      action: "invitation.create",
+      target: ["invitation", viewerInvitation, DEMO_VIEWER_EMAIL],
+      after: { email: DEMO_VIEWER_EMAIL, role: "viewer", expiresAt: iso(invitedAt + 7 * DAY_MS) },
+      details: { replaced: null, delivery: "email" },
+    },
+    {
+      at: acceptedAt,
+      action: "invitation.accept",
+      target: ["invitation", viewerInvitation, DEMO_VIEWER_EMAIL],
+      after: { role: "viewer" },
+      details: { userId: viewerId, invitedBy: adminEmail, newAccount: true },
+      by: "viewer",
+    },
     { at: maintenanceOn, action: "settings.update", target: ["settings", "platform", "maintenance_mode"], before: { maintenance_mode: "false" }, after: { maintenance_mode: "true" } },
     { at: maintenanceOn + 40 * 60_000, action: "settings.update", target: ["settings", "platform", "maintenance_mode"], before: { maintenance_mode: "true" }, after: { maintenance_mode: "false" } },
     { at: at(3, 0.7), action: "error_logs.archive_all", target: ["error_logs", "warning", "warning entries"], details: { level: "warning", archived: 0 } },
-    { at: pendingAt, action: "invitation.create", target: ["invitation", pendingId, DEMO_INVITED_EMAIL], after: { email: DEMO_INVITED_EMAIL, role: "admin", expiresAt: iso(pendingAt + 7 * DAY_MS) }, details: { replaced: null, delivery: "email" } },
+    {
+      at: pendingAt,
+      action: "invitation.create",
+      target: ["invitation", pendingId, DEMO_INVITED_EMAIL],
+      after: { email: DEMO_INVITED_EMAIL, role: "admin", expiresAt: iso(pendingAt + 7 * DAY_MS) },
+      details: { replaced: null, delivery: "email" },
+    },
   ];
   if (disabled) {
-    rows.push({ at: at(8, 0.55), action: "vendor.disable", target: ["vendor", disabled.id, disabled.name], before: { isActive: true }, after: { isActive: false }, details: { name: disabled.name, isActive: { from: true, to: false } } });
+    rows.push({
+      at: at(8, 0.55),
+      action: "vendor.disable",
+      target: ["vendor", disabled.id, disabled.name],
+      before: { isActive: true },
+      after: { isActive: false },
+      details: { name: disabled.name, isActive: { from: true, to: false } },
+    });
   }
   rows.sort((a, b) => a.at - b.at);
   for (const row of rows) {

@@ -56,8 +56,7 @@ const INTERNAL_STORES = ["HKI Global Studio", "HKI Curated Picks", "HKI Test Sho
 const PAYOUT_RUN_DAYS_AGO = [60, 30] as const;
 const DEMO_MINIMUM_PAYOUT_CENTS = 2500;
 /** What Stripe says when a connected account cannot receive transfers (the demo's one failed payout). */
-export const DEMO_TRANSFER_FAILURE =
-  "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments";
+export const DEMO_TRANSFER_FAILURE = "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments";
 
 /** Most artists have an active Stripe account; a few are pending, restricted or never connected; the platform's own stores are not paid out. */
 function demoAccountStatus(i: number, internal: boolean): PayoutAccountStatus {
@@ -80,11 +79,19 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
   const nowMs = now.getTime();
   const today = startOfUtcDay(now);
   const summary: SeedDemoSummary = {
-    seeded: false, vendors: 0, products: 0, orders: 0, refunded: 0, cancelled: 0, subscriptions: 0, visitDays: 0, errorLogs: 0, payouts: 0,
+    seeded: false,
+    vendors: 0,
+    products: 0,
+    orders: 0,
+    refunded: 0,
+    cancelled: 0,
+    subscriptions: 0,
+    visitDays: 0,
+    errorLogs: 0,
+    payouts: 0,
   };
   /** An instant `daysAgo` whole days before today at `fraction` of that day; today's stop at now. */
-  const at = (daysAgo: number, fraction: number): number =>
-    daysAgo <= 0 ? today + Math.floor(fraction * (nowMs - today)) : today - daysAgo * DAY_MS + Math.floor(fraction * DAY_MS);
+  const at = (daysAgo: number, fraction: number): number => (daysAgo <= 0 ? today + Math.floor(fraction * (nowMs - today)) : today - daysAgo * DAY_MS + Math.floor(fraction * DAY_MS));
   const iso = (ms: number) => new Date(ms).toISOString();
 
   return db.transaction().execute(async (trx) => {
@@ -186,7 +193,11 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
             id: rand.id(t),
             vendorId: product.vendor_id,
             productId: product.id,
-            quantity: rand.weighted([[1, 75], [2, 18], [3, 7]] as const),
+            quantity: rand.weighted([
+              [1, 75],
+              [2, 18],
+              [3, 7],
+            ] as const),
             feeRateBasisPoints: daysAgo > OLD_RATE_BEFORE_DAYS ? OLD_FEE_RATE_BASIS_POINTS : DEFAULT_FEE_RATE_BASIS_POINTS,
             createdAt: iso(t),
             customerEmail: emailFor(buyer, "example.com", String(rand.int(1, 99))),
@@ -194,7 +205,11 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
           options.clock,
         );
         summary.orders++;
-        const outcome = rand.weighted([["paid", 94], ["refunded", 4], ["cancelled", 2]] as const);
+        const outcome = rand.weighted([
+          ["paid", 94],
+          ["refunded", 4],
+          ["cancelled", 2],
+        ] as const);
         if (outcome !== "paid") {
           const when = fixedClock(iso(Math.min(nowMs, t + rand.int(1, 48) * 3_600_000)));
           await (outcome === "refunded" ? refundOrder : cancelOrder)(trx, order.id, when);
@@ -250,7 +265,11 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
         logs.push({ ...log, archived_at: archivedAt, archived: archivedAt === null ? 0 : 1 });
       }
     }
-    for (let i = 0; i < logs.length; i += 200) await trx.insertInto("error_logs").values(logs.slice(i, i + 200)).execute();
+    for (let i = 0; i < logs.length; i += 200)
+      await trx
+        .insertInto("error_logs")
+        .values(logs.slice(i, i + 200))
+        .execute();
     summary.errorLogs = logs.length;
     // The catalogue's states: an artist over the product limit, products hidden with reasons (demo-catalogue.ts).
     summary.products += (await seedDemoCatalogue(trx, { vendors, clock: options.clock, today, seed: options.seed ?? DEMO_SEED, adminEmail: options.adminEmail ?? "admin@hki.global" })).products;
@@ -299,7 +318,11 @@ async function demoPayoutRun(trx: Transaction<DB>, rand: Random, atMs: number, f
     if (failOne && k === 2) await markPayoutFailed(trx, p.id, DEMO_TRANSFER_FAILURE, false, iso(t));
     else await markPayoutPaid(trx, p.id, `tr_1${p.id.replace(/-/g, "").slice(-15)}`, iso(t));
   }
-  await trx.updateTable("payout_runs").set({ planning_done: 1, started_at: iso(atMs) }).where("id", "=", runId).execute();
+  await trx
+    .updateTable("payout_runs")
+    .set({ planning_done: 1, started_at: iso(atMs) })
+    .where("id", "=", runId)
+    .execute();
   await finishPayoutRun(trx, runId, "completed", iso(t + 1_000));
   return payouts.length;
 }

@@ -68,7 +68,15 @@ describe("generateLargeDataset: audit rows", () => {
     const database = await sqliteDatabase();
     try {
       await generateLargeDataset(database, { ...small, vendors: 30, products: 100, orders: 100, errorLogs: 40 });
-      const count = async () => Number((await database.db.selectFrom("audit_log").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+      const count = async () =>
+        Number(
+          (
+            await database.db
+              .selectFrom("audit_log")
+              .select((eb) => eb.fn.countAll<number>().as("n"))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       expect(await count()).toBe(40);
       const vendorRows = await database.db
         .selectFrom("audit_log")

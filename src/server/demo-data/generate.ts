@@ -106,7 +106,10 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
 
   // Products vary per store; orders are skewed (a few stores sell most), only stores with products sell.
   const shape = new Random(seed ^ 0x5bd1e995);
-  const productsPer = spread(options.products, Float64Array.from({ length: options.vendors }, () => 0.3 + shape.next() * 1.4));
+  const productsPer = spread(
+    options.products,
+    Float64Array.from({ length: options.vendors }, () => 0.3 + shape.next() * 1.4),
+  );
   const orderWeights = Float64Array.from({ length: options.vendors }, (_, i) => ((productsPer[i] ?? 0) > 0 ? 0.1 + shape.next() ** 2 * 3 : 0));
   const ordersPer = spread(options.orders, orderWeights);
 
@@ -188,7 +191,17 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
       if (p.status === "listed" && moderation.chance(0.003)) {
         const at = iso(p.createdMs + Math.floor(moderation.next() * (nowMs - p.createdMs)));
         Object.assign(p, { status: "hidden", moderation_reason: moderation.pick(DEMO_HIDE_REASONS), moderated_at: at, moderated_by: "admin@hki.global" });
-        await sink.add("product_moderations", { id: moderation.id(Date.parse(at)), product_id: p.id, action: "hide", from_status: "listed", to_status: "hidden", reason: p.moderation_reason, actor_id: null, actor_email: "admin@hki.global", created_at: at });
+        await sink.add("product_moderations", {
+          id: moderation.id(Date.parse(at)),
+          product_id: p.id,
+          action: "hide",
+          from_status: "listed",
+          to_status: "hidden",
+          reason: p.moderation_reason,
+          actor_id: null,
+          actor_email: "admin@hki.global",
+          created_at: at,
+        });
         count(COUNTERS.productsHidden, 1);
       }
       if (p.status === "listed") listed++;
@@ -206,11 +219,19 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
     for (let k = 0; k < nOrders; k++) {
       const product = rand.pick(products);
       const t = Math.max(product.createdMs, joinedMs) + Math.floor(rand.next() * (nowMs - Math.max(product.createdMs, joinedMs)));
-      const quantity = rand.weighted([[1, 80], [2, 15], [3, 5]] as const);
+      const quantity = rand.weighted([
+        [1, 80],
+        [2, 15],
+        [3, 5],
+      ] as const);
       const gross = product.price_cents * quantity;
       const rate = t < oneYearAgo ? 125 : DEFAULT_FEE_RATE_BASIS_POINTS;
       const fee = feeCents(gross, rate);
-      const status = rand.weighted([["paid", 95], ["refunded", 3], ["cancelled", 2]] as const);
+      const status = rand.weighted([
+        ["paid", 95],
+        ["refunded", 3],
+        ["cancelled", 2],
+      ] as const);
       const createdAt = iso(t);
       await sink.add("orders", {
         id: rand.id(t),
@@ -337,7 +358,12 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
 
     // The payout account: most active, a few pending, restricted or not connected; active ones
     // were paid in each past run where they were owed at least the minimum.
-    const accountStatus = money.weighted<PayoutAccountStatus>([["active", 88], ["pending", 4], ["restricted", 4], ["not_connected", 4]]);
+    const accountStatus = money.weighted<PayoutAccountStatus>([
+      ["active", 88],
+      ["pending", 4],
+      ["restricted", 4],
+      ["not_connected", 4],
+    ]);
     const stripeAccountId = accountStatus === "not_connected" ? null : `acct_${vendorId.replace(/-/g, "").slice(-16)}`;
     let carried = 0;
     let paidOut = 0;
@@ -448,7 +474,11 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
     await ensureDefaultSettings(trx, clock);
     for (const period of PERIOD_WINDOW_DAYS) {
       const lastDay = iso(today).slice(0, 10);
-      await trx.insertInto("period_windows").values({ period_days: period, last_day: lastDay }).onConflict((oc) => oc.column("period_days").doUpdateSet({ last_day: lastDay })).execute();
+      await trx
+        .insertInto("period_windows")
+        .values({ period_days: period, last_day: lastDay })
+        .onConflict((oc) => oc.column("period_days").doUpdateSet({ last_day: lastDay }))
+        .execute();
     }
     // Vendors over max_products_per_vendor, counted once from vendor_totals (an index range).
     await recountVendorsOverProductLimit(trx);

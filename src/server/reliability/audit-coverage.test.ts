@@ -81,7 +81,11 @@ async function listedProducts(ctx: TestContext, n: number): Promise<string[]> {
 
 /** An announcement sent through the API (its audit row comes before counting; docs/product.md §17). */
 async function anAnnouncement(ctx: TestContext, admin: { token: string }, channels: string[]): Promise<string> {
-  const res = await ctx.request("/api/admin/communications/announcement", { method: "POST", token: admin.token, json: { title: `Coverage ${++sequence}`, message: "Hello", audience: "active", channels } });
+  const res = await ctx.request("/api/admin/communications/announcement", {
+    method: "POST",
+    token: admin.token,
+    json: { title: `Coverage ${++sequence}`, message: "Hello", audience: "active", channels },
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { announcement: { id: string } }).announcement.id;
 }
@@ -90,7 +94,10 @@ let stripe: FakeStripeServer | undefined;
 
 /** How to call each mutating route so that it really changes something (the setup's own rows come before counting). */
 const RECIPES: Record<string, Recipe> = {
-  "POST /api/admin/communications/announcement": async () => ({ path: "/api/admin/communications/announcement", json: { title: "Coverage", message: "Hello", audience: "inactive", channels: ["email"] } }),
+  "POST /api/admin/communications/announcement": async () => ({
+    path: "/api/admin/communications/announcement",
+    json: { title: "Coverage", message: "Hello", audience: "inactive", channels: ["email"] },
+  }),
   "POST /api/admin/communications/announcements/:id/cancel": async (ctx, admin) => ({ path: `/api/admin/communications/announcements/${await anAnnouncement(ctx, admin, ["email"])}/cancel` }),
   "POST /api/admin/communications/announcements/:id/retry-failed": async (ctx, admin) => {
     const id = await anAnnouncement(ctx, admin, ["email"]);
@@ -98,10 +105,16 @@ const RECIPES: Record<string, Recipe> = {
     const { db } = ctx.database;
     const one = await db.selectFrom("announcement_recipients").select("vendor_id").where("announcement_id", "=", id).limit(1).executeTakeFirstOrThrow();
     await db.updateTable("announcement_recipients").set({ status: "failed", last_error: "550 No such mailbox" }).where("announcement_id", "=", id).where("vendor_id", "=", one.vendor_id).execute();
-    await db.updateTable("announcements").set((eb) => ({ failed_count: eb("failed_count", "+", 1), pending_count: eb("pending_count", "-", 1) })).where("id", "=", id).execute();
+    await db
+      .updateTable("announcements")
+      .set((eb) => ({ failed_count: eb("failed_count", "+", 1), pending_count: eb("pending_count", "-", 1) }))
+      .where("id", "=", id)
+      .execute();
     return { path: `/api/admin/communications/announcements/${id}/retry-failed` };
   },
-  "DELETE /api/admin/communications/announcements/:id/dashboard": async (ctx, admin) => ({ path: `/api/admin/communications/announcements/${await anAnnouncement(ctx, admin, ["dashboard"])}/dashboard` }),
+  "DELETE /api/admin/communications/announcements/:id/dashboard": async (ctx, admin) => ({
+    path: `/api/admin/communications/announcements/${await anAnnouncement(ctx, admin, ["dashboard"])}/dashboard`,
+  }),
   "PATCH /api/admin/products/:id/status": async (ctx) => ({ path: `/api/admin/products/${(await listedProducts(ctx, 1))[0]}/status`, json: { status: "hidden", reason: "Coverage" } }),
   "POST /api/admin/products/bulk-status": async (ctx) => ({ path: "/api/admin/products/bulk-status", json: { ids: await listedProducts(ctx, 3), status: "hidden", reason: "Coverage" } }),
   "POST /api/auth/sign-in": async (ctx) => {
@@ -232,13 +245,20 @@ describe.each(testDatabaseKinds)("every admin action leaves exactly one audit ro
     for (const route of mutating.filter((r) => key(r) in RECIPES)) {
       const call = await RECIPES[key(route)]!(ctx, admin);
       const requestId = `coverage-${sequence++}`;
-      const before = await ctx.database.db.selectFrom("audit_log").select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
+      const before = await ctx.database.db
+        .selectFrom("audit_log")
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .executeTakeFirstOrThrow();
       const token = call.token === null ? undefined : (call.token ?? admin.token);
       const res = await ctx.request(call.path, { method: route.method, headers: { "x-request-id": requestId }, ...(token ? { token } : {}), ...(call.json !== undefined ? { json: call.json } : {}) });
       expect(res.status, `${key(route)}: ${await res.clone().text()}`).toBeLessThan(300);
-      const after = await ctx.database.db.selectFrom("audit_log").select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
+      const after = await ctx.database.db
+        .selectFrom("audit_log")
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .executeTakeFirstOrThrow();
       const rows = await ctx.database.db.selectFrom("audit_log").select(["action", "request_id"]).where("request_id", "=", requestId).execute();
-      if (Number(after.n) - Number(before.n) !== 1 || rows.length !== 1) missing.push(`${key(route)}: ${Number(after.n) - Number(before.n)} new rows, ${rows.length} with its request id (${rows.map((r) => r.action).join(", ")})`);
+      if (Number(after.n) - Number(before.n) !== 1 || rows.length !== 1)
+        missing.push(`${key(route)}: ${Number(after.n) - Number(before.n)} new rows, ${rows.length} with its request id (${rows.map((r) => r.action).join(", ")})`);
     }
     expect(missing).toEqual([]);
   });

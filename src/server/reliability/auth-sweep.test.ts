@@ -51,7 +51,19 @@ describe("auth sweep over every admin-only route", () => {
 
   it("finds the routes it sweeps, every area included", () => {
     const paths = routes.map((r) => `${r.method} ${r.path}`);
-    for (const expected of ["GET /api/admin/vendors", "PATCH /api/vendors/:id/status", "DELETE /api/vendors/:id", "PUT /api/admin/settings", "GET /api/admin/errors", "GET /api/admin/dashboard/stats", "GET /api/debug/admin", "GET /api/admin/users", "POST /api/admin/users/invite", "PATCH /api/admin/users/:id", "GET /api/admin/audit-log"]) {
+    for (const expected of [
+      "GET /api/admin/vendors",
+      "PATCH /api/vendors/:id/status",
+      "DELETE /api/vendors/:id",
+      "PUT /api/admin/settings",
+      "GET /api/admin/errors",
+      "GET /api/admin/dashboard/stats",
+      "GET /api/debug/admin",
+      "GET /api/admin/users",
+      "POST /api/admin/users/invite",
+      "PATCH /api/admin/users/:id",
+      "GET /api/admin/audit-log",
+    ]) {
       expect(paths).toContain(expected);
     }
   });
@@ -75,7 +87,11 @@ describe("auth sweep over every admin-only route", () => {
 
   it("answers 401 to a valid token sent any way other than the bearer header (a cookie, a query string, Basic)", async () => {
     const admin = await ctx.createUser({ email: "cookie-admin@hki.global" });
-    const ways: Array<Record<string, string>> = [{ cookie: `token=${admin.token}; session=${admin.token}` }, { authorization: `Basic ${Buffer.from(`x:${admin.token}`).toString("base64")}` }, { authorization: admin.token }];
+    const ways: Array<Record<string, string>> = [
+      { cookie: `token=${admin.token}; session=${admin.token}` },
+      { authorization: `Basic ${Buffer.from(`x:${admin.token}`).toString("base64")}` },
+      { authorization: admin.token },
+    ];
     for (const headers of ways) {
       await Promise.all(routes.map((route) => expectRefused(route, headers, 401, JSON.stringify(headers))));
     }

@@ -12,8 +12,7 @@ describe("brute force", () => {
     await ctx.close();
   });
 
-  const signIn = (email: string, password: string, headers: Record<string, string> = {}) =>
-    ctx.request("/api/auth/sign-in", { method: "POST", json: { email, password }, headers });
+  const signIn = (email: string, password: string, headers: Record<string, string> = {}) => ctx.request("/api/auth/sign-in", { method: "POST", json: { email, password }, headers });
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
   // Every request here comes from the same (socket-less, "local") address: the lock is per account and
@@ -43,7 +42,10 @@ describe("brute force", () => {
     const bodies = new Set<string>();
     // Each attempt costs one full-strength scrypt (slow on purpose), so the sample is small.
     for (let i = 0; i < 3; i++) {
-      for (const [email, times] of [[ctx.config.adminEmail, known], [`ghost-${i}@example.com`, unknown]] as const) {
+      for (const [email, times] of [
+        [ctx.config.adminEmail, known],
+        [`ghost-${i}@example.com`, unknown],
+      ] as const) {
         const start = performance.now();
         const res = await signIn(email, `nope-${i}`);
         bodies.add(`${res.status} ${await res.text()}`);

@@ -71,7 +71,11 @@ describe.each(testDatabaseKinds)("a connection reset mid-body is the client's do
     const health = await fetch(`http://127.0.0.1:${port}/api/health`);
     expect(health.status).toBe(200);
     // A whole request on a fresh connection still works, body and all.
-    const res = await fetch(`http://127.0.0.1:${port}/api/auth/sign-in`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "abort@example.com", password: "wrong password" }) });
+    const res = await fetch(`http://127.0.0.1:${port}/api/auth/sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "abort@example.com", password: "wrong password" }),
+    });
     expect(res.status).toBe(401);
   });
 });

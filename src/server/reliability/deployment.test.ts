@@ -66,7 +66,10 @@ describe("the Dockerfile and compose file", () => {
 
   it("copies only what exists: the repository's files into the build, and the build's outputs into the runtime", () => {
     for (const line of build.lines.filter((l) => /^COPY\s/i.test(l) && !l.includes("--from"))) {
-      const sources = line.split(/\s+/).slice(1, -1).filter((p) => !p.startsWith("--"));
+      const sources = line
+        .split(/\s+/)
+        .slice(1, -1)
+        .filter((p) => !p.startsWith("--"));
       for (const source of sources) expect(existsSync(join(ROOT, source)), source).toBe(true);
     }
     expect(build.lines).toContain("RUN npm ci");
@@ -79,10 +82,15 @@ describe("the Dockerfile and compose file", () => {
     const made = new Set(["/app/dist", "/app/node_modules", "/app/package.json", "/app/package-lock.json"]);
     for (const line of runtime.lines.filter((l) => /^COPY\s+--from=/i.test(l))) {
       expect(line).toMatch(new RegExp(`--from=${build.name}\\b`));
-      const sources = line.split(/\s+/).slice(1, -1).filter((p) => !p.startsWith("--"));
+      const sources = line
+        .split(/\s+/)
+        .slice(1, -1)
+        .filter((p) => !p.startsWith("--"));
       for (const source of sources) expect(made.has(source), source).toBe(true);
     }
-    const ignored = read(".dockerignore").split("\n").map((l) => l.trim());
+    const ignored = read(".dockerignore")
+      .split("\n")
+      .map((l) => l.trim());
     for (const path of ["node_modules", "dist", "data", ".git", ".env"]) expect(ignored).toContain(path);
   });
 
@@ -160,54 +168,58 @@ const productionEnv = (dataDir: string): Record<string, string> => ({
 });
 
 describe.skipIf(process.env.RUN_DEPLOY_TEST !== "1")("a production install (RUN_DEPLOY_TEST=1)", () => {
-  it("npm ci --omit=dev, then npm start, serves a built tree without dev tools; so does the image's command on dist and node_modules alone", async () => {
-    const work = mkdtempSync(join(tmpdir(), "hki-deploy-"));
-    const tree = join(work, "tree");
-    const children: ChildProcess[] = [];
-    try {
-      // The repository as committed plus new files, without what git ignores (node_modules, dist, data).
-      const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT }).toString().split("\0").filter(Boolean);
-      for (const file of files) {
-        if (!existsSync(join(ROOT, file))) continue;
-        mkdirSync(dirname(join(tree, file)), { recursive: true });
-        cpSync(join(ROOT, file), join(tree, file), { preserveTimestamps: true });
+  it(
+    "npm ci --omit=dev, then npm start, serves a built tree without dev tools; so does the image's command on dist and node_modules alone",
+    async () => {
+      const work = mkdtempSync(join(tmpdir(), "hki-deploy-"));
+      const tree = join(work, "tree");
+      const children: ChildProcess[] = [];
+      try {
+        // The repository as committed plus new files, without what git ignores (node_modules, dist, data).
+        const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT }).toString().split("\0").filter(Boolean);
+        for (const file of files) {
+          if (!existsSync(join(ROOT, file))) continue;
+          mkdirSync(dirname(join(tree, file)), { recursive: true });
+          cpSync(join(ROOT, file), join(tree, file), { preserveTimestamps: true });
+        }
+        const npmFlags = ["--no-audit", "--no-fund", "--prefer-offline"];
+        // Build as the image's first stage does…
+        run(tree, "npm", ["ci", ...npmFlags]);
+        run(tree, "npm", ["run", "build"]);
+        expect(existsSync(join(tree, SERVER_BUNDLE))).toBe(true);
+        expect(existsSync(join(tree, "dist/web/index.html"))).toBe(true);
+        // …then a production install on the built tree: no build tools at all.
+        rmSync(join(tree, "node_modules"), { recursive: true, force: true });
+        run(tree, "npm", ["ci", "--omit=dev", ...npmFlags]);
+        // (esbuild stays: tsx, a dependency that `npm start` runs, needs it.)
+        for (const devTool of ["vite", "vitest", "typescript", "eslint", "@playwright/test"]) expect(existsSync(join(tree, "node_modules", devTool)), devTool).toBe(false);
+
+        const started = await startAndWait(tree, "npm", ["start"], productionEnv(join(work, "data-start")));
+        children.push(started.child);
+        expect((await fetch(`${started.url}/api/ready`)).status).toBe(200);
+        expect((await fetch(`${started.url}/api/health`)).status).toBe(200);
+        const page = await fetch(`${started.url}/`);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain('<div id="root"');
+        expect(started.output()).not.toMatch(/Building the/);
+        stopGroup(started.child);
+
+        // The image's runtime stage: package files, dist and node_modules only, run with plain node.
+        const runtime = join(work, "runtime");
+        mkdirSync(runtime);
+        for (const entry of ["package.json", "package-lock.json", "dist"]) cpSync(join(tree, entry), join(runtime, entry), { recursive: true });
+        renameSync(join(tree, "node_modules"), join(runtime, "node_modules"));
+        const image = await startAndWait(runtime, process.execPath, [SERVER_BUNDLE], productionEnv(join(work, "data-image")));
+        children.push(image.child);
+        const ready = await fetch(`${image.url}/api/ready`);
+        expect(ready.status).toBe(200);
+        expect(await ready.json()).toMatchObject({ status: "ready", database: "sqlite" });
+        expect((await fetch(`${image.url}/`)).status).toBe(200);
+      } finally {
+        for (const child of children) stopGroup(child);
+        rmSync(work, { recursive: true, force: true });
       }
-      const npmFlags = ["--no-audit", "--no-fund", "--prefer-offline"];
-      // Build as the image's first stage does…
-      run(tree, "npm", ["ci", ...npmFlags]);
-      run(tree, "npm", ["run", "build"]);
-      expect(existsSync(join(tree, SERVER_BUNDLE))).toBe(true);
-      expect(existsSync(join(tree, "dist/web/index.html"))).toBe(true);
-      // …then a production install on the built tree: no build tools at all.
-      rmSync(join(tree, "node_modules"), { recursive: true, force: true });
-      run(tree, "npm", ["ci", "--omit=dev", ...npmFlags]);
-      // (esbuild stays: tsx, a dependency that `npm start` runs, needs it.)
-      for (const devTool of ["vite", "vitest", "typescript", "eslint", "@playwright/test"]) expect(existsSync(join(tree, "node_modules", devTool)), devTool).toBe(false);
-
-      const started = await startAndWait(tree, "npm", ["start"], productionEnv(join(work, "data-start")));
-      children.push(started.child);
-      expect((await fetch(`${started.url}/api/ready`)).status).toBe(200);
-      expect((await fetch(`${started.url}/api/health`)).status).toBe(200);
-      const page = await fetch(`${started.url}/`);
-      expect(page.status).toBe(200);
-      expect(await page.text()).toContain("<div id=\"root\"");
-      expect(started.output()).not.toMatch(/Building the/);
-      stopGroup(started.child);
-
-      // The image's runtime stage: package files, dist and node_modules only, run with plain node.
-      const runtime = join(work, "runtime");
-      mkdirSync(runtime);
-      for (const entry of ["package.json", "package-lock.json", "dist"]) cpSync(join(tree, entry), join(runtime, entry), { recursive: true });
-      renameSync(join(tree, "node_modules"), join(runtime, "node_modules"));
-      const image = await startAndWait(runtime, process.execPath, [SERVER_BUNDLE], productionEnv(join(work, "data-image")));
-      children.push(image.child);
-      const ready = await fetch(`${image.url}/api/ready`);
-      expect(ready.status).toBe(200);
-      expect(await ready.json()).toMatchObject({ status: "ready", database: "sqlite" });
-      expect((await fetch(`${image.url}/`)).status).toBe(200);
-    } finally {
-      for (const child of children) stopGroup(child);
-      rmSync(work, { recursive: true, force: true });
-    }
-  }, 30 * 60_000);
+    },
+    30 * 60_000,
+  );
 });

@@ -25,7 +25,7 @@ const NASTY = [
   "%00",
   "' OR '1'='1",
   "1; DROP TABLE vendors; --",
-  "\" OR \"\"=\"",
+  '" OR ""="',
   "<script>alert(1)</script>",
   "<img src=x onerror=alert(1)>",
   "../../../etc/passwd",
@@ -67,19 +67,8 @@ const nastyString = fc.oneof(
   { weight: 1, arbitrary: fc.double().map(String) },
   { weight: 1, arbitrary: fc.bigInt().map(String) },
 );
-const nastyJson: fc.Arbitrary<unknown> = fc.oneof(
-  nastyString,
-  fc.double(),
-  fc.integer(),
-  fc.boolean(),
-  fc.constant(null),
-  fc.jsonValue({ maxDepth: 4 }),
-  fc.array(nastyString, { maxLength: 3 }),
-);
-const bodyObject = fc.oneof(
-  fc.dictionary(fc.constantFrom(...BODY_KEYS), nastyJson, { maxKeys: 4 }),
-  fc.dictionary(fc.string({ maxLength: 20 }), nastyJson, { maxKeys: 4 }),
-);
+const nastyJson: fc.Arbitrary<unknown> = fc.oneof(nastyString, fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 4 }), fc.array(nastyString, { maxLength: 3 }));
+const bodyObject = fc.oneof(fc.dictionary(fc.constantFrom(...BODY_KEYS), nastyJson, { maxKeys: 4 }), fc.dictionary(fc.string({ maxLength: 20 }), nastyJson, { maxKeys: 4 }));
 
 type Body = { contentType: string | null; text: string } | null;
 
@@ -88,22 +77,29 @@ const body: fc.Arbitrary<Body> = fc.oneof(
   // Not JSON at all, or JSON with what JSON.stringify never makes: duplicate keys, 1e999, NUL bytes.
   {
     weight: 2,
-    arbitrary: fc.oneof(
-      fc.string({ unit: "binary", minLength: 1, maxLength: 50 }),
-      fc.tuple(fc.constantFrom(...BODY_KEYS), nastyJson, nastyJson).map(([k, a, b]) => `{"${k}":${JSON.stringify(a)},"${k}":${JSON.stringify(b)}}`),
-      fc.constantFrom(...BODY_KEYS).map((k) => `{"${k}": 1e999}`),
-      fc.constantFrom("{", "[", '{"a":', "\u0000", '{"a":"\u0000"}', "\ufeff{}", "{'a':1}", "undefined", "NaN"),
-    ).map((text) => ({ contentType: "application/json", text })),
+    arbitrary: fc
+      .oneof(
+        fc.string({ unit: "binary", minLength: 1, maxLength: 50 }),
+        fc.tuple(fc.constantFrom(...BODY_KEYS), nastyJson, nastyJson).map(([k, a, b]) => `{"${k}":${JSON.stringify(a)},"${k}":${JSON.stringify(b)}}`),
+        fc.constantFrom(...BODY_KEYS).map((k) => `{"${k}": 1e999}`),
+        fc.constantFrom("{", "[", '{"a":', "\u0000", '{"a":"\u0000"}', "\ufeff{}", "{'a':1}", "undefined", "NaN"),
+      )
+      .map((text) => ({ contentType: "application/json", text })),
   },
   // Deep nesting.
   { weight: 1, arbitrary: fc.integer({ min: 50, max: 20_000 }).map((depth) => ({ contentType: "application/json", text: `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}` })) },
   // Wrong or missing Content-Type.
   {
     weight: 2,
-    arbitrary: fc.tuple(fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "text/json", "application/jsonp", "json", null), bodyObject).map(([contentType, v]) => ({ contentType, text: JSON.stringify(v) })),
+    arbitrary: fc
+      .tuple(fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "text/json", "application/jsonp", "json", null), bodyObject)
+      .map(([contentType, v]) => ({ contentType, text: JSON.stringify(v) })),
   },
   // About 1 MB: just under the limit (reaches validation) and just over (413).
-  { weight: 1, arbitrary: fc.constantFrom(MAX_BODY_BYTES - 64, MAX_BODY_BYTES + 1).map((size) => ({ contentType: "application/json", text: JSON.stringify({ password: "x".repeat(size - 16), isActive: "y" }) })) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(MAX_BODY_BYTES - 64, MAX_BODY_BYTES + 1).map((size) => ({ contentType: "application/json", text: JSON.stringify({ password: "x".repeat(size - 16), isActive: "y" }) })),
+  },
   { weight: 1, arbitrary: fc.constant(null) },
 );
 const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 10 })), nastyString), { maxLength: 5 });
@@ -134,7 +130,10 @@ describe("input fuzz over every route", () => {
     expect(routes.length).toBeGreaterThan(15);
     const tried: Record<string, number> = {};
     const statuses: Record<number, number> = {};
-    const pathValue = fc.oneof(nastyString.filter((s) => s !== ""), fc.constantFrom(...realIds));
+    const pathValue = fc.oneof(
+      nastyString.filter((s) => s !== ""),
+      fc.constantFrom(...realIds),
+    );
 
     for (const route of routes) {
       const label = `${route.method} ${route.path}`;

@@ -33,9 +33,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("PostgreSQL connection loss", ()
   function traffic(): Promise<number> {
     n += 1;
     const write = n % 2 === 0;
-    return Promise.resolve(
-      ctx.app.request("/api/admin/settings", write ? { method: "PUT", headers, body: JSON.stringify({ announcement_message: `pg ${n}` }) } : { headers }),
-    ).then(async (res) => {
+    return Promise.resolve(ctx.app.request("/api/admin/settings", write ? { method: "PUT", headers, body: JSON.stringify({ announcement_message: `pg ${n}` }) } : { headers })).then(async (res) => {
       await res.text();
       return res.status;
     });

@@ -61,7 +61,12 @@ describe("secrets are never logged", () => {
         const body = { password: canaryPassword, email: "canary-admin@hki.global", token: canaryQueryToken, isActive: true, announcement_message: "hello", nested: { secret: canaryPassword } };
         const res = await app.request(fillPath(route.path, "01890000-0000-7000-8000-000000000000") + query, {
           method: route.method,
-          headers: { authorization: `Bearer ${token}`, cookie: `session=${canaryQueryToken}`, "x-api-key": canaryQueryToken, ...(route.method === "GET" ? {} : { "content-type": "application/json" }) },
+          headers: {
+            authorization: `Bearer ${token}`,
+            cookie: `session=${canaryQueryToken}`,
+            "x-api-key": canaryQueryToken,
+            ...(route.method === "GET" ? {} : { "content-type": "application/json" }),
+          },
           ...(route.method === "GET" ? {} : { body: JSON.stringify(body) }),
         });
         await res.text();
@@ -71,7 +76,11 @@ describe("secrets are never logged", () => {
     }
     // Beta-password guesses with the canary until they are rate-limited (429 is logged as a warning).
     for (let i = 0; i < 12; i++) {
-      const res = await app.request(`/api/beta/verify?token=${canaryQueryToken}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ password: canaryPassword }) });
+      const res = await app.request(`/api/beta/verify?token=${canaryQueryToken}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ password: canaryPassword }),
+      });
       statuses.add(res.status);
     }
     expect(statuses).toContain(500);
@@ -150,7 +159,11 @@ describe.each(testDatabaseKinds)("issue 18 finding 7: what is written down keeps
 
     expect(accessLine("f7-download").path).toBe("/api/exports/[redacted]");
     // Keys kept; only the values the list's definition declares plain (page, status) survive.
-    expect(accessLine("f7-query").path).toBe(`/api/admin/vendors?${Object.keys(secrets).map((k) => `${k}=[redacted]`).join("&")}&page=2&status=active`);
+    expect(accessLine("f7-query").path).toBe(
+      `/api/admin/vendors?${Object.keys(secrets)
+        .map((k) => `${k}=[redacted]`)
+        .join("&")}&page=2&status=active`,
+    );
     const out = lines.join("\n");
     for (const secret of [exportToken, ...Object.values(secrets)]) expect(out).not.toContain(secret);
   });

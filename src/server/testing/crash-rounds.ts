@@ -73,7 +73,9 @@ export async function runCrashRounds(dbPath: string, options: { rounds: number; 
 
     const check = await verifyFile(dbPath, acked, vendorState);
     results.push({ round, acknowledged: acked.length + vendorAcks, ...check });
-    log(`round ${round}: ${acked.length} settings changes and ${vendorAcks} vendor toggles acknowledged, integrity ${check.integrity}, missing ${check.missing.length}, rollup differences ${check.rollupDifferences}`);
+    log(
+      `round ${round}: ${acked.length} settings changes and ${vendorAcks} vendor toggles acknowledged, integrity ${check.integrity}, missing ${check.missing.length}, rollup differences ${check.rollupDifferences}`,
+    );
   }
   return results;
 }
@@ -101,11 +103,7 @@ async function verifyFile(dbPath: string, acked: string[], vendorState: Map<stri
   const db: Kysely<DB> = database.db;
   try {
     const missing: string[] = [];
-    const present = new Set(
-      acked.length
-        ? (await db.selectFrom("platform_setting_changes").select("new_value").where("new_value", "in", acked).execute()).map((r) => r.new_value)
-        : [],
-    );
+    const present = new Set(acked.length ? (await db.selectFrom("platform_setting_changes").select("new_value").where("new_value", "in", acked).execute()).map((r) => r.new_value) : []);
     for (const value of acked) if (!present.has(value)) missing.push(`setting ${value}`);
     for (const [vendorId, state] of vendorState) {
       if (state.acked === null) continue;

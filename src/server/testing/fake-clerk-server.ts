@@ -222,7 +222,11 @@ function environmentJson(applicationName: string): Json {
       captcha_public_key_invisible: null,
       captcha_provider: null,
       captcha_oauth_bypass: [],
-      theme: { buttons: { font_color: "#ffffff", font_family: "", font_weight: "" }, general: { color: "#111827", padding: "", font_color: "#111827", font_family: "", border_radius: "", box_shadow: "", background_color: "#ffffff", label_font_weight: "" }, accounts: { background_color: "#ffffff" } },
+      theme: {
+        buttons: { font_color: "#ffffff", font_family: "", font_weight: "" },
+        general: { color: "#111827", padding: "", font_color: "#111827", font_family: "", border_radius: "", box_shadow: "", background_color: "#ffffff", label_font_weight: "" },
+        accounts: { background_color: "#ffffff" },
+      },
     },
     user_settings: {
       attributes: {
@@ -242,13 +246,32 @@ function environmentJson(applicationName: string): Json {
       social: { oauth_google: { enabled: true, required: false, authenticatable: true, block_email_subaddresses: false, strategy: "oauth_google", name: "Google", logo_url: "" } },
       sign_in: { second_factor: { required: false, enabled: false } },
       sign_up: { captcha_enabled: false, captcha_widget_type: "invisible", custom_action_required: false, progressive: true, mode: "public", legal_consent_enabled: false },
-      password_settings: { disable_hibp: true, min_length: 8, max_length: 72, require_special_char: false, require_numbers: false, require_uppercase: false, require_lowercase: false, show_zxcvbn: false, min_zxcvbn_strength: 0, enforce_hibp_on_sign_in: false, allowed_special_characters: "" },
+      password_settings: {
+        disable_hibp: true,
+        min_length: 8,
+        max_length: 72,
+        require_special_char: false,
+        require_numbers: false,
+        require_uppercase: false,
+        require_lowercase: false,
+        show_zxcvbn: false,
+        min_zxcvbn_strength: 0,
+        enforce_hibp_on_sign_in: false,
+        allowed_special_characters: "",
+      },
       passkey_settings: { allow_autofill: false, show_sign_in_button: false },
       enterprise_sso: { enabled: false },
       saml: { enabled: false },
       actions: { delete_self: false, create_organization: false },
     },
-    organization_settings: { enabled: false, max_allowed_memberships: 0, force_organization_selection: false, actions: { admin_delete: false }, domains: { enabled: false, enrollment_modes: [], default_role: null }, slug: { disabled: true } },
+    organization_settings: {
+      enabled: false,
+      max_allowed_memberships: 0,
+      force_organization_selection: false,
+      actions: { admin_delete: false },
+      domains: { enabled: false, enrollment_modes: [], default_role: null },
+      slug: { disabled: true },
+    },
     commerce_settings: { billing: { stripe_publishable_key: "", organization: { enabled: false, has_paid_plans: false }, user: { enabled: false, has_paid_plans: false } } },
     api_keys_settings: { enabled: false },
     maintenance_mode: false,
@@ -357,7 +380,9 @@ export async function startFakeClerk(options: FakeClerkOptions = {}): Promise<Fa
     id: email.id,
     email_address: email.email,
     reserved: false,
-    verification: email.verified ? { object: "verification_email_code", status: "verified", strategy: "email_code", attempts: 1, expire_at: null } : { object: "verification_email_code", status: "unverified", strategy: "email_code", attempts: 0, expire_at: null },
+    verification: email.verified
+      ? { object: "verification_email_code", status: "verified", strategy: "email_code", attempts: 1, expire_at: null }
+      : { object: "verification_email_code", status: "unverified", strategy: "email_code", attempts: 0, expire_at: null },
     linked_to: [],
     matches_sso_connection: false,
     created_at: user.createdAt,
@@ -473,7 +498,8 @@ export async function startFakeClerk(options: FakeClerkOptions = {}): Promise<Fa
     if (!user) return clerkError(422, "form_identifier_not_found", "Couldn't find your account.", "Couldn't find your account.", "identifier");
     signIn.attempts += 1;
     if (!password) return clerkError(422, "form_param_nil", "is missing", "Enter password.", "password");
-    if (password !== user.password) return clerkError(422, "form_password_incorrect", "Password is incorrect. Try again, or use another method.", "Password is incorrect. Try again, or use another method.", "password");
+    if (password !== user.password)
+      return clerkError(422, "form_password_incorrect", "Password is incorrect. Try again, or use another method.", "Password is incorrect. Try again, or use another method.", "password");
     const session = createSession(user.id, client.id);
     user.lastSignInAt = now();
     signIn.status = "complete";
@@ -504,7 +530,16 @@ export async function startFakeClerk(options: FakeClerkOptions = {}): Promise<Fa
       const identifier = form.get("identifier");
       const user = identifier ? findUserByEmail(identifier) : undefined;
       if (identifier && !user) return clerkError(422, "form_identifier_not_found", "Couldn't find your account.", "Couldn't find your account.", "identifier");
-      const signIn: FakeSignIn = { id: newId("sia"), clientId: client.id, identifier: identifier ?? null, userId: user?.id ?? null, status: identifier ? "needs_first_factor" : "needs_identifier", createdSessionId: null, attempts: 0, abandonAt: now() + DAY_MS };
+      const signIn: FakeSignIn = {
+        id: newId("sia"),
+        clientId: client.id,
+        identifier: identifier ?? null,
+        userId: user?.id ?? null,
+        status: identifier ? "needs_first_factor" : "needs_identifier",
+        createdSessionId: null,
+        attempts: 0,
+        abandonAt: now() + DAY_MS,
+      };
       signIns.set(signIn.id, signIn);
       client.signInId = signIn.id;
       if (form.get("strategy") === "password" || form.has("password")) {
@@ -585,7 +620,8 @@ export async function startFakeClerk(options: FakeClerkOptions = {}): Promise<Fa
       if (!email) return clerkError(422, "form_param_nil", "is missing", "Enter email address.", "email_address");
       if (findUserByEmail(email)) return clerkError(422, "form_identifier_exists", "That email address is taken.", "That email address is taken. Please try another.", "email_address");
       const pending = [...state.invitations.values()].find((i) => i.email_address === email && i.status === "pending");
-      if (pending && body.ignore_existing !== true) return clerkError(422, "duplicate_record", "duplicate invitation", "There are already pending invitations for the following email addresses: " + email, "email_address");
+      if (pending && body.ignore_existing !== true)
+        return clerkError(422, "duplicate_record", "duplicate invitation", "There are already pending invitations for the following email addresses: " + email, "email_address");
       const at = now();
       const id = newId("inv");
       const invitation: FakeClerkInvitation = {

@@ -171,7 +171,11 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
     const fault = state.transferFault?.({ destination, transferGroup: fields.transfer_group ?? null, idempotencyKey, replay: stored !== undefined }) ?? null;
     if (stored) {
       if (stored.params !== params) {
-        return error(400, "idempotency_error", `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`);
+        return error(
+          400,
+          "idempotency_error",
+          `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+        );
       }
       res.setHeader("idempotent-replayed", "true");
       if (state.timeoutAfterCreateNext > 0 || fault === "timeout-after-create" || fault === "hang") {
@@ -237,9 +241,7 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
     const limit = Math.min(100, Math.max(1, Number(query.get("limit") ?? 10) || 10));
     const startingAfter = query.get("starting_after");
     const visibleBefore = Date.now() - state.listLagMs;
-    let list = state.transfers
-      .filter((t) => (group === null || t.transfer_group === group) && (destination === null || t.destination === destination) && t.madeAtMs <= visibleBefore)
-      .reverse();
+    let list = state.transfers.filter((t) => (group === null || t.transfer_group === group) && (destination === null || t.destination === destination) && t.madeAtMs <= visibleBefore).reverse();
     if (startingAfter) {
       const at = list.findIndex((t) => t.id === startingAfter);
       if (at < 0) return error(400, "invalid_request_error", `No such transfer: '${startingAfter}'`, "resource_missing");

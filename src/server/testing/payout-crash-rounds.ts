@@ -154,7 +154,7 @@ export async function runPayoutCrashRounds(
       return fault;
     };
   }
-  log(`payouts: unknown outcomes ${options.unknownOutcomes ?? true ? `on (seed ${seed}, window ${windowSeconds} s)` : "off"}`);
+  log(`payouts: unknown outcomes ${(options.unknownOutcomes ?? true) ? `on (seed ${seed}, window ${windowSeconds} s)` : "off"}`);
   const runState = async (url: string, token: string, id: string) => {
     const r = await fetch(`${url}/api/admin/financial/payouts/runs/${id}`, { headers: { authorization: `Bearer ${token}` } });
     return ((await r.json()) as { run?: { status: string; unknown: number; done: number } }).run ?? null;

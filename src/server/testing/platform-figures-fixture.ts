@@ -31,16 +31,8 @@ export const FIXTURE_NOW = "2026-12-01T12:00:00.000Z";
 
 export async function buildPlatformFixture(db: Kysely<DB>, clock: Clock): Promise<void> {
   const v1 = await createVendor(db, { name: "Alpha Art", ownerName: "Ann", email: "ann@alpha.test", slug: "alpha-art", joinedAt: "2026-10-15T09:00:00Z" }, clock);
-  const v2 = await createVendor(
-    db,
-    { name: "Beta Prints", ownerName: "Ben", email: "ben@beta.test", slug: "beta-prints", isActive: false, joinedAt: "2026-11-20T10:00:00Z" },
-    clock,
-  );
-  const v3 = await createVendor(
-    db,
-    { name: "HKI House", ownerName: "HKI", email: "house@hki.global", slug: "hki-house", isInternal: true, joinedAt: "2026-12-01T08:00:00Z" },
-    clock,
-  );
+  const v2 = await createVendor(db, { name: "Beta Prints", ownerName: "Ben", email: "ben@beta.test", slug: "beta-prints", isActive: false, joinedAt: "2026-11-20T10:00:00Z" }, clock);
+  const v3 = await createVendor(db, { name: "HKI House", ownerName: "HKI", email: "house@hki.global", slug: "hki-house", isInternal: true, joinedAt: "2026-12-01T08:00:00Z" }, clock);
   const p1 = await createProduct(db, { vendorId: v1.id, name: "Sunset Canvas", priceCents: 10_000, createdAt: "2026-11-01T00:00:00Z" }, clock);
   await createProduct(db, { vendorId: v1.id, name: "Draft Sketch", priceCents: 5_000, status: "draft", createdAt: "2026-11-25T00:00:00Z" }, clock);
   const p3 = await createProduct(db, { vendorId: v3.id, name: "House Mug", priceCents: 2_000, createdAt: "2026-12-01T09:00:00Z" }, clock);

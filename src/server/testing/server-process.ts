@@ -21,10 +21,7 @@ export interface ServerProcess {
  * port and waits until it answers /api/health. Fails with the process output if it exits or stays
  * silent for `timeoutMs`.
  */
-export async function startServer(
-  databaseUrl: string,
-  options: { env?: Record<string, string>; timeoutMs?: number; from?: "source" | "build" } = {},
-): Promise<ServerProcess> {
+export async function startServer(databaseUrl: string, options: { env?: Record<string, string>; timeoutMs?: number; from?: "source" | "build" } = {}): Promise<ServerProcess> {
   const [command, ...args] = serverCommand(options.from ?? "source");
   const child = spawn(command, args, {
     cwd: ROOT,
@@ -92,7 +89,11 @@ export function runServerToExit(
 }
 
 export async function signInAdmin(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/auth/sign-in`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: RELIABILITY_ADMIN_EMAIL, password: TEST_PASSWORD }) });
+  const res = await fetch(`${url}/api/auth/sign-in`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: RELIABILITY_ADMIN_EMAIL, password: TEST_PASSWORD }),
+  });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;
 }

@@ -128,9 +128,7 @@ export async function createTestContext(kind: "sqlite" | "postgres", options: Te
       const allHeaders = new Headers(headers);
       if (token) allHeaders.set("authorization", `Bearer ${token}`);
       if (json !== undefined) allHeaders.set("content-type", "application/json");
-      return Promise.resolve(
-        app.request(path, { ...rest, headers: allHeaders, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) }),
-      );
+      return Promise.resolve(app.request(path, { ...rest, headers: allHeaders, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) }));
     },
     async close() {
       await database.close();

@@ -8,10 +8,7 @@ import { recordVisits } from "../domain/ledger/visits.ts";
 import type { TestContext } from "./test-app.ts";
 
 /** Test-only: a vendor with an owner account, products, paid and refunded orders, visits and a subscription. */
-export async function createFullVendor(
-  ctx: TestContext,
-  input: { name: string; slug: string; email: string; ownerName?: string; isInternal?: boolean; isActive?: boolean; joinedAt?: string },
-) {
+export async function createFullVendor(ctx: TestContext, input: { name: string; slug: string; email: string; ownerName?: string; isInternal?: boolean; isActive?: boolean; joinedAt?: string }) {
   const owner = await ctx.createUser({ email: input.email });
   const { db } = ctx.database;
   const clock = ctx.clock;

@@ -40,10 +40,7 @@ export function prefetchStoredSession(queryClient: QueryClient): void {
   if (token !== null) void queryClient.prefetchQuery(storedSessionQuery(token));
 }
 
-export type AuthState =
-  | { status: "loading" }
-  | { status: "signed-out" }
-  | { status: "signed-in"; user: PublicUser };
+export type AuthState = { status: "loading" } | { status: "signed-out" } | { status: "signed-in"; user: PublicUser };
 
 /**
  * Who is signed in. While the token is being checked the state is "loading"; the gate treats it

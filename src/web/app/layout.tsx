@@ -34,10 +34,7 @@ export function Layout() {
 
   return (
     <div className="flex min-h-screen flex-col bg-gray-50 text-gray-900">
-      <a
-        href="#main-content"
-        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow"
-      >
+      <a href="#main-content" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
         Skip to content
       </a>
       <header className="flex items-center gap-2 border-b border-gray-200 bg-white px-4 py-3 md:px-6">
@@ -57,13 +54,7 @@ export function Layout() {
           <p className="truncate text-lg font-bold">HKI Global Admin</p>
           <p className="truncate text-xs text-gray-600 sm:text-sm">Platform Management Dashboard</p>
         </div>
-        <Button
-          variant="outline"
-          className="shrink-0 px-2.5 sm:px-3"
-          aria-label="Search screens, vendors and products"
-          aria-keyshortcuts="Control+K Meta+K"
-          onClick={openPalette}
-        >
+        <Button variant="outline" className="shrink-0 px-2.5 sm:px-3" aria-label="Search screens, vendors and products" aria-keyshortcuts="Control+K Meta+K" onClick={openPalette}>
           <SearchIcon />
           <span className="hidden sm:inline">Search</span>
           <kbd className="hidden rounded border border-gray-300 px-1 font-sans text-xs text-gray-600 lg:inline">Ctrl K</kbd>

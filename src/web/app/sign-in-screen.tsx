@@ -48,14 +48,7 @@ export default function SignInScreen() {
             </div>
             <div className="grid gap-2">
               <Label htmlFor={passwordId}>Password</Label>
-              <Input
-                id={passwordId}
-                type="password"
-                autoComplete="current-password"
-                required
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
+              <Input id={passwordId} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
             </div>
             {error ? (
               <p role="alert" className="text-sm text-red-700">

@@ -29,12 +29,7 @@ export interface RequestOptions<T> {
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-export async function apiRequest<T>(
-  method: Method,
-  path: string,
-  body?: unknown,
-  options: RequestOptions<T> = {},
-): Promise<T> {
+export async function apiRequest<T>(method: Method, path: string, body?: unknown, options: RequestOptions<T> = {}): Promise<T> {
   const headers: Record<string, string> = { "Content-Type": "application/json", ...options.headers };
   const token = await getAuthToken();
   if (token) headers.Authorization = `Bearer ${token}`;

@@ -33,7 +33,14 @@ describe("query client", () => {
 
   it("after a mutation succeeds, refreshes exactly the areas its definition names", async () => {
     const client = createQueryClient();
-    for (const key of [["settings", "values"], ["dashboard", "stats"], ["analytics", 30], ["errors", "list"], ["vendors", "list"]]) client.setQueryData(key, { n: 1 });
+    for (const key of [
+      ["settings", "values"],
+      ["dashboard", "stats"],
+      ["analytics", 30],
+      ["errors", "list"],
+      ["vendors", "list"],
+    ])
+      client.setQueryData(key, { n: 1 });
     const observer = new MutationObserver(client, { ...mutationOf(updateSettingsEndpoint), mutationFn: () => Promise.resolve({}) });
     await observer.mutate();
     const invalidated = (key: unknown[]) => client.getQueryState(key)?.isInvalidated;

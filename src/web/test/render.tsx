@@ -24,5 +24,4 @@ export function mockFetch(handler: Handler) {
   return fn;
 }
 
-export const json = (body: unknown, status = 200, statusText = "OK") =>
-  new Response(JSON.stringify(body), { status, statusText, headers: { "Content-Type": "application/json" } });
+export const json = (body: unknown, status = 200, statusText = "OK") => new Response(JSON.stringify(body), { status, statusText, headers: { "Content-Type": "application/json" } });

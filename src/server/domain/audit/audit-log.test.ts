@@ -17,7 +17,12 @@ describe.each(testDatabaseKinds)("audit rows of admin actions (%s)", (kind) => {
 
   it("records who, from where, which request, and the value before and after", async () => {
     const vendor = await ctx.database.db.selectFrom("vendors").select(["id", "name"]).where("is_active", "=", 1).orderBy("id").limit(1).executeTakeFirstOrThrow();
-    const res = await ctx.request(`/api/vendors/${vendor.id}/status`, { method: "PATCH", token: admin.token, json: { isActive: false }, headers: { "x-request-id": "req-42", "user-agent": "audit-test" } });
+    const res = await ctx.request(`/api/vendors/${vendor.id}/status`, {
+      method: "PATCH",
+      token: admin.token,
+      json: { isActive: false },
+      headers: { "x-request-id": "req-42", "user-agent": "audit-test" },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-request-id")).toBe("req-42");
     const [row] = await rows("vendor.disable");

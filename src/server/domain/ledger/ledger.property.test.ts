@@ -73,9 +73,24 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ op: fc.constant("visits" as const), pick, day: fc.integer({ min: 0, max: 5 }), count: fc.integer({ min: 0, max: 50 }) }),
   // Payouts (docs/product.md §15): accounts change status, runs take balances into flight,
   // payouts are sent, paid, failed, canceled and retried, in any order.
-  { arbitrary: fc.record({ op: fc.constant("account" as const), pick, status: fc.constantFrom("active" as const, "active" as const, "pending" as const, "restricted" as const, "not_connected" as const) }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      op: fc.constant("account" as const),
+      pick,
+      status: fc.constantFrom("active" as const, "active" as const, "pending" as const, "restricted" as const, "not_connected" as const),
+    }),
+    weight: 2,
+  },
   { arbitrary: fc.record({ op: fc.constant("run" as const), minimum: fc.constantFrom(0, 1, 2500), minute }), weight: 3 },
-  { arbitrary: fc.record({ op: fc.constant("payout" as const), pick, outcome: fc.constantFrom("paid" as const, "paid" as const, "failed" as const, "unknown" as const, "legacyUnknown" as const), minute }), weight: 6 },
+  {
+    arbitrary: fc.record({
+      op: fc.constant("payout" as const),
+      pick,
+      outcome: fc.constantFrom("paid" as const, "paid" as const, "failed" as const, "unknown" as const, "legacyUnknown" as const),
+      minute,
+    }),
+    weight: 6,
+  },
   // Unknown outcomes settled by Stripe's list: found (with Stripe's amount, which may differ) or absent.
   { arbitrary: fc.record({ op: fc.constant("settle" as const), pick, found: fc.boolean(), amountDelta: fc.constantFrom(0, 0, 0, 1, -1, 250), minute }), weight: 2 },
   fc.record({ op: fc.constantFrom("cancelPayout" as const, "retryPayout" as const, "endRun" as const), pick }),
@@ -152,9 +167,10 @@ async function run(db: Executor, cmd: Command, n: number): Promise<void> {
     case "delete": {
       const v = at(await ids(db, "vendors"), cmd.pick);
       // Refused while a payout to the vendor is being sent; then nothing at all is deleted.
-      if (v) await deleteVendorCascade(db, v).catch((err: unknown) => {
-        if (!(err instanceof LedgerError)) throw err;
-      });
+      if (v)
+        await deleteVendorCascade(db, v).catch((err: unknown) => {
+          if (!(err instanceof LedgerError)) throw err;
+        });
       return;
     }
     case "subscribe": {
@@ -176,7 +192,14 @@ async function run(db: Executor, cmd: Command, n: number): Promise<void> {
       const v = at(await ids(db, "vendors"), cmd.pick);
       if (v) {
         const stripeAccountId = cmd.status === "not_connected" ? null : `acct_${v.slice(-8)}`;
-        await setPayoutAccount(db, v, { stripeAccountId, status: cmd.status, chargesEnabled: cmd.status === "active", payoutsEnabled: cmd.status === "active", requirements: null, checkedAt: time(cmd.pick) });
+        await setPayoutAccount(db, v, {
+          stripeAccountId,
+          status: cmd.status,
+          chargesEnabled: cmd.status === "active",
+          payoutsEnabled: cmd.status === "active",
+          requirements: null,
+          checkedAt: time(cmd.pick),
+        });
       }
       return;
     }
@@ -184,7 +207,8 @@ async function run(db: Executor, cmd: Command, n: number): Promise<void> {
       const runId = `run-${n}`;
       // The previous run ends first (as a finished job would), whatever its payouts' states.
       for (const r of await db.selectFrom("payout_runs").select("id").where("active", "=", 1).execute()) await finishPayoutRun(db, r.id, "completed", time(cmd.minute));
-      if (!(await insertPayoutRun(db, { id: runId, minimumCents: cmd.minimum, expectedPayouts: 0, expectedCents: 0, skipped: 0, skippedCents: 0, createdBy: null, createdAt: time(cmd.minute) }))) return;
+      if (!(await insertPayoutRun(db, { id: runId, minimumCents: cmd.minimum, expectedPayouts: 0, expectedCents: 0, skipped: 0, skippedCents: 0, createdBy: null, createdAt: time(cmd.minute) })))
+        return;
       const eligible = await db
         .selectFrom("payout_accounts")
         .innerJoin("vendors", "vendors.id", "payout_accounts.vendor_id")
@@ -201,7 +225,7 @@ async function run(db: Executor, cmd: Command, n: number): Promise<void> {
       return;
     }
     case "payout": {
-      const p = at((await db.selectFrom("payouts").select(["id", "status"]).where("status", "in", ["pending", "processing"]).orderBy("id").execute()), cmd.pick);
+      const p = at(await db.selectFrom("payouts").select(["id", "status"]).where("status", "in", ["pending", "processing"]).orderBy("id").execute(), cmd.pick);
       if (!p) return;
       if (p.status === "pending") await markPayoutProcessing(db, p.id, time(cmd.minute));
       else if (cmd.outcome === "paid") await markPayoutPaid(db, p.id, `tr_${n}`, time(cmd.minute));
@@ -219,12 +243,16 @@ async function run(db: Executor, cmd: Command, n: number): Promise<void> {
     case "cancelPayout":
     case "retryPayout": {
       const status = cmd.op === "cancelPayout" ? "pending" : "failed";
-      const p = at((await db.selectFrom("payouts").select("id").where("status", "=", status).orderBy("id").execute()).map((r) => r.id), cmd.pick);
+      const p = at(
+        (await db.selectFrom("payouts").select("id").where("status", "=", status).orderBy("id").execute()).map((r) => r.id),
+        cmd.pick,
+      );
       if (!p) return;
       if (cmd.op === "cancelPayout") await cancelPayout(db, p, time(7000));
-      else await retryFailedPayout(db, p, time(7000)).catch((err: unknown) => {
-        if (!(err instanceof LedgerError)) throw err;
-      });
+      else
+        await retryFailedPayout(db, p, time(7000)).catch((err: unknown) => {
+          if (!(err instanceof LedgerError)) throw err;
+        });
       return;
     }
     case "roll":
@@ -235,7 +263,8 @@ async function run(db: Executor, cmd: Command, n: number): Promise<void> {
       const from = cmd.hide ? "listed" : "hidden";
       const candidates = (await db.selectFrom("products").select("id").where("status", "=", from).orderBy("id").execute()).map((r) => r.id);
       const chosen = Array.from({ length: cmd.count }, (_, k) => at(candidates, cmd.pick + k)).filter((id): id is string => id !== undefined);
-      if (chosen.length > 0) await moderateProducts(db, chosen, { status: cmd.hide ? "hidden" : "listed", reason: cmd.hide ? `Reason ${n}` : null, actor: { id: null, email: "moderator@x.com" } }, clock);
+      if (chosen.length > 0)
+        await moderateProducts(db, chosen, { status: cmd.hide ? "hidden" : "listed", reason: cmd.hide ? `Reason ${n}` : null, actor: { id: null, email: "moderator@x.com" } }, clock);
       return;
     }
     case "limit":
@@ -246,7 +275,10 @@ async function run(db: Executor, cmd: Command, n: number): Promise<void> {
       });
       return;
     case "endRun": {
-      const r = at((await db.selectFrom("payout_runs").select("id").where("active", "=", 1).execute()).map((x) => x.id), cmd.pick);
+      const r = at(
+        (await db.selectFrom("payout_runs").select("id").where("active", "=", 1).execute()).map((x) => x.id),
+        cmd.pick,
+      );
       if (r) await finishPayoutRun(db, r, "completed", time(7000));
       return;
     }

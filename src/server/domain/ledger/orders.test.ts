@@ -32,8 +32,7 @@ describe.each(testBackends())("orders ledger on $kind", (backend) => {
     await t.close();
   });
 
-  const place = (createdAt: string, quantity = 1, feeRateBasisPoints = 150) =>
-    placeOrder(t.db, { vendorId, productId, quantity, feeRateBasisPoints, createdAt, customerEmail: "c@x.com" }, clock);
+  const place = (createdAt: string, quantity = 1, feeRateBasisPoints = 150) => placeOrder(t.db, { vendorId, productId, quantity, feeRateBasisPoints, createdAt, customerEmail: "c@x.com" }, clock);
 
   it("placeOrder fixes the fee and adds the sale to every rollup", async () => {
     const o = await place("2026-03-09T23:59:59.999Z", 2);

@@ -41,11 +41,7 @@ export async function placeOrder(db: Executor, input: PlaceOrderInput, clock: Cl
     throw new LedgerError("invalid_input", "feeRateBasisPoints must be an integer between 0 and 10000");
   }
   return inTransaction(db, async (trx) => {
-    const product = await trx
-      .selectFrom("products")
-      .select(["id", "vendor_id", "name", "price_cents"])
-      .where("id", "=", input.productId)
-      .executeTakeFirst();
+    const product = await trx.selectFrom("products").select(["id", "vendor_id", "name", "price_cents"]).where("id", "=", input.productId).executeTakeFirst();
     if (!product) throw new LedgerError("not_found", `Product ${input.productId} not found`);
     if (product.vendor_id !== input.vendorId) {
       throw new LedgerError("invalid_input", `Product ${input.productId} does not belong to vendor ${input.vendorId}`);

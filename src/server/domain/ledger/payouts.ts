@@ -117,7 +117,12 @@ export interface AccountFacts {
 export async function setPayoutAccount(db: Executor, vendorId: string, facts: AccountFacts): Promise<{ before: PayoutAccount; after: PayoutAccount } | null> {
   return inTransaction(db, async (trx) => {
     // A no-op update first: it locks the row on PostgreSQL, so the balance read stays true.
-    const locked = await trx.updateTable("payout_accounts").set((eb) => ({ status: eb.ref("status") })).where("vendor_id", "=", vendorId).returningAll().executeTakeFirst();
+    const locked = await trx
+      .updateTable("payout_accounts")
+      .set((eb) => ({ status: eb.ref("status") }))
+      .where("vendor_id", "=", vendorId)
+      .returningAll()
+      .executeTakeFirst();
     if (!locked) return null;
     const before = normaliseAccount(locked);
     const next = {
@@ -395,12 +400,7 @@ export async function deleteVendorPayouts(db: Executor, vendorId: string): Promi
     if (sending) throw new LedgerError("invalid_state", "A payout to this vendor has an unknown outcome; delete the vendor once it has been checked with Stripe");
     let deleted = 0;
     for (;;) {
-      const rows = await trx
-        .selectFrom("payouts")
-        .select(["id", "run_id", "status", "amount_cents", "paid_at"])
-        .where("vendor_id", "=", vendorId)
-        .limit(CHUNK_ROWS)
-        .execute();
+      const rows = await trx.selectFrom("payouts").select(["id", "run_id", "status", "amount_cents", "paid_at"]).where("vendor_id", "=", vendorId).limit(CHUNK_ROWS).execute();
       if (rows.length === 0) break;
       for (const p of rows) {
         const amount = Number(p.amount_cents);
@@ -412,7 +412,14 @@ export async function deleteVendorPayouts(db: Executor, vendorId: string): Promi
           counts: { [p.status]: -1 },
         });
       }
-      await trx.deleteFrom("payouts").where("id", "in", rows.map((p) => p.id)).execute();
+      await trx
+        .deleteFrom("payouts")
+        .where(
+          "id",
+          "in",
+          rows.map((p) => p.id),
+        )
+        .execute();
       deleted += rows.length;
     }
     const account = await trx.selectFrom("payout_accounts").select(["status", "balance_cents"]).where("vendor_id", "=", vendorId).executeTakeFirst();
@@ -487,7 +494,11 @@ export async function startPayoutRun(db: Executor, runId: string, now: string): 
 
 /** Records how far planning got (the last vendor given a payout) and whether it is done. */
 export async function setRunPlanCursor(db: Executor, runId: string, cursor: string | null, done: boolean): Promise<void> {
-  await db.updateTable("payout_runs").set({ plan_cursor: cursor, planning_done: done ? 1 : 0 }).where("id", "=", runId).execute();
+  await db
+    .updateTable("payout_runs")
+    .set({ plan_cursor: cursor, planning_done: done ? 1 : 0 })
+    .where("id", "=", runId)
+    .execute();
 }
 
 /**
@@ -499,7 +510,15 @@ export async function finishPayoutRun(db: Executor, runId: string, status: "comp
   const result = await db
     .updateTable("payout_runs")
     .set((eb) => ({
-      status: status === "completed" ? eb.case().when(eb.or([eb("unknown", ">", 0), eb("processing", ">", 0)])).then("unresolved" as const).else("completed" as const).end() : status,
+      status:
+        status === "completed"
+          ? eb
+              .case()
+              .when(eb.or([eb("unknown", ">", 0), eb("processing", ">", 0)]))
+              .then("unresolved" as const)
+              .else("completed" as const)
+              .end()
+          : status,
       active: null,
       finished_at: now,
       error,

@@ -26,7 +26,8 @@ describe.each(testBackends())("period windows stepped in chunks on $kind", (back
     for (let i = 0; i < 3; i++) {
       const v = await createVendor(t.db, { name: `V${i}`, ownerName: "O", email: `v${i}@x.com`, slug: `v${i}`, joinedAt: "2026-01-01T00:00:00.000Z" }, clock);
       vendorIds.push(v.id);
-      for (let k = 0; k < PRODUCTS / 3; k++) products.push({ id: (await createProduct(t.db, { vendorId: v.id, name: `P${i}.${k}`, priceCents: 1000, createdAt: "2026-01-01T00:00:00.000Z" }, clock)).id, vendorId: v.id });
+      for (let k = 0; k < PRODUCTS / 3; k++)
+        products.push({ id: (await createProduct(t.db, { vendorId: v.id, name: `P${i}.${k}`, priceCents: 1000, createdAt: "2026-01-01T00:00:00.000Z" }, clock)).id, vendorId: v.id });
     }
     products.sort((a, b) => (a.id < b.id ? -1 : 1));
     // Sales on the day that leaves the 7 days (Mar 3) and the day that enters (Mar 10), windows ending Mar 9.

@@ -66,19 +66,17 @@ async function readWindows(trx: Executor, lock: boolean): Promise<WindowRow[]> {
  * window rows share-locked on PostgreSQL as readWindows does.
  */
 async function windowEndsFor(trx: Executor, productId: string): Promise<Map<number, string>> {
-  let q = trx
-    .selectFrom("period_windows")
-    .select((eb) => [
-      "period_days",
-      eb
-        .case()
-        .when(eb.and([eb("step_to", "is not", null), eb("step_cursor", "is not", null), eb("step_cursor", ">=", productId)]))
-        .then(eb.ref("step_to"))
-        .else(eb.ref("last_day"))
-        .end()
-        .$castTo<string>()
-        .as("last_day"),
-    ]);
+  let q = trx.selectFrom("period_windows").select((eb) => [
+    "period_days",
+    eb
+      .case()
+      .when(eb.and([eb("step_to", "is not", null), eb("step_cursor", "is not", null), eb("step_cursor", ">=", productId)]))
+      .then(eb.ref("step_to"))
+      .else(eb.ref("last_day"))
+      .end()
+      .$castTo<string>()
+      .as("last_day"),
+  ]);
   if (isPostgres(trx)) q = q.forShare();
   const rows = await q.execute();
   return new Map(rows.map((r) => [Number(r.period_days), r.last_day]));
@@ -263,10 +261,20 @@ async function rollChunk(db: Executor, period: PeriodWindowDays, today: string, 
       await trx.deleteFrom("product_period_totals").where("period_days", "=", period).execute();
       await trx.deleteFrom("vendor_period_totals").where("period_days", "=", period).execute();
       if (w === undefined) {
-        const added = await trx.insertInto("period_windows").values({ period_days: period, last_day: today }).onConflict((oc) => oc.column("period_days").doNothing()).executeTakeFirst();
+        const added = await trx
+          .insertInto("period_windows")
+          .values({ period_days: period, last_day: today })
+          .onConflict((oc) => oc.column("period_days").doNothing())
+          .executeTakeFirst();
         if (Number(added.numInsertedOrUpdatedRows ?? 0) !== 1) throw new WindowMoved();
       } else {
-        const moved = await trx.updateTable("period_windows").set({ last_day: today }).where("period_days", "=", period).where("last_day", "=", w.last_day).where("step_to", "is", null).executeTakeFirst();
+        const moved = await trx
+          .updateTable("period_windows")
+          .set({ last_day: today })
+          .where("period_days", "=", period)
+          .where("last_day", "=", w.last_day)
+          .where("step_to", "is", null)
+          .executeTakeFirst();
         if (Number(moved.numUpdatedRows) !== 1) throw new WindowMoved();
       }
       await applyDays(trx, period, shiftDay(today, -(period - 1)), today, 1);

@@ -117,7 +117,6 @@ export function sumDays(days: Map<string, PlatformDay>, from: string, to: string
   return total;
 }
 
-
 /** The platform_fee_percentage now in force as a number (1.5 = 1.5 %), for the screens' fee texts. */
 export async function currentFeePercentage(db: Executor): Promise<number> {
   return (await currentFeeRateBasisPoints(db)) / 100;

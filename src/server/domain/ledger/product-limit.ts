@@ -52,4 +52,3 @@ export async function recountVendorsOverProductLimit(db: Executor): Promise<numb
     .execute();
   return n;
 }
-

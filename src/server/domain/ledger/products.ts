@@ -130,7 +130,13 @@ export async function moderateProducts(db: Executor, ids: readonly string[], inp
     const wrong = rows.filter((r) => r.status !== from && r.status !== input.status);
     if (wrong.length > 0) {
       const what = input.status === "hidden" ? "only listed products can be hidden" : "only hidden products can be restored";
-      throw new LedgerError("invalid_state", `${what}: ${wrong.slice(0, 5).map((r) => `${r.name} (${r.id}) is a ${r.status === "draft" ? "draft" : r.status}`).join(", ")}`);
+      throw new LedgerError(
+        "invalid_state",
+        `${what}: ${wrong
+          .slice(0, 5)
+          .map((r) => `${r.name} (${r.id}) is a ${r.status === "draft" ? "draft" : r.status}`)
+          .join(", ")}`,
+      );
     }
     const at = clock.now().toISOString();
     const changed: string[] = [];

@@ -67,32 +67,68 @@ const dayExpr = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10
 export async function computeExpectedRollups(db: Executor): Promise<RollupSnapshot> {
   const one = async (q: Promise<{ n: unknown } | undefined>) => Number((await q)?.n ?? 0);
   const counters = {} as Record<CounterName, number>;
-  counters[COUNTERS.vendorsTotal] = await one(db.selectFrom("vendors").select((eb) => eb.fn.countAll().as("n")).executeTakeFirst());
+  counters[COUNTERS.vendorsTotal] = await one(
+    db
+      .selectFrom("vendors")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirst(),
+  );
   counters[COUNTERS.vendorsActive] = await one(
-    db.selectFrom("vendors").select((eb) => eb.fn.countAll().as("n")).where("is_active", "=", 1).executeTakeFirst(),
+    db
+      .selectFrom("vendors")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("is_active", "=", 1)
+      .executeTakeFirst(),
   );
   counters[COUNTERS.vendorsInternal] = await one(
-    db.selectFrom("vendors").select((eb) => eb.fn.countAll().as("n")).where("is_internal", "=", 1).executeTakeFirst(),
+    db
+      .selectFrom("vendors")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("is_internal", "=", 1)
+      .executeTakeFirst(),
   );
-  counters[COUNTERS.productsTotal] = await one(db.selectFrom("products").select((eb) => eb.fn.countAll().as("n")).executeTakeFirst());
+  counters[COUNTERS.productsTotal] = await one(
+    db
+      .selectFrom("products")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirst(),
+  );
   counters[COUNTERS.productsListed] = await one(
-    db.selectFrom("products").select((eb) => eb.fn.countAll().as("n")).where("status", "=", "listed").executeTakeFirst(),
+    db
+      .selectFrom("products")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("status", "=", "listed")
+      .executeTakeFirst(),
   );
   counters[COUNTERS.productsHidden] = await one(
-    db.selectFrom("products").select((eb) => eb.fn.countAll().as("n")).where("status", "=", "hidden").executeTakeFirst(),
+    db
+      .selectFrom("products")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("status", "=", "hidden")
+      .executeTakeFirst(),
   );
   // Vendors whose listed products exceed the max_products_per_vendor setting, counted from the products themselves.
   const productLimit = await readProductLimit(db);
   counters[COUNTERS.vendorsOverProductLimit] = await one(
     db
       .selectFrom((eb) =>
-        eb.selectFrom("products").select("vendor_id").where("status", "=", "listed").groupBy("vendor_id").having((h) => h(h.fn.countAll(), ">", productLimit)).as("over"),
+        eb
+          .selectFrom("products")
+          .select("vendor_id")
+          .where("status", "=", "listed")
+          .groupBy("vendor_id")
+          .having((h) => h(h.fn.countAll(), ">", productLimit))
+          .as("over"),
       )
       .select((eb) => eb.fn.countAll().as("n"))
       .executeTakeFirst(),
   );
   counters[COUNTERS.subscriptionsActive] = await one(
-    db.selectFrom("subscriptions").select((eb) => eb.fn.countAll().as("n")).where("status", "=", "active").executeTakeFirst(),
+    db
+      .selectFrom("subscriptions")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("status", "=", "active")
+      .executeTakeFirst(),
   );
   counters[COUNTERS.mrrCents] = await one(
     db
@@ -101,9 +137,18 @@ export async function computeExpectedRollups(db: Executor): Promise<RollupSnapsh
       .where("status", "=", "active")
       .executeTakeFirst(),
   );
-  counters[COUNTERS.ordersTotal] = await one(db.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirst());
+  counters[COUNTERS.ordersTotal] = await one(
+    db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirst(),
+  );
   counters[COUNTERS.ordersPaid] = await one(
-    db.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).where("status", "=", "paid").executeTakeFirst(),
+    db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("status", "=", "paid")
+      .executeTakeFirst(),
   );
 
   const dailyPlatform = new Map<string, Row>();
@@ -279,8 +324,7 @@ export async function readActualRollups(db: Executor): Promise<RollupSnapshot> {
   const countersRows = await db.selectFrom("counters").select(["name", "value"]).execute();
   const counters = Object.fromEntries(COUNTER_NAMES.map((n) => [n, 0])) as Record<CounterName, number>;
   for (const r of countersRows) if ((COUNTER_NAMES as readonly string[]).includes(r.name)) counters[r.name as CounterName] = Number(r.value);
-  const toRow = (r: object, fields: readonly string[]): Row =>
-    Object.fromEntries(fields.map((f) => [f, TIME_FIELDS.has(f) ? ((r as Row)[f] ?? null) : Number((r as Row)[f])]));
+  const toRow = (r: object, fields: readonly string[]): Row => Object.fromEntries(fields.map((f) => [f, TIME_FIELDS.has(f) ? ((r as Row)[f] ?? null) : Number((r as Row)[f])]));
   const dailyPlatform = new Map<string, Row>();
   for (const r of await db.selectFrom("daily_platform_totals").selectAll().execute()) dailyPlatform.set(r.day, toRow(r, PLATFORM_FIELDS));
   const dailyVendor = new Map<string, Row>();
@@ -511,4 +555,3 @@ export async function recomputeRollups(db: Executor): Promise<RollupDifference[]
     return differences;
   });
 }
-

@@ -121,12 +121,7 @@ export async function addToVendorTotals(db: Executor, vendorId: string, d: Vendo
         visits: eb("vendor_totals.visits", "+", eb.ref("excluded.visits")),
         last_sale_at: eb
           .case()
-          .when(
-            eb.or([
-              eb("vendor_totals.last_sale_at", "is", null),
-              eb("vendor_totals.last_sale_at", "<", eb.ref("excluded.last_sale_at")),
-            ]),
-          )
+          .when(eb.or([eb("vendor_totals.last_sale_at", "is", null), eb("vendor_totals.last_sale_at", "<", eb.ref("excluded.last_sale_at"))]))
           .then(eb.ref("excluded.last_sale_at"))
           .else(eb.ref("vendor_totals.last_sale_at"))
           .end(),
@@ -140,14 +135,7 @@ export async function addToVendorTotals(db: Executor, vendorId: string, d: Vendo
  * cancelled. Walks orders_vendor_created_idx backwards from the newest order: an index seek.
  */
 export async function refreshLastSaleAt(db: Executor, vendorId: string): Promise<void> {
-  const newest = await db
-    .selectFrom("orders")
-    .select("created_at")
-    .where("vendor_id", "=", vendorId)
-    .where("status", "=", "paid")
-    .orderBy("created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  const newest = await db.selectFrom("orders").select("created_at").where("vendor_id", "=", vendorId).where("status", "=", "paid").orderBy("created_at", "desc").limit(1).executeTakeFirst();
   await db
     .updateTable("vendor_totals")
     .set({ last_sale_at: newest?.created_at ?? null })

@@ -27,7 +27,11 @@ export async function insertReconciliation(db: Executor, row: { id: string; star
   await db.insertInto("stripe_reconciliations").values({ id: row.id, started_at: row.startedAt, since: row.since, finished_at: null, error: null }).execute();
 }
 
-export async function finishReconciliation(db: Executor, id: string, facts: { finishedAt: string; runs: number; transfers: number; payouts: number; differences: number; error: string | null }): Promise<void> {
+export async function finishReconciliation(
+  db: Executor,
+  id: string,
+  facts: { finishedAt: string; runs: number; transfers: number; payouts: number; differences: number; error: string | null },
+): Promise<void> {
   await db
     .updateTable("stripe_reconciliations")
     .set({ finished_at: facts.finishedAt, runs: facts.runs, transfers: facts.transfers, payouts: facts.payouts, differences: facts.differences, error: facts.error })
@@ -63,7 +67,11 @@ export async function recordDifference(db: Executor, id: string, d: NewStripeDif
     .onConflict((oc) => oc.column("key").doNothing())
     .executeTakeFirst();
   if (Number(result.numInsertedOrUpdatedRows ?? 0) > 0) return true;
-  await db.updateTable("stripe_reconciliation_differences").set({ last_seen_at: now, open: 1, resolved_at: null, detail: d.detail.slice(0, 500) }).where("key", "=", d.key).execute();
+  await db
+    .updateTable("stripe_reconciliation_differences")
+    .set({ last_seen_at: now, open: 1, resolved_at: null, detail: d.detail.slice(0, 500) })
+    .where("key", "=", d.key)
+    .execute();
   return false;
 }
 
@@ -82,16 +90,22 @@ export async function resolveDifferencesNotSeen(db: Executor, runId: string, now
 export interface StripeReconciliationFacts {
   last: { startedAt: string; finishedAt: string | null; since: string; runs: number; transfers: number; payouts: number; differences: number; error: string | null } | null;
   openDifferences: number;
-  differences: Array<Omit<NewStripeDifference, "key"> & {
-    foundAt: string;
-    lastSeenAt: string;
-  }>;
+  differences: Array<
+    Omit<NewStripeDifference, "key"> & {
+      foundAt: string;
+      lastSeenAt: string;
+    }
+  >;
 }
 
 /** The last comparison with Stripe and the open differences, newest first (System Debug). */
 export async function readStripeReconciliation(db: Executor, limit: number): Promise<StripeReconciliationFacts> {
   const last = await db.selectFrom("stripe_reconciliations").selectAll().orderBy("started_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
-  const count = await db.selectFrom("stripe_reconciliation_differences").select((eb) => eb.fn.countAll().as("n")).where("open", "=", 1).executeTakeFirstOrThrow();
+  const count = await db
+    .selectFrom("stripe_reconciliation_differences")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("open", "=", 1)
+    .executeTakeFirstOrThrow();
   const rows = await db.selectFrom("stripe_reconciliation_differences").selectAll().where("open", "=", 1).orderBy("found_at", "desc").orderBy("id", "desc").limit(limit).execute();
   const cents = (v: number | null) => (v === null ? null : Number(v));
   return {

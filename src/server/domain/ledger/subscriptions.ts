@@ -43,12 +43,7 @@ export async function startSubscription(db: Executor, input: StartSubscriptionIn
 }
 
 /** Cancels an active subscription (a cancelled one is returned unchanged); null for an unknown id. */
-export async function cancelSubscription(
-  db: Executor,
-  subscriptionId: string,
-  clock: Clock,
-  cancelledAt?: Date | string,
-): Promise<Subscription | null> {
+export async function cancelSubscription(db: Executor, subscriptionId: string, clock: Clock, cancelledAt?: Date | string): Promise<Subscription | null> {
   return inTransaction(db, async (trx) => {
     const sub = await trx.selectFrom("subscriptions").selectAll().where("id", "=", subscriptionId).executeTakeFirst();
     if (!sub) return null;

@@ -55,11 +55,7 @@ describe.each(testBackends())("vendors ledger on $kind", (backend) => {
     await createProduct(t.db, { vendorId: gone.id, name: "Sketch", priceCents: 500, status: "draft" }, clock);
     await placeOrder(t.db, { vendorId: keep.id, productId: pk.id, quantity: 1, feeRateBasisPoints: 150 }, clock);
     for (let i = 0; i < 3; i++) {
-      await placeOrder(
-        t.db,
-        { vendorId: gone.id, productId: pg1.id, quantity: 2, feeRateBasisPoints: 150, createdAt: `2026-03-0${i + 1}T10:00:00Z` },
-        clock,
-      );
+      await placeOrder(t.db, { vendorId: gone.id, productId: pg1.id, quantity: 2, feeRateBasisPoints: 150, createdAt: `2026-03-0${i + 1}T10:00:00Z` }, clock);
     }
     await startSubscription(t.db, { vendorId: gone.id, plan: "artist-monthly", monthlyFeeCents: 2999 }, clock);
     await recordVisits(t.db, gone.id, "2026-03-09", 40);
@@ -98,7 +94,11 @@ describe.each(testBackends())("vendors ledger on $kind", (backend) => {
       created_at: "2026-03-05T00:00:00.000Z",
       updated_at: "2026-03-05T00:00:00.000Z",
     }));
-    for (let i = 0; i < rows.length; i += 300) await t.db.insertInto("orders").values(rows.slice(i, i + 300)).execute();
+    for (let i = 0; i < rows.length; i += 300)
+      await t.db
+        .insertInto("orders")
+        .values(rows.slice(i, i + 300))
+        .execute();
     await t.db.insertInto("counters").values({ name: "orders_total", value: 2100 }).execute();
     const removed = await deleteVendorCascade(t.db, v.id);
     expect(removed?.orders).toBe(2100);

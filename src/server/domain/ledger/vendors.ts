@@ -131,25 +131,44 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
         byDay.set(day, d);
       }
       for (const [day, d] of byDay) await addToDailyPlatformTotals(trx, day, d);
-      await trx.deleteFrom("orders").where("id", "in", rows.map((o) => o.id)).execute();
+      await trx
+        .deleteFrom("orders")
+        .where(
+          "id",
+          "in",
+          rows.map((o) => o.id),
+        )
+        .execute();
       await incrementCounters(trx, { [COUNTERS.ordersTotal]: -rows.length, [COUNTERS.ordersPaid]: -paid });
       result.orders += rows.length;
     }
 
     for (;;) {
-      const rows = await trx
-        .selectFrom("products")
-        .select(["id", "status", "created_at"])
-        .where("vendor_id", "=", vendorId)
-        .limit(CHUNK_ROWS)
-        .execute();
+      const rows = await trx.selectFrom("products").select(["id", "status", "created_at"]).where("vendor_id", "=", vendorId).limit(CHUNK_ROWS).execute();
       if (rows.length === 0) break;
       const byDay = new Map<string, number>();
       for (const p of rows) byDay.set(dayOf(p.created_at), (byDay.get(dayOf(p.created_at)) ?? 0) + 1);
       for (const [day, n] of byDay) await addToDailyPlatformTotals(trx, day, { newProducts: -n });
-      await deleteProductSales(trx, rows.map((p) => p.id));
-      await trx.deleteFrom("product_moderations").where("product_id", "in", rows.map((p) => p.id)).execute();
-      await trx.deleteFrom("products").where("id", "in", rows.map((p) => p.id)).execute();
+      await deleteProductSales(
+        trx,
+        rows.map((p) => p.id),
+      );
+      await trx
+        .deleteFrom("product_moderations")
+        .where(
+          "product_id",
+          "in",
+          rows.map((p) => p.id),
+        )
+        .execute();
+      await trx
+        .deleteFrom("products")
+        .where(
+          "id",
+          "in",
+          rows.map((p) => p.id),
+        )
+        .execute();
       await incrementCounters(trx, {
         [COUNTERS.productsTotal]: -rows.length,
         [COUNTERS.productsListed]: -rows.filter((p) => p.status === "listed").length,
@@ -159,12 +178,7 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
     }
 
     for (;;) {
-      const rows = await trx
-        .selectFrom("subscriptions")
-        .select(["id", "status", "monthly_fee_cents", "started_at", "cancelled_at"])
-        .where("vendor_id", "=", vendorId)
-        .limit(CHUNK_ROWS)
-        .execute();
+      const rows = await trx.selectFrom("subscriptions").select(["id", "status", "monthly_fee_cents", "started_at", "cancelled_at"]).where("vendor_id", "=", vendorId).limit(CHUNK_ROWS).execute();
       if (rows.length === 0) break;
       const active = rows.filter((s) => s.status === "active");
       for (const s of rows) {
@@ -172,7 +186,14 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
         await addToDailyPlatformTotals(trx, dayOf(s.started_at), { mrrChangeCents: -fee });
         if (s.cancelled_at) await addToDailyPlatformTotals(trx, dayOf(s.cancelled_at), { mrrChangeCents: fee });
       }
-      await trx.deleteFrom("subscriptions").where("id", "in", rows.map((s) => s.id)).execute();
+      await trx
+        .deleteFrom("subscriptions")
+        .where(
+          "id",
+          "in",
+          rows.map((s) => s.id),
+        )
+        .execute();
       await incrementCounters(trx, {
         [COUNTERS.subscriptionsActive]: -active.length,
         [COUNTERS.mrrCents]: -active.reduce((sum, s) => sum + Number(s.monthly_fee_cents), 0),
@@ -186,23 +207,26 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
       await trx
         .deleteFrom("store_visits")
         .where("vendor_id", "=", vendorId)
-        .where("day", "in", days.map((r) => r.day))
+        .where(
+          "day",
+          "in",
+          days.map((r) => r.day),
+        )
         .execute();
       result.storeVisitDays += days.length;
     }
 
     for (;;) {
-      const days = await trx
-        .selectFrom("daily_vendor_totals")
-        .select("day")
-        .where("vendor_id", "=", vendorId)
-        .limit(CHUNK_ROWS)
-        .execute();
+      const days = await trx.selectFrom("daily_vendor_totals").select("day").where("vendor_id", "=", vendorId).limit(CHUNK_ROWS).execute();
       if (days.length === 0) break;
       await trx
         .deleteFrom("daily_vendor_totals")
         .where("vendor_id", "=", vendorId)
-        .where("day", "in", days.map((r) => r.day))
+        .where(
+          "day",
+          "in",
+          days.map((r) => r.day),
+        )
         .execute();
       result.dailyVendorTotals += days.length;
     }

@@ -29,9 +29,7 @@ export async function recordVisitsMany(db: Executor, vendorId: string, entries: 
       await trx
         .insertInto("store_visits")
         .values(rows.slice(i, i + 500).map((e) => ({ vendor_id: vendorId, day: e.day, visits: e.count })))
-        .onConflict((oc) =>
-          oc.columns(["vendor_id", "day"]).doUpdateSet((eb) => ({ visits: eb("store_visits.visits", "+", eb.ref("excluded.visits")) })),
-        )
+        .onConflict((oc) => oc.columns(["vendor_id", "day"]).doUpdateSet((eb) => ({ visits: eb("store_visits.visits", "+", eb.ref("excluded.visits")) })))
         .execute();
     }
     await addToVendorTotals(trx, vendorId, { visits: rows.reduce((s, e) => s + e.count, 0) });

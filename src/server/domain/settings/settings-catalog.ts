@@ -1,4 +1,3 @@
-
 /**
  * The platform settings the product knows (docs/product.md §7.2), with the description the Settings screen
  * shows under each and the value a new platform starts with. Values are strings as stored;
@@ -60,4 +59,3 @@ export function percentageToBasisPoints(value: string): number | null {
   if (value.trim() === "" || !Number.isFinite(pct) || pct < 0 || pct > 100) return null;
   return Math.round(pct * 100);
 }
-

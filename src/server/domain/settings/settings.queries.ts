@@ -60,12 +60,7 @@ export async function writeSettings(
 }
 
 /** One page of a setting's change history, newest first (index setting_changes_key_idx). */
-export async function readSettingHistory(
-  db: Executor,
-  key: SettingKeyName,
-  limit: number,
-  after: { changedAt: string; id: string } | undefined,
-): Promise<SettingHistoryResponse> {
+export async function readSettingHistory(db: Executor, key: SettingKeyName, limit: number, after: { changedAt: string; id: string } | undefined): Promise<SettingHistoryResponse> {
   let query = db
     .selectFrom("platform_setting_changes")
     .selectAll()

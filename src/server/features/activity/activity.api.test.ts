@@ -14,7 +14,10 @@ const DAY_MS = 86_400_000;
 const NOW = Date.parse("2026-11-22T12:00:00.000Z");
 
 /** Rows written straight into audit_log: `minutesAgo` apart, for filters and paging. */
-async function seedRows(t: TestContext, rows: Array<Partial<{ actor: string; action: string; type: string; id: string; label: string; minutesAgo: number; before: object; after: object }>>): Promise<void> {
+async function seedRows(
+  t: TestContext,
+  rows: Array<Partial<{ actor: string; action: string; type: string; id: string; label: string; minutesAgo: number; before: object; after: object }>>,
+): Promise<void> {
   for (const [i, r] of rows.entries()) {
     await t.database.db
       .insertInto("audit_log")
@@ -57,7 +60,10 @@ describe.each(testDatabaseKinds)("the audit log API on %s (docs/product.md §14.
   };
 
   it("answers newest first with actor, target, before/after, origin and request id, page by page", async () => {
-    await seedRows(t, Array.from({ length: 7 }, (_, i) => ({ minutesAgo: i, before: { isActive: true }, after: { isActive: false } })));
+    await seedRows(
+      t,
+      Array.from({ length: 7 }, (_, i) => ({ minutesAgo: i, before: { isActive: true }, after: { isActive: false } })),
+    );
     const first = await get("?limit=3");
     expect(first.entries.map((e) => e.target.id)).toEqual(["v0", "v1", "v2"]);
     expect(first.entries[0]).toMatchObject({
@@ -118,7 +124,7 @@ describe.each(testDatabaseKinds)("the audit log API on %s (docs/product.md §14.
 
   it("exports the same filter as CSV through the one export mechanism, formulas neutralised", async () => {
     await seedRows(t, [
-      { action: "vendor.disable", id: "v1", label: "=HYPERLINK(\"http://evil.example\")", before: { isActive: true }, after: { isActive: false } },
+      { action: "vendor.disable", id: "v1", label: '=HYPERLINK("http://evil.example")', before: { isActive: true }, after: { isActive: false } },
       { action: "vendor.enable", id: "v2", label: "Calm Studio" },
     ]);
     const link = await t.request("/api/admin/exports", { method: "POST", token: admin.token, json: { kind: "audit-log", filters: { action: "vendor.disable" } } });
@@ -126,7 +132,10 @@ describe.each(testDatabaseKinds)("the audit log API on %s (docs/product.md §14.
     const { url, filename } = createExportResponseSchema.parse(await link.json());
     expect(filename).toBe("audit-log-2026-11-22.csv");
     const csv = await (await t.request(url)).text();
-    const lines = csv.replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const lines = csv
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(lines[0]).toBe("Time,Actor,Actor role,Action,Target type,Target id,Target,Before,After,Details,IP address,User agent,Request id");
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`vendor.disable,vendor,v1,"'=HYPERLINK(""http://evil.example"")","{""isActive"":true}","{""isActive"":false}",,203.0.113.7,tests,req-0`);
@@ -135,11 +144,7 @@ describe.each(testDatabaseKinds)("the audit log API on %s (docs/product.md §14.
   });
 
   it("removes rows older than the retention in chunks, records the sweep, and keeps the rest", async () => {
-    await seedRows(t, [
-      ...Array.from({ length: 7 }, (_, i) => ({ id: `old${i}`, minutesAgo: 400 * 24 * 60 + i })),
-      { id: "boundary", minutesAgo: 365 * 24 * 60 - 1 },
-      { id: "new", minutesAgo: 1 },
-    ]);
+    await seedRows(t, [...Array.from({ length: 7 }, (_, i) => ({ id: `old${i}`, minutesAgo: 400 * 24 * 60 + i })), { id: "boundary", minutesAgo: 365 * 24 * 60 - 1 }, { id: "new", minutesAgo: 1 }]);
     const chunks: number[] = [];
     const result = await sweepAuditRetention(t.database.db, t.clock, 365, { chunkRows: 3, onChunk: async (n) => void chunks.push(n) });
     expect(result).toEqual({ deleted: 7, cutoff: new Date(NOW - 365 * DAY_MS).toISOString(), stopped: false });
@@ -155,7 +160,10 @@ describe.each(testDatabaseKinds)("the audit log API on %s (docs/product.md §14.
   it("runs the sweep as a daily job with AUDIT_RETENTION_DAYS, never in a request", async () => {
     await t.close();
     t = await createTestContext(kind, { env: { AUDIT_RETENTION_DAYS: "30" } });
-    await seedRows(t, [{ id: "old", minutesAgo: 31 * 24 * 60 }, { id: "recent", minutesAgo: 29 * 24 * 60 }]);
+    await seedRows(t, [
+      { id: "old", minutesAgo: 31 * 24 * 60 },
+      { id: "recent", minutesAgo: 29 * 24 * 60 },
+    ]);
     const worker = new JobWorker(t.database, t.clock);
     auditJobs(worker, t.deps);
     await worker.enqueueDueSchedules();
@@ -191,7 +199,10 @@ describe("audit log query plans (sqlite, a million rows)", () => {
   let db: Kysely<DB>;
   beforeAll(async () => {
     t = await createTestContext("sqlite");
-    await seedRows(t, Array.from({ length: 50 }, (_, i) => ({ actor: `a${i % 5}@hki.global`, action: `act.${i % 7}`, type: i % 2 ? "vendor" : "settings", id: `t${i % 11}` })));
+    await seedRows(
+      t,
+      Array.from({ length: 50 }, (_, i) => ({ actor: `a${i % 5}@hki.global`, action: `act.${i % 7}`, type: i % 2 ? "vendor" : "settings", id: `t${i % 11}` })),
+    );
     const sqlite = t.database.sqlite!;
     sqlite.exec("ANALYZE");
     const stats = sqlite.prepare("select idx, stat from sqlite_stat1 where tbl = 'audit_log'").all() as Array<{ idx: string | null; stat: string }>;

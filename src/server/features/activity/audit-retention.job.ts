@@ -36,7 +36,16 @@ export async function sweepAuditRetention(
   });
   const { total: deleted, stopped } = run;
   if (deleted > 0) {
-    await recordAudit(db, { actor: null, action: "audit_log.retention", target: { type: "audit_log", id: "retention", label: `rows older than ${retentionDays} days` }, details: { deleted, cutoff, retentionDays, complete: !stopped } }, clock);
+    await recordAudit(
+      db,
+      {
+        actor: null,
+        action: "audit_log.retention",
+        target: { type: "audit_log", id: "retention", label: `rows older than ${retentionDays} days` },
+        details: { deleted, cutoff, retentionDays, complete: !stopped },
+      },
+      clock,
+    );
   }
   return { deleted, cutoff, stopped };
 }

@@ -94,7 +94,9 @@ export async function listStaffPage(
 }
 
 export async function countStaff(db: Executor, filter: StaffFilter): Promise<number> {
-  const row = await staffQuery(db, filter).select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
+  const row = await staffQuery(db, filter)
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -119,7 +121,11 @@ export async function findStaffCandidate(db: Executor, userId: string): Promise<
 }
 
 export async function findUserIdByEmail(db: Executor, email: string): Promise<{ id: string; role: StaffRow["role"]; email_domain: string } | undefined> {
-  return db.selectFrom("users").select(["id", "role", emailDomain.as("email_domain")]).where("email", "=", email).executeTakeFirst();
+  return db
+    .selectFrom("users")
+    .select(["id", "role", emailDomain.as("email_domain")])
+    .where("email", "=", email)
+    .executeTakeFirst();
 }
 
 export async function setUserRole(db: Executor, userId: string, role: StaffRow["role"], now: string): Promise<void> {
@@ -134,7 +140,15 @@ export async function anotherAdminExists(db: Executor, domain: string, excludeId
   let query = db
     .selectFrom("users")
     .select("id")
-    .where("id", "in", db.selectFrom("users").select("id").where("role", "=", "admin").union(db.selectFrom("users").select("id").where(emailDomain, "=", domain)))
+    .where(
+      "id",
+      "in",
+      db
+        .selectFrom("users")
+        .select("id")
+        .where("role", "=", "admin")
+        .union(db.selectFrom("users").select("id").where(emailDomain, "=", domain)),
+    )
     .where("id", "<>", excludeId);
   if (requirePassword) query = query.where("password_hash", "is not", null);
   return (await query.limit(1).executeTakeFirst()) !== undefined;
@@ -149,7 +163,16 @@ export async function sessionFacts(db: Executor, userIds: readonly string[], now
     .select((eb) => [
       "user_id",
       eb.fn.max("created_at").as("last_created"),
-      eb.fn.sum<number | string>(eb.case().when(eb.and([eb("revoked_at", "is", null), eb("expires_at", ">", now)])).then(1).else(0).end()).as("active"),
+      eb.fn
+        .sum<number | string>(
+          eb
+            .case()
+            .when(eb.and([eb("revoked_at", "is", null), eb("expires_at", ">", now)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as("active"),
     ])
     .where("user_id", "in", userIds)
     .groupBy("user_id")
@@ -210,15 +233,7 @@ export async function findInvitationByTokenHash(db: Executor, tokenHash: string)
 
 /** Open invitations (pending and expired), newest first. */
 export async function listOpenInvitations(db: Executor, limit: number): Promise<InvitationRow[]> {
-  return db
-    .selectFrom("user_invitations")
-    .selectAll()
-    .where("accepted_at", "is", null)
-    .where("revoked_at", "is", null)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
+  return db.selectFrom("user_invitations").selectAll().where("accepted_at", "is", null).where("revoked_at", "is", null).orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
 }
 
 /** Closes an open invitation; false when it was not open any more. */

@@ -34,7 +34,5 @@ export function adminUsersRoutes(router: EndpointRouter, deps: AppDeps): void {
   router.handle(listUserSessionsEndpoint, ({ params }, { bearerToken }) => staff.sessions(params.id, bearerToken));
   router.handle(revokeUserSessionsEndpoint, ({ params }, { actor }) => staff.revokeSessions(actor, params.id));
   router.handle(checkInvitationEndpoint, ({ body }) => staff.checkInvitation(body.token));
-  router.handle(acceptInvitationEndpoint, ({ body }, { clientIp, userAgent, requestId }) =>
-    staff.acceptInvitation(body.token, body.name, body.password, { clientIp, userAgent, requestId }),
-  );
+  router.handle(acceptInvitationEndpoint, ({ body }, { clientIp, userAgent, requestId }) => staff.acceptInvitation(body.token, body.name, body.password, { clientIp, userAgent, requestId }));
 }

@@ -97,9 +97,7 @@ export class AdminUsersService {
   constructor(private readonly deps: Deps) {
     const { config } = deps;
     this.clerk =
-      config.authProvider === "clerk"
-        ? new ClerkInvitations({ secretKey: config.clerkSecretKey!, apiUrl: config.clerkApiUrl, ...(deps.fetchImpl ? { fetchImpl: deps.fetchImpl } : {}) })
-        : null;
+      config.authProvider === "clerk" ? new ClerkInvitations({ secretKey: config.clerkSecretKey!, apiUrl: config.clerkApiUrl, ...(deps.fetchImpl ? { fetchImpl: deps.fetchImpl } : {}) }) : null;
   }
 
   private get db() {
@@ -141,7 +139,11 @@ export class AdminUsersService {
     const after = query.cursor ? readStaffCursor(query.cursor, query.sort) : undefined;
     const [rows, total] = await Promise.all([listStaffPage(this.db, filter, { order, descending }, after, query.limit + 1), countStaff(this.db, filter)]);
     const page = rows.slice(0, query.limit);
-    const facts = await sessionFacts(this.db, page.map((r) => r.id), this.now());
+    const facts = await sessionFacts(
+      this.db,
+      page.map((r) => r.id),
+      this.now(),
+    );
     const last = page[page.length - 1];
     // The e-mail order keeps its cursor of one e-mail; the others carry their sort and value too.
     const cursorOf = (row: (typeof rows)[number]) => (query.sort === "email" ? encodeKeyset([row.email]) : encodeKeyset([query.sort, `=${row.sort_value}`, row.email]));
@@ -399,7 +401,18 @@ export class AdminUsersService {
     await this.inTransaction(async (trx) => {
       const row = await this.openInvitation(trx, id);
       if (!(await closeInvitation(trx, row.id, "revoked", this.now()))) throw conflict(`The invitation of ${row.email} changed meanwhile: reload and try again`);
-      await recordAudit(trx, { actor, action: "invitation.revoke", target: { type: "invitation", id: row.id, label: row.email }, before: { status: invitationStatus(row, this.now()) }, after: { status: "revoked" }, details: { role: row.role } }, clock);
+      await recordAudit(
+        trx,
+        {
+          actor,
+          action: "invitation.revoke",
+          target: { type: "invitation", id: row.id, label: row.email },
+          before: { status: invitationStatus(row, this.now()) },
+          after: { status: "revoked" },
+          details: { role: row.role },
+        },
+        clock,
+      );
       if (this.clerk && row.provider_invitation_id) await this.clerk.revoke(row.provider_invitation_id);
     });
   }

@@ -122,11 +122,21 @@ describe.each(testDatabaseKinds)("staff, roles and invitations API on %s (docs/p
       expect(jobs.map((j) => JSON.parse(j.payload) as unknown)).toEqual([{ outboxId: mails[0]!.id }]);
 
       const [audit] = await auditRows("invitation.create");
-      expect(audit).toMatchObject({ actor_email: "ops@hki.global", actor_role: "admin", target_type: "invitation", target_id: sent.id, target_label: "new.colleague@example.com", user_agent: "staff-tests", request_id: "req-staff-1" });
+      expect(audit).toMatchObject({
+        actor_email: "ops@hki.global",
+        actor_role: "admin",
+        target_type: "invitation",
+        target_id: sent.id,
+        target_label: "new.colleague@example.com",
+        user_agent: "staff-tests",
+        request_id: "req-staff-1",
+      });
       expect(JSON.parse(audit!.after_value!)).toEqual({ email: "new.colleague@example.com", role: "viewer", expiresAt: sent.expiresAt });
 
       const listed = invitationsResponseSchema.parse(await (await as(admin, "GET", "/api/admin/users/invitations")).json());
-      expect(listed.invitations).toEqual([{ id: sent.id, email: "new.colleague@example.com", role: "viewer", status: "pending", invitedBy: "ops@hki.global", createdAt: "2026-11-22T12:00:00.000Z", expiresAt: sent.expiresAt }]);
+      expect(listed.invitations).toEqual([
+        { id: sent.id, email: "new.colleague@example.com", role: "viewer", status: "pending", invitedBy: "ops@hki.global", createdAt: "2026-11-22T12:00:00.000Z", expiresAt: sent.expiresAt },
+      ]);
     });
 
     it("re-inviting a pending e-mail replaces the invitation: the old link stops working", async () => {

@@ -84,9 +84,28 @@ describe.each(testDatabaseKinds)("invitation attacks on %s", (kind) => {
       const pending = await invite(root, "old-pending@example.com", "viewer");
       const [first, second] = await outbox();
       // As the outbox held them before: whole bodies, no cut copies; the first already sent.
-      await t.database.db.updateTable("mail_outbox").set({ status: "sent", sent_at: t.clock.now().toISOString(), redacted_text_body: null, redacted_html_body: null }).where("id", "=", first!.id).execute();
+      await t.database.db
+        .updateTable("mail_outbox")
+        .set({ status: "sent", sent_at: t.clock.now().toISOString(), redacted_text_body: null, redacted_html_body: null })
+        .where("id", "=", first!.id)
+        .execute();
       await t.database.db.updateTable("mail_outbox").set({ redacted_text_body: null, redacted_html_body: null }).where("id", "=", second!.id).execute();
-      await t.database.db.insertInto("mail_outbox").values({ id: "0190ffff-0000-7000-8000-000000000001", to_address: "x@example.com", subject: "Other", text_body: "no link here", html_body: null, status: "sent", reference: "other:1", created_at: t.clock.now().toISOString(), sending_at: null, sent_at: null, last_error: null }).execute();
+      await t.database.db
+        .insertInto("mail_outbox")
+        .values({
+          id: "0190ffff-0000-7000-8000-000000000001",
+          to_address: "x@example.com",
+          subject: "Other",
+          text_body: "no link here",
+          html_body: null,
+          status: "sent",
+          reference: "other:1",
+          created_at: t.clock.now().toISOString(),
+          sending_at: null,
+          sent_at: null,
+          last_error: null,
+        })
+        .execute();
 
       await cutStoredInvitationTokens(t.database.db);
       const rows = await outbox();

@@ -27,7 +27,11 @@ describe.each(testDatabaseKinds)("staff list sorts on %s", (kind) => {
     }
     const rows = await t.database.db.selectFrom("users").select(["email", "name", "id"]).execute();
     for (const row of rows) {
-      const last = await t.database.db.selectFrom("sessions").select((eb) => eb.fn.max("created_at").as("at")).where("user_id", "=", row.id).executeTakeFirst();
+      const last = await t.database.db
+        .selectFrom("sessions")
+        .select((eb) => eb.fn.max("created_at").as("at"))
+        .where("user_id", "=", row.id)
+        .executeTakeFirst();
       people[row.email] = [row.name ?? "", last?.at ?? ""];
     }
   });

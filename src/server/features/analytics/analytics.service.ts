@@ -1,12 +1,4 @@
-import type {
-  AnalyticsPeriod,
-  AnalyticsResponse,
-  SalesGrouping,
-  SalesPeriod,
-  SalesResponse,
-  TopProductsResponse,
-  TopVendorsResponse,
-} from "../../../contract/analytics.ts";
+import type { AnalyticsPeriod, AnalyticsResponse, SalesGrouping, SalesPeriod, SalesResponse, TopProductsResponse, TopVendorsResponse } from "../../../contract/analytics.ts";
 import { addDays, readPlatformDays } from "../../domain/ledger/platform-days.queries.ts";
 import { type PeriodWindowDays, periodRollIsSmall, periodWindowEnds, periodWindowsCurrent, rollPeriodWindows } from "../../domain/ledger/period-totals.ts";
 import { centsToDollars } from "../../domain/money.ts";

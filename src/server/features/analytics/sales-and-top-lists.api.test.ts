@@ -134,6 +134,8 @@ describe.each(testDatabaseKinds)("sales buckets and top lists (%s)", (kind) => {
       const res = await ctx.request(`/api/admin/analytics/top-vendors${query}`, { token });
       expect(res.status, query).toBe(400);
     }
-    expect(((await (await ctx.request("/api/admin/analytics/top-products?limit=51", { token })).json()) as { error: { message: string } }).error.message).toBe("limit: must be a whole number from 1 to 50");
+    expect(((await (await ctx.request("/api/admin/analytics/top-products?limit=51", { token })).json()) as { error: { message: string } }).error.message).toBe(
+      "limit: must be a whole number from 1 to 50",
+    );
   });
 });

@@ -27,7 +27,11 @@ describe.each(testDatabaseKinds)("the top lists' roll job (%s)", (kind) => {
 
     await worker.enqueueDueSchedules();
     expect(await worker.runOnce()).toBe(true);
-    expect(await windows()).toEqual([[7, "2026-11-22"], [30, "2026-11-22"], [90, "2026-11-22"]]);
+    expect(await windows()).toEqual([
+      [7, "2026-11-22"],
+      [30, "2026-11-22"],
+      [90, "2026-11-22"],
+    ]);
     const seven = () => db.selectFrom("product_period_totals").select("gross_cents").where("period_days", "=", 7).execute();
     expect((await seven()).map((r) => Number(r.gross_cents))).toEqual([1000]);
 
@@ -35,7 +39,11 @@ describe.each(testDatabaseKinds)("the top lists' roll job (%s)", (kind) => {
     ctx.clock.set("2026-11-23T00:05:00.000Z");
     await worker.enqueueDueSchedules();
     expect(await worker.runOnce()).toBe(true);
-    expect(await windows()).toEqual([[7, "2026-11-23"], [30, "2026-11-23"], [90, "2026-11-23"]]);
+    expect(await windows()).toEqual([
+      [7, "2026-11-23"],
+      [30, "2026-11-23"],
+      [90, "2026-11-23"],
+    ]);
     expect(await seven()).toEqual([]);
     expect(await db.selectFrom("product_period_totals").select("period_days").where("period_days", "=", 30).execute()).toHaveLength(1);
   });

@@ -17,13 +17,19 @@ const START = Date.UTC(2026, 0, 1, 12);
 const DAY = 86_400_000;
 
 type Step =
-  | { op: "order"; product: number; quantity: number; daysAgo: number; price: number }
-  | { op: "refund" | "cancel"; pick: number }
-  | { op: "days"; n: number }
-  | { op: "delete"; vendor: number };
+  { op: "order"; product: number; quantity: number; daysAgo: number; price: number } | { op: "refund" | "cancel"; pick: number } | { op: "days"; n: number } | { op: "delete"; vendor: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { arbitrary: fc.record({ op: fc.constant("order" as const), product: fc.nat(50), quantity: fc.integer({ min: 1, max: 4 }), daysAgo: fc.integer({ min: 0, max: 100 }), price: fc.constantFrom(0, 500, 1250, 999) }), weight: 8 },
+  {
+    arbitrary: fc.record({
+      op: fc.constant("order" as const),
+      product: fc.nat(50),
+      quantity: fc.integer({ min: 1, max: 4 }),
+      daysAgo: fc.integer({ min: 0, max: 100 }),
+      price: fc.constantFrom(0, 500, 1250, 999),
+    }),
+    weight: 8,
+  },
   fc.record({ op: fc.constantFrom("refund" as const, "cancel" as const), pick: fc.nat(200) }),
   { arbitrary: fc.record({ op: fc.constant("days" as const), n: fc.constantFrom(1, 1, 2, 8, 40, 95) }), weight: 2 },
   { arbitrary: fc.record({ op: fc.constant("delete" as const), vendor: fc.nat(6) }), weight: 1 },
@@ -41,7 +47,8 @@ describe.each(testDatabaseKinds)("top lists equal a computation over raw rows (%
           for (let i = 0; i < 6; i++) {
             const v = await createVendor(db, { name: `V${i}`, ownerName: "O", email: `v${i}@x.com`, slug: `v${i}`, isInternal: i === 5, joinedAt: "2025-01-01T00:00:00.000Z" }, ctx.clock);
             vendors.push(v.id);
-            for (let k = 0; k < 3; k++) products.push({ id: (await createProduct(db, { vendorId: v.id, name: `P${i}.${k}`, priceCents: 1000, createdAt: "2025-01-01T00:00:00.000Z" }, ctx.clock)).id, vendorId: v.id });
+            for (let k = 0; k < 3; k++)
+              products.push({ id: (await createProduct(db, { vendorId: v.id, name: `P${i}.${k}`, priceCents: 1000, createdAt: "2025-01-01T00:00:00.000Z" }, ctx.clock)).id, vendorId: v.id });
           }
           let n = 0;
           for (const s of steps) {
@@ -50,7 +57,18 @@ describe.each(testDatabaseKinds)("top lists equal a computation over raw rows (%
               const live = await db.selectFrom("products").select(["id", "vendor_id"]).orderBy("id").execute();
               const p = live[s.product % Math.max(1, live.length)];
               if (!p) continue;
-              await placeOrder(db, { vendorId: p.vendor_id, productId: p.id, quantity: s.quantity, unitPriceCents: s.price, feeRateBasisPoints: 150, createdAt: new Date(now - s.daysAgo * DAY - (n++ % 7) * 3_600_000).toISOString() }, ctx.clock);
+              await placeOrder(
+                db,
+                {
+                  vendorId: p.vendor_id,
+                  productId: p.id,
+                  quantity: s.quantity,
+                  unitPriceCents: s.price,
+                  feeRateBasisPoints: 150,
+                  createdAt: new Date(now - s.daysAgo * DAY - (n++ % 7) * 3_600_000).toISOString(),
+                },
+                ctx.clock,
+              );
             } else if (s.op === "refund" || s.op === "cancel") {
               const paid = await db.selectFrom("orders").select("id").where("status", "=", "paid").orderBy("id").execute();
               const o = paid[s.pick % Math.max(1, paid.length)];
@@ -72,7 +90,16 @@ describe.each(testDatabaseKinds)("top lists equal a computation over raw rows (%
             .selectFrom("orders")
             .innerJoin("vendors", "vendors.id", "orders.vendor_id")
             .innerJoin("products", "products.id", "orders.product_id")
-            .select(["orders.product_id", "orders.vendor_id", "orders.gross_cents", "orders.quantity", "orders.created_at", "products.name as product_name", "vendors.name as vendor_name", "vendors.slug"])
+            .select([
+              "orders.product_id",
+              "orders.vendor_id",
+              "orders.gross_cents",
+              "orders.quantity",
+              "orders.created_at",
+              "products.name as product_name",
+              "vendors.name as vendor_name",
+              "vendors.slug",
+            ])
             .where("orders.status", "=", "paid")
             .where("vendors.is_internal", "=", 0)
             .execute();
@@ -93,8 +120,25 @@ describe.each(testDatabaseKinds)("top lists equal a computation over raw rows (%
             byVendor.set(r.vendor_id, v);
           }
           const rank = <T extends { cents: number }>(m: Map<string, T>) => [...m].sort(([a, x], [b, y]) => y.cents - x.cents || (a < b ? 1 : -1)).slice(0, limit);
-          const expectedProducts = rank(byProduct).map(([productId, p], i) => ({ rank: i + 1, productId, productName: p.productName, vendorId: p.vendorId, vendorName: p.vendorName, revenue: p.cents / 100, orders: p.orders, units: p.units }));
-          const expectedVendors = rank(byVendor).map(([vendorId, v], i) => ({ rank: i + 1, vendorId, vendorName: v.vendorName, vendorSlug: v.vendorSlug, revenue: v.cents / 100, orders: v.orders, units: v.units }));
+          const expectedProducts = rank(byProduct).map(([productId, p], i) => ({
+            rank: i + 1,
+            productId,
+            productName: p.productName,
+            vendorId: p.vendorId,
+            vendorName: p.vendorName,
+            revenue: p.cents / 100,
+            orders: p.orders,
+            units: p.units,
+          }));
+          const expectedVendors = rank(byVendor).map(([vendorId, v], i) => ({
+            rank: i + 1,
+            vendorId,
+            vendorName: v.vendorName,
+            vendorSlug: v.vendorSlug,
+            revenue: v.cents / 100,
+            orders: v.orders,
+            units: v.units,
+          }));
 
           const top = topProductsResponseSchema.parse(await readTop(ctx, "top-products", days, limit));
           expect(top).toEqual({ days, limit, from, to: today, products: expectedProducts });

@@ -4,7 +4,11 @@ import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { notFound } from "../../platform/http/http-error.ts";
 import { DocsService } from "./api-docs.service.ts";
 
-const ASSET_TYPE: Record<ApiReferenceAsset, string> = { "swagger-ui.css": "text/css; charset=utf-8", "swagger-ui-bundle.js": "text/javascript; charset=utf-8", "reference.js": "text/javascript; charset=utf-8" };
+const ASSET_TYPE: Record<ApiReferenceAsset, string> = {
+  "swagger-ui.css": "text/css; charset=utf-8",
+  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+  "reference.js": "text/javascript; charset=utf-8",
+};
 
 /** /api/openapi.json and the reference at /api/docs (docs/product.md §10.1). */
 export function apiDocsRoutes(router: EndpointRouter, _deps: AppDeps): void {

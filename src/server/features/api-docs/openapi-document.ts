@@ -96,7 +96,7 @@ export function buildOpenApiDocument(options: { version: string; serverUrl?: str
     info: {
       title: "HKI Global Admin API",
       version: options.version,
-      description: "The administration API of the HKI artist marketplace. Every failure answers `{ \"error\": { \"code\", \"message\", \"fields\"? } }`.",
+      description: 'The administration API of the HKI artist marketplace. Every failure answers `{ "error": { "code", "message", "fields"? } }`.',
     },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
   });

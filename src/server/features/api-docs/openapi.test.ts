@@ -8,7 +8,11 @@ import { type TestContext, createTestContext } from "../../testing/test-app.ts";
 
 describe("the OpenAPI document at /api/openapi.json", () => {
   let ctx: TestContext;
-  let document: { openapi: string; paths: Record<string, Record<string, { security?: unknown; requestBody?: { content: Record<string, { schema: { example?: unknown } }> }; responses: Record<string, unknown> }>>; components: { securitySchemes: Record<string, unknown> } };
+  let document: {
+    openapi: string;
+    paths: Record<string, Record<string, { security?: unknown; requestBody?: { content: Record<string, { schema: { example?: unknown } }> }; responses: Record<string, unknown> }>>;
+    components: { securitySchemes: Record<string, unknown> };
+  };
   beforeAll(async () => {
     ctx = await createTestContext("sqlite");
     const res = await ctx.request("/api/openapi.json");
@@ -34,8 +38,14 @@ describe("the OpenAPI document at /api/openapi.json", () => {
     const documented = Object.entries(document.paths)
       .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${honoPath(path)}`))
       .sort();
-    expect(served.filter((route) => !documented.includes(route)), "served but not documented").toEqual([]);
-    expect(documented.filter((route) => !served.includes(route)), "documented but not served").toEqual([]);
+    expect(
+      served.filter((route) => !documented.includes(route)),
+      "served but not documented",
+    ).toEqual([]);
+    expect(
+      documented.filter((route) => !served.includes(route)),
+      "documented but not served",
+    ).toEqual([]);
     expect(served.length).toBe(apiEndpoints.length);
   });
 

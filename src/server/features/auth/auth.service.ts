@@ -69,7 +69,8 @@ export class AuthService {
     const accountWide = await limiter.hit(accountBucket, ACCOUNT_CEILING_RULE);
     if (!accountWide.allowed) {
       // The first attempt over the ceiling is the security event; the rest only wait.
-      if (accountWide.count === ACCOUNT_CEILING_RULE.limit + 1) await this.auditLockout(account, request, { scope: "account", effect: "delayed", failures: ACCOUNT_CEILING_RULE.limit, windowSeconds: ACCOUNT_CEILING_RULE.windowMs / 1000 });
+      if (accountWide.count === ACCOUNT_CEILING_RULE.limit + 1)
+        await this.auditLockout(account, request, { scope: "account", effect: "delayed", failures: ACCOUNT_CEILING_RULE.limit, windowSeconds: ACCOUNT_CEILING_RULE.windowMs / 1000 });
       await signInThrottle.delay();
     }
 
@@ -92,11 +93,7 @@ export class AuthService {
     await limiter.reset(accountAddressBucket);
     await limiter.undo(accountBucket);
     const user = { ...result.user, isAdmin: isAdminUser(result.user, config.adminEmailDomain) };
-    await recordAudit(
-      this.deps.database.db,
-      { actor: { user, ...request }, action: "auth.sign_in", target: { type: "user", id: result.user.id, label: result.user.email } },
-      this.deps.clock,
-    );
+    await recordAudit(this.deps.database.db, { actor: { user, ...request }, action: "auth.sign_in", target: { type: "user", id: result.user.id, label: result.user.email } }, this.deps.clock);
     return {
       token: result.token,
       expiresAt: result.expiresAt,

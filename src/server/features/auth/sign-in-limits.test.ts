@@ -191,9 +191,7 @@ describe("finding 6: a flood of sign-ins (real scrypt) does not hold up a legiti
       return real(email, password);
     };
     const started = performance.now();
-    const flood = Array.from({ length: 60 }, (_, i) =>
-      signIn("203.0.113.5", `nobody-${i}@example.com`, "guess").then((res) => ({ status: res.status, ms: performance.now() - started })),
-    );
+    const flood = Array.from({ length: 60 }, (_, i) => signIn("203.0.113.5", `nobody-${i}@example.com`, "guess").then((res) => ({ status: res.status, ms: performance.now() - started })));
     await new Promise((resolve) => setTimeout(resolve, 20));
     const readStarted = performance.now();
     expect((await from("192.0.2.50", "/api/health")).status).toBe(200);

@@ -146,9 +146,7 @@ function styled(fragment: string): string {
 export function renderAnnouncement(input: { title: string; message: string; replyTo: string | null }): RenderedAnnouncement {
   const { fragment, text } = renderMessage(input.message);
   const title = neutralizeText(escapeHtml(input.title));
-  const footer = input.replyTo
-    ? `You receive this as an artist on HKI Global. Questions? Reply to this e-mail or write to ${input.replyTo}.`
-    : "You receive this as an artist on HKI Global.";
+  const footer = input.replyTo ? `You receive this as an artist on HKI Global. Questions? Reply to this e-mail or write to ${input.replyTo}.` : "You receive this as an artist on HKI Global.";
   const html = [
     "<!doctype html>",
     '<html lang="en">',

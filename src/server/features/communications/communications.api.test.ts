@@ -51,13 +51,19 @@ describe.each(testDatabaseKinds)("announcements on %s", (kind) => {
   };
   const post = (path: string, json?: unknown, token = admin.token) => t.request(path, { method: "POST", token, ...(json !== undefined ? { json } : {}) });
   const send = async (body: Record<string, unknown>) => {
-    const res = await post("/api/admin/communications/announcement", { title: "Studio news", message: "Hello **artists**!\n\nSee [the guide](https://hki.global/guide).", channels: ["email"], ...body });
+    const res = await post("/api/admin/communications/announcement", {
+      title: "Studio news",
+      message: "Hello **artists**!\n\nSee [the guide](https://hki.global/guide).",
+      channels: ["email"],
+      ...body,
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     return announcementResponseSchema.parse(await res.json()).announcement;
   };
   const get = async (id: string) => announcementResponseSchema.parse(await (await t.request(`/api/admin/communications/announcements/${id}`, { token: admin.token })).json()).announcement;
   const recipients = async (id: string, status?: string) =>
-    recipientsResponseSchema.parse(await (await t.request(`/api/admin/communications/announcements/${id}/recipients?limit=100${status ? `&status=${status}` : ""}`, { token: admin.token })).json()).recipients;
+    recipientsResponseSchema.parse(await (await t.request(`/api/admin/communications/announcements/${id}/recipients?limit=100${status ? `&status=${status}` : ""}`, { token: admin.token })).json())
+      .recipients;
   const mailsTo = (email: string) => sink.received.filter((m) => m.to.includes(email));
 
   it("sends every artist of the audience exactly one mail, with both parts, the title as subject, Reply-To and a stable Message-ID", async () => {
@@ -125,7 +131,10 @@ describe.each(testDatabaseKinds)("announcements on %s", (kind) => {
       const res = await post("/api/admin/communications/announcement", { title: "T", message: "M", audience: "all", channels: ["email"], ...body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       const error = ((await res.json()) as { error: { fields: Record<string, string> } }).error;
-      expect(Object.keys(error.fields).some((k) => k === field || k.startsWith(`${field}.`)), JSON.stringify(error)).toBe(true);
+      expect(
+        Object.keys(error.fields).some((k) => k === field || k.startsWith(`${field}.`)),
+        JSON.stringify(error),
+      ).toBe(true);
     };
     await bad({ title: "  " }, "title");
     await bad({ title: "two\nlines" }, "title");
@@ -230,7 +239,12 @@ describe.each(testDatabaseKinds)("announcements on %s", (kind) => {
     expect(sink.received).toHaveLength(5);
     expect([...sink.countsByMessageId().values()].every((n) => n === 1)).toBe(true);
     const rows = await t.database.db.selectFrom("announcement_recipients").select(["vendor_id", "interrupted", "status"]).where("announcement_id", "=", ann.id).execute();
-    expect(rows.filter((r) => r.interrupted === 1).map((r) => r.vendor_id).sort()).toEqual(claimed.map((c) => c.vendor_id).sort());
+    expect(
+      rows
+        .filter((r) => r.interrupted === 1)
+        .map((r) => r.vendor_id)
+        .sort(),
+    ).toEqual(claimed.map((c) => c.vendor_id).sort());
     expect(rows.every((r) => r.status === "sent")).toBe(true);
     expect(await get(ann.id)).toMatchObject({ status: "sent", sent: 5, pending: 0 });
   });

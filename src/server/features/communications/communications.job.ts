@@ -84,13 +84,16 @@ export async function enqueueSender(db: Executor, announcementId: string, at: st
 /** Writes the announcement's remaining delivery records in chunks (inChunks), then lets sending start. */
 export async function queueAllRecipients(db: Executor, clock: Clock, announcementId: string, startRows = 2_000): Promise<void> {
   let done = false;
-  await inChunks(async (size) => {
-    if (done) return 0;
-    const chunk = await queueRecipientsChunk(db, announcementId, size, clock.now().toISOString());
-    done = chunk.done;
-    // A chunk that wrote nobody (all its vendors queued already) still moved the cursor.
-    return chunk.done ? 0 : Math.max(1, chunk.written);
-  }, { startRows });
+  await inChunks(
+    async (size) => {
+      if (done) return 0;
+      const chunk = await queueRecipientsChunk(db, announcementId, size, clock.now().toISOString());
+      done = chunk.done;
+      // A chunk that wrote nobody (all its vendors queued already) still moved the cursor.
+      return chunk.done ? 0 : Math.max(1, chunk.written);
+    },
+    { startRows },
+  );
   await finishQueueing(db, announcementId, clock.now().toISOString());
 }
 

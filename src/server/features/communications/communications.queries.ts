@@ -57,7 +57,11 @@ export async function countAudience(db: Executor, filter: AudienceFilter): Promi
 export async function existingVendorIds(db: Executor, ids: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = await db.selectFrom("vendors").select("id").where("id", "in", ids.slice(i, i + 500)).execute();
+    const rows = await db
+      .selectFrom("vendors")
+      .select("id")
+      .where("id", "in", ids.slice(i, i + 500))
+      .execute();
     for (const r of rows) found.add(r.id);
   }
   return found;
@@ -105,14 +109,7 @@ export async function queueRecipientsChunk(db: Executor, announcementId: string,
     const last = slice.at(-1)!;
     let source = trx
       .selectFrom("vendors")
-      .select((eb) => [
-        eb.val(announcementId).as("announcement_id"),
-        "id as vendor_id",
-        "name as vendor_name",
-        "email",
-        eb.val("pending").as("status"),
-        eb.val(now).as("next_attempt_at"),
-      ]);
+      .select((eb) => [eb.val(announcementId).as("announcement_id"), "id as vendor_id", "name as vendor_name", "email", eb.val("pending").as("status"), eb.val(now).as("next_attempt_at")]);
     if (ann.audience === "vendorIds") source = source.where("id", "in", slice);
     else source = source.where("id", ">", after).where("id", "<=", last);
     if (ann.audience === "active") source = source.where(unindexed("is_active"), "=", 1);
@@ -139,8 +136,18 @@ export async function finishQueueing(db: Executor, announcementId: string, now: 
   const result = await db
     .updateTable("announcements")
     .set((eb) => ({
-      status: eb.case().when("recipients", ">", 0).then(sql<AnnouncementRow["status"]>`'sending'`).else(sql<AnnouncementRow["status"]>`'sent'`).end(),
-      finished_at: eb.case().when("recipients", ">", 0).then(sql<string | null>`null`).else(now).end(),
+      status: eb
+        .case()
+        .when("recipients", ">", 0)
+        .then(sql<AnnouncementRow["status"]>`'sending'`)
+        .else(sql<AnnouncementRow["status"]>`'sent'`)
+        .end(),
+      finished_at: eb
+        .case()
+        .when("recipients", ">", 0)
+        .then(sql<string | null>`null`)
+        .else(now)
+        .end(),
       updated_at: now,
     }))
     .where("id", "=", announcementId)
@@ -161,7 +168,13 @@ export function listAnnouncementsPage(db: Executor, limit: number, after: { crea
  * announcement_recipients_status_idx). "pending" includes the ones being sent right now: two
  * index ranges read side by side, each at most a page.
  */
-export async function listRecipientsPage(db: Executor, announcementId: string, status: "pending" | "sent" | "failed" | "canceled" | undefined, limit: number, afterVendorId: string | null): Promise<RecipientRow[]> {
+export async function listRecipientsPage(
+  db: Executor,
+  announcementId: string,
+  status: "pending" | "sent" | "failed" | "canceled" | undefined,
+  limit: number,
+  afterVendorId: string | null,
+): Promise<RecipientRow[]> {
   const page = (statuses: Array<RecipientRow["status"]> | null) => {
     let q = db.selectFrom("announcement_recipients").selectAll().where("announcement_id", "=", announcementId).orderBy("vendor_id").limit(limit);
     if (statuses) q = q.where("status", "=", statuses[0]!);
@@ -223,7 +236,11 @@ export async function recordDelivery(db: Executor, announcementId: string, vendo
     if (result.status !== "retry") {
       await trx
         .updateTable("announcements")
-        .set((eb) => (result.status === "sent" ? { sent_count: eb("sent_count", "+", 1), pending_count: eb("pending_count", "-", 1) } : { failed_count: eb("failed_count", "+", 1), pending_count: eb("pending_count", "-", 1) }))
+        .set((eb) =>
+          result.status === "sent"
+            ? { sent_count: eb("sent_count", "+", 1), pending_count: eb("pending_count", "-", 1) }
+            : { failed_count: eb("failed_count", "+", 1), pending_count: eb("pending_count", "-", 1) },
+        )
         .where("id", "=", announcementId)
         .execute();
     }
@@ -264,14 +281,7 @@ export async function releaseDeadClaims(db: Executor, announcementId: string, cl
 }
 
 /** Moves up to `size` recipients from one status to another, with the counts, in one transaction. */
-async function moveRecipients(
-  db: Executor,
-  announcementId: string,
-  from: "pending" | "failed",
-  to: "canceled" | "pending",
-  size: number,
-  now: string,
-): Promise<number> {
+async function moveRecipients(db: Executor, announcementId: string, from: "pending" | "failed", to: "canceled" | "pending", size: number, now: string): Promise<number> {
   return inTransaction(db, async (trx) => {
     const chunk = trx.selectFrom("announcement_recipients").select("vendor_id").where("announcement_id", "=", announcementId).where("status", "=", from).orderBy("vendor_id").limit(size);
     const result = await trx

@@ -251,7 +251,11 @@ export class CommunicationsService {
       if (!(await setAnnouncementStatus(trx, id, ["queueing", "sending"], "canceled", this.now()))) {
         throw conflict(row.status === "canceled" ? "This announcement has already been canceled" : "Nothing is left to send: every mail of this announcement has been sent or has failed");
       }
-      await recordAudit(trx, { actor, action: "announcement.cancel", target: { type: "announcement", id, label: row.title }, details: { pending: Number(row.pending_count), sent: Number(row.sent_count) } }, this.deps.clock);
+      await recordAudit(
+        trx,
+        { actor, action: "announcement.cancel", target: { type: "announcement", id, label: row.title }, details: { pending: Number(row.pending_count), sent: Number(row.sent_count) } },
+        this.deps.clock,
+      );
     });
     await inChunks((size) => cancelPendingChunk(this.db, id, size, this.now()));
     return this.get(id);
@@ -303,4 +307,3 @@ export class CommunicationsService {
     );
   }
 }
-

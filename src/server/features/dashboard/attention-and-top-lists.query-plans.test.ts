@@ -61,13 +61,28 @@ describe("top lists and attention query plans (sqlite)", () => {
     (ctx.database.sqlite!.prepare(`EXPLAIN QUERY PLAN ${s.sql}`).all(...s.parameters) as Array<{ detail: string }>).map((r) => r.detail);
 
   it("captured the statements of the top lists and of every attention provider", () => {
-    for (const t of ["product_period_totals", "vendor_period_totals", "payout_balance_totals", "payouts", "stripe_reconciliation_differences", "announcements", "error_log_hours", "counters", "user_invitations", "featured_artists"]) {
-      expect(statements.some((s) => s.sql.includes(`"${t}"`)), t).toBe(true);
+    for (const t of [
+      "product_period_totals",
+      "vendor_period_totals",
+      "payout_balance_totals",
+      "payouts",
+      "stripe_reconciliation_differences",
+      "announcements",
+      "error_log_hours",
+      "counters",
+      "user_invitations",
+      "featured_artists",
+    ]) {
+      expect(
+        statements.some((s) => s.sql.includes(`"${t}"`)),
+        t,
+      ).toBe(true);
     }
   });
 
   it("never scans a table that grows with the platform", () => {
-    const big = /^SCAN (orders|products|vendors|product_period_totals|vendor_period_totals|product_sales_days|payouts|error_logs|error_log_hours|user_invitations|stripe_reconciliation_differences|announcements|featured_artists)\b/;
+    const big =
+      /^SCAN (orders|products|vendors|product_period_totals|vendor_period_totals|product_sales_days|payouts|error_logs|error_log_hours|user_invitations|stripe_reconciliation_differences|announcements|featured_artists)\b/;
     for (const s of statements) for (const line of plan(s)) expect(line, s.sql).not.toMatch(big);
   });
 

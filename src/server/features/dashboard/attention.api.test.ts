@@ -29,7 +29,14 @@ describe.each(testDatabaseKinds)("GET /api/admin/dashboard/attention (%s)", (kin
   const vendor = (name: string, payoutStatus?: "active" | "restricted") =>
     createVendor(
       ctx.database.db,
-      { name, ownerName: "O", email: `${name}@x.com`, slug: name.toLowerCase(), joinedAt: "2026-01-01T00:00:00.000Z", ...(payoutStatus ? { payoutAccount: { stripeAccountId: `acct_${name}`, status: payoutStatus } } : {}) },
+      {
+        name,
+        ownerName: "O",
+        email: `${name}@x.com`,
+        slug: name.toLowerCase(),
+        joinedAt: "2026-01-01T00:00:00.000Z",
+        ...(payoutStatus ? { payoutAccount: { stripeAccountId: `acct_${name}`, status: payoutStatus } } : {}),
+      },
       ctx.clock,
     );
   const sell = async (vendorId: string, cents: number) => {
@@ -39,7 +46,24 @@ describe.each(testDatabaseKinds)("GET /api/admin/dashboard/attention (%s)", (kin
   const errorLog = (createdAt: string, level: "error" | "warning" = "error") =>
     ctx.database.db
       .insertInto("error_logs")
-      .values({ id: newId(), level, message: "boom", endpoint: null, method: null, status_code: 500, user_email: null, ip_address: null, user_agent: null, stack_trace: null, context: null, fingerprint: null, created_at: createdAt, archived_at: null, archived: 0, request_id: null })
+      .values({
+        id: newId(),
+        level,
+        message: "boom",
+        endpoint: null,
+        method: null,
+        status_code: 500,
+        user_email: null,
+        ip_address: null,
+        user_agent: null,
+        stack_trace: null,
+        context: null,
+        fingerprint: null,
+        created_at: createdAt,
+        archived_at: null,
+        archived: 0,
+        request_id: null,
+      })
       .execute();
 
   beforeEach(async () => {
@@ -79,7 +103,12 @@ describe.each(testDatabaseKinds)("GET /api/admin/dashboard/attention (%s)", (kin
     const vendors = await Promise.all(["A", "B", "C"].map((n) => vendor(n, "active")));
     for (const v of vendors) await sell(v.id, 10_000);
     await insertPayoutRun(db, { id: "run-1", minimumCents: 0, expectedPayouts: 3, expectedCents: 30_000, skipped: 0, skippedCents: 0, createdBy: null, createdAt: NOW });
-    await addPendingPayouts(db, "run-1", vendors.map((v, k) => ({ id: `p${k}`, vendorId: v.id, vendorName: v.name, destination: `acct_${v.name}`, amountCents: 10_000 })), NOW);
+    await addPendingPayouts(
+      db,
+      "run-1",
+      vendors.map((v, k) => ({ id: `p${k}`, vendorId: v.id, vendorName: v.name, destination: `acct_${v.name}`, amountCents: 10_000 })),
+      NOW,
+    );
     expect(await find("payouts_failed")).toBeUndefined();
     for (const id of ["p0", "p1", "p2"]) await markPayoutProcessing(db, id, NOW);
     await markPayoutFailed(db, "p0", "Card declined", false, NOW);
@@ -88,7 +117,24 @@ describe.each(testDatabaseKinds)("GET /api/admin/dashboard/attention (%s)", (kin
     expect(await find("payouts_failed")).toMatchObject({ count: 2, capped: false, href: "/financials?payouts.status=failed" });
     expect(await find("payouts_unknown")).toMatchObject({ count: 1, href: "/financials?payouts.status=unknown" });
     expect(await find("stripe_differences")).toBeUndefined();
-    await recordDifference(db, newId(), { key: "k1", kind: "unknown_transfer", runId: "run-1", payoutId: null, vendorId: null, vendorName: null, destination: "acct_X", stripeTransferId: "tr_1", stripeAmountCents: 100, ledgerAmountCents: null, detail: "A transfer the ledger does not know" }, NOW);
+    await recordDifference(
+      db,
+      newId(),
+      {
+        key: "k1",
+        kind: "unknown_transfer",
+        runId: "run-1",
+        payoutId: null,
+        vendorId: null,
+        vendorName: null,
+        destination: "acct_X",
+        stripeTransferId: "tr_1",
+        stripeAmountCents: 100,
+        ledgerAmountCents: null,
+        detail: "A transfer the ledger does not know",
+      },
+      NOW,
+    );
     expect(await find("stripe_differences")).toMatchObject({ count: 1, href: "/system-debug" });
   });
 
@@ -99,7 +145,13 @@ describe.each(testDatabaseKinds)("GET /api/admin/dashboard/attention (%s)", (kin
     await errorLog(new Date(Date.parse(NOW) - HOUR).toISOString(), "warning");
     expect(await find("errors_spike")).toBeUndefined();
     for (let i = 0; i < 3; i++) await errorLog(new Date(Date.parse(NOW) - (i + 1) * HOUR).toISOString());
-    expect(await find("errors_spike")).toMatchObject({ label: "Errors in the last 24 hours", count: 3, detail: "2 a day on average over the 7 days before", severity: "info", href: "/errors?level=error" });
+    expect(await find("errors_spike")).toMatchObject({
+      label: "Errors in the last 24 hours",
+      count: 3,
+      detail: "2 a day on average over the 7 days before",
+      severity: "info",
+      href: "/errors?level=error",
+    });
     for (let i = 0; i < 8; i++) await errorLog(new Date(Date.parse(NOW) - 20 * HOUR).toISOString());
     expect(await find("errors_spike")).toMatchObject({ label: "Spike of errors in the last 24 hours", count: 11, severity: "critical" });
   });

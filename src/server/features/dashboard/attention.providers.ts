@@ -2,15 +2,7 @@ import { ATTENTION_COUNT_CAP, type AttentionItem } from "../../../contract/dashb
 import { selectLiveSlots, splitLive } from "../../domain/featured-artist/featured-slots.ts";
 import { centsToDollars } from "../../domain/money.ts";
 import type { Executor } from "../../platform/db/executor.ts";
-import {
-  errorsInHours,
-  failedAnnouncementDeliveries,
-  invitationsExpiring,
-  openStripeDifferences,
-  owedWithAccountStatus,
-  payoutsInStatus,
-  vendorsOverProductLimit,
-} from "./attention.queries.ts";
+import { errorsInHours, failedAnnouncementDeliveries, invitationsExpiring, openStripeDifferences, owedWithAccountStatus, payoutsInStatus, vendorsOverProductLimit } from "./attention.queries.ts";
 
 /**
  * The "needs attention" items (docs/product.md §18.3), one small provider per item: each reads its
@@ -33,17 +25,21 @@ function item(fields: Omit<AttentionItem, "capped" | "detail"> & { detail?: stri
   return { detail: null, ...fields, capped: fields.count >= ATTENTION_COUNT_CAP };
 }
 
-const owedWith = (status: "restricted" | "not_connected", key: AttentionItem["key"], label: string): AttentionProvider => async (db) => {
-  const { vendors, owedCents } = await owedWithAccountStatus(db, status);
-  if (vendors === 0) return null;
-  return item({ key, label, count: vendors, detail: `${usd(owedCents)} owed`, severity: "critical", href: `/financials?balances.status=${status}` });
-};
+const owedWith =
+  (status: "restricted" | "not_connected", key: AttentionItem["key"], label: string): AttentionProvider =>
+  async (db) => {
+    const { vendors, owedCents } = await owedWithAccountStatus(db, status);
+    if (vendors === 0) return null;
+    return item({ key, label, count: vendors, detail: `${usd(owedCents)} owed`, severity: "critical", href: `/financials?balances.status=${status}` });
+  };
 
-const payoutsIn = (status: "failed" | "unknown", key: AttentionItem["key"], label: string): AttentionProvider => async (db) => {
-  const count = await payoutsInStatus(db, status, ATTENTION_COUNT_CAP);
-  if (count === 0) return null;
-  return item({ key, label, count, severity: "critical", href: `/financials?payouts.status=${status}` });
-};
+const payoutsIn =
+  (status: "failed" | "unknown", key: AttentionItem["key"], label: string): AttentionProvider =>
+  async (db) => {
+    const count = await payoutsInStatus(db, status, ATTENTION_COUNT_CAP);
+    if (count === 0) return null;
+    return item({ key, label, count, severity: "critical", href: `/financials?payouts.status=${status}` });
+  };
 
 const stripeDifferences: AttentionProvider = async (db) => {
   const count = await openStripeDifferences(db, ATTENTION_COUNT_CAP);
@@ -104,7 +100,14 @@ const featuredSlot: AttentionProvider = async (db, now) => {
   const { current, upcoming } = splitLive(await selectLiveSlots(db, iso), iso);
   if (!current) return item({ key: "featured_slot", label: "No featured artist", count: 1, detail: null, severity: "warning", href: "/vendors" });
   if (upcoming.length === 0 && Date.parse(current.ends_at) - now.getTime() <= DAY_MS) {
-    return item({ key: "featured_slot", label: "The featured artist ends within a day", count: 1, detail: `${current.vendor_name}, until ${current.ends_at.slice(0, 16).replace("T", " ")} UTC`, severity: "info", href: "/vendors" });
+    return item({
+      key: "featured_slot",
+      label: "The featured artist ends within a day",
+      count: 1,
+      detail: `${current.vendor_name}, until ${current.ends_at.slice(0, 16).replace("T", " ")} UTC`,
+      severity: "info",
+      href: "/vendors",
+    });
   }
   return null;
 };
@@ -131,5 +134,8 @@ export async function readAttention(db: Executor, now: Date): Promise<AttentionI
     const found = await provider(db, now);
     if (found) items.push(found);
   }
-  return items.map((it, i) => ({ it, i })).sort((a, b) => SEVERITY_ORDER[a.it.severity] - SEVERITY_ORDER[b.it.severity] || a.i - b.i).map(({ it }) => it);
+  return items
+    .map((it, i) => ({ it, i }))
+    .sort((a, b) => SEVERITY_ORDER[a.it.severity] - SEVERITY_ORDER[b.it.severity] || a.i - b.i)
+    .map(({ it }) => it);
 }

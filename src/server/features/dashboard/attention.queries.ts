@@ -26,12 +26,26 @@ export async function owedWithAccountStatus(db: Executor, status: PayoutAccountS
 
 /** Payouts in `status`, up to `cap` (payouts_status_created_idx). */
 export function payoutsInStatus(db: Executor, status: PayoutStatus, cap: number): Promise<number> {
-  return countUpTo(db, db.selectFrom("payouts").select(sql<number>`1`.as("one")).where("status", "=", status), cap);
+  return countUpTo(
+    db,
+    db
+      .selectFrom("payouts")
+      .select(sql<number>`1`.as("one"))
+      .where("status", "=", status),
+    cap,
+  );
 }
 
 /** Differences the Stripe reconciliation found that are still open, up to `cap` (stripe_differences_open_idx). */
 export function openStripeDifferences(db: Executor, cap: number): Promise<number> {
-  return countUpTo(db, db.selectFrom("stripe_reconciliation_differences").select(sql<number>`1`.as("one")).where("open", "=", 1), cap);
+  return countUpTo(
+    db,
+    db
+      .selectFrom("stripe_reconciliation_differences")
+      .select(sql<number>`1`.as("one"))
+      .where("open", "=", 1),
+    cap,
+  );
 }
 
 /**

@@ -84,22 +84,8 @@ export async function readRecentActivity(db: Executor, now: Date): Promise<Recen
       .orderBy("id", "desc")
       .limit(RECENT_ACTIVITY_LIMIT)
       .execute(),
-    db
-      .selectFrom("products")
-      .select(["name", "created_at as timestamp"])
-      .where("created_at", "<=", until)
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(RECENT_ACTIVITY_LIMIT)
-      .execute(),
-    db
-      .selectFrom("vendors")
-      .select(["name", "joined_at as timestamp"])
-      .where("joined_at", "<=", until)
-      .orderBy("joined_at", "desc")
-      .orderBy("id", "desc")
-      .limit(RECENT_ACTIVITY_LIMIT)
-      .execute(),
+    db.selectFrom("products").select(["name", "created_at as timestamp"]).where("created_at", "<=", until).orderBy("created_at", "desc").orderBy("id", "desc").limit(RECENT_ACTIVITY_LIMIT).execute(),
+    db.selectFrom("vendors").select(["name", "joined_at as timestamp"]).where("joined_at", "<=", until).orderBy("joined_at", "desc").orderBy("id", "desc").limit(RECENT_ACTIVITY_LIMIT).execute(),
   ]);
   const events: RecentActivity[] = [
     ...sales.map((r) => ({ type: "sale" as const, name: r.name, timestamp: r.timestamp })),

@@ -65,7 +65,11 @@ describe("dashboard and analytics query plans (sqlite)", () => {
 
   it("captured the statements of both endpoints", () => {
     const tables = ["counters", "daily_platform_totals", "platform_settings", "orders", "products", "vendors"];
-    for (const t of tables) expect(statements.some((s) => s.sql.includes(`from "${t}"`)), t).toBe(true);
+    for (const t of tables)
+      expect(
+        statements.some((s) => s.sql.includes(`from "${t}"`)),
+        t,
+      ).toBe(true);
   });
 
   it("never scans orders, products, vendors or the daily rollup", () => {

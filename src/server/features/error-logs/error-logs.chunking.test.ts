@@ -52,7 +52,12 @@ function expectResponsive(latencies: number[]): void {
   expect(Math.max(...latencies)).toBeLessThan(1500);
 }
 
-const slowest = (ms: number[]) => [...ms].sort((a, b) => b - a).slice(0, 5).map((m) => m.toFixed(1)).join(", ");
+const slowest = (ms: number[]) =>
+  [...ms]
+    .sort((a, b) => b - a)
+    .slice(0, 5)
+    .map((m) => m.toFixed(1))
+    .join(", ");
 
 describe("archive-all and cleanup on 200k rows (sqlite)", () => {
   let ctx: TestContext;
@@ -86,8 +91,7 @@ describe("archive-all and cleanup on 200k rows (sqlite)", () => {
     await ctx.close();
   });
 
-  const call = (path: string, init: RequestInit = {}) =>
-    fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+  const call = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
 
   /**
    * Runs `work` while a worker thread (its own event loop, like a separate client) calls GET

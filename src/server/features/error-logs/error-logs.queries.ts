@@ -15,21 +15,7 @@ import type { ErrorLogCursor } from "../../domain/keyset-cursor.ts";
  *   a 300k-row archive never holds SQLite's single writer for more than ~20 ms at a time.
  */
 
-const ENTRY_COLUMNS = [
-  "id",
-  "level",
-  "message",
-  "endpoint",
-  "method",
-  "status_code",
-  "user_email",
-  "ip_address",
-  "user_agent",
-  "stack_trace",
-  "context",
-  "created_at",
-  "archived_at",
-] as const;
+const ENTRY_COLUMNS = ["id", "level", "message", "endpoint", "method", "status_code", "user_email", "ip_address", "user_agent", "stack_trace", "context", "created_at", "archived_at"] as const;
 
 const DAY_MS = 86_400_000;
 
@@ -66,10 +52,7 @@ export function listErrorLogsQuery(db: Executor, input: ListErrorLogsInput) {
 }
 
 /** One page in the list's order, plus the position of its last row when more rows follow. */
-export async function listErrorLogs(
-  db: Executor,
-  input: ListErrorLogsInput,
-): Promise<{ rows: ErrorLogEntry[]; next: ErrorLogCursor | null }> {
+export async function listErrorLogs(db: Executor, input: ListErrorLogsInput): Promise<{ rows: ErrorLogEntry[]; next: ErrorLogCursor | null }> {
   const found = await listErrorLogsQuery(db, input).execute();
   const rows = found.slice(0, input.limit) as ErrorLogEntry[];
   const last = rows[rows.length - 1];
@@ -79,7 +62,11 @@ export async function listErrorLogs(
 
 /** Entries per level in one view, from the trigger-kept counts (six primary-key rows). */
 export async function readLevelCounts(db: Executor, archived: boolean): Promise<ErrorLevelCounts> {
-  const rows = await db.selectFrom("error_log_counts").select(["level", "entries"]).where("archived", "=", archived ? 1 : 0).execute();
+  const rows = await db
+    .selectFrom("error_log_counts")
+    .select(["level", "entries"])
+    .where("archived", "=", archived ? 1 : 0)
+    .execute();
   const counts: ErrorLevelCounts = { all: 0, error: 0, warning: 0, info: 0 };
   for (const row of rows) {
     const level = ERROR_LEVELS.find((l) => l === row.level);
@@ -95,12 +82,7 @@ export async function readLevelCounts(db: Executor, archived: boolean): Promise<
  * Returns null when no entry has this id.
  */
 export async function archiveErrorLog(db: Executor, id: string, now: Date): Promise<ErrorLogEntry | null> {
-  await db
-    .updateTable("error_logs")
-    .set({ archived: 1, archived_at: now.toISOString() })
-    .where("id", "=", id)
-    .where("archived", "=", 0)
-    .execute();
+  await db.updateTable("error_logs").set({ archived: 1, archived_at: now.toISOString() }).where("id", "=", id).where("archived", "=", 0).execute();
   const row = await db.selectFrom("error_logs").select(ENTRY_COLUMNS).where("id", "=", id).executeTakeFirst();
   return (row as ErrorLogEntry | undefined) ?? null;
 }
@@ -122,26 +104,22 @@ export async function archiveErrorLogsById(db: Executor, ids: string[], now: Dat
 export async function archiveAllErrorLogs(db: Executor, options: { level?: ErrorLevel | undefined; now: Date }): Promise<number> {
   const archivedAt = options.now.toISOString();
   const { level } = options;
-  return (await inChunks(async (size) => {
-    let batch = db
-      .selectFrom("error_logs")
-      .select("id")
-      .where("archived", "=", 0)
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(size);
-    if (level) batch = batch.where("level", "=", level);
-    const result = await db
-      .updateTable("error_logs")
-      .set({ archived: 1, archived_at: archivedAt })
-      .where("id", "in", batch)
-      // Another archive running at the same time (PostgreSQL) may have taken some of these rows.
-      // Written as `<> 1`, not `= 0`: an equality would tempt SQLite to walk every active row of
-      // error_logs_view_idx instead of looking up the 2,000 ids by primary key (10x slower).
-      .where("archived", "<>", 1)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
-  })).total;
+  return (
+    await inChunks(async (size) => {
+      let batch = db.selectFrom("error_logs").select("id").where("archived", "=", 0).orderBy("created_at", "desc").orderBy("id", "desc").limit(size);
+      if (level) batch = batch.where("level", "=", level);
+      const result = await db
+        .updateTable("error_logs")
+        .set({ archived: 1, archived_at: archivedAt })
+        .where("id", "in", batch)
+        // Another archive running at the same time (PostgreSQL) may have taken some of these rows.
+        // Written as `<> 1`, not `= 0`: an equality would tempt SQLite to walk every active row of
+        // error_logs_view_idx instead of looking up the 2,000 ids by primary key (10x slower).
+        .where("archived", "<>", 1)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    })
+  ).total;
 }
 
 /** Archived entries older than this instant may be deleted (docs/product.md §5.2: retained 30 days). */
@@ -155,18 +133,20 @@ export function cleanupCutoff(now: Date): string {
  */
 export async function cleanupArchivedErrorLogs(db: Executor, now: Date): Promise<number> {
   const cutoff = cleanupCutoff(now);
-  return (await inChunks(async (size) => {
-    const batch = db
-      .selectFrom("error_logs")
-      .select("id")
-      // Walks error_logs_archived_at_idx (archived_at is set only on archived rows). `archived <> 0`
-      // is a guard the planner cannot use as an index: `= 1` would make SQLite scan every
-      // archived row through the view index and sort them (200 ms per chunk instead of 15).
-      .where("archived_at", "<", cutoff)
-      .where("archived", "<>", 0)
-      .orderBy("archived_at")
-      .limit(size);
-    const result = await db.deleteFrom("error_logs").where("id", "in", batch).executeTakeFirst();
-    return Number(result.numDeletedRows);
-  })).total;
+  return (
+    await inChunks(async (size) => {
+      const batch = db
+        .selectFrom("error_logs")
+        .select("id")
+        // Walks error_logs_archived_at_idx (archived_at is set only on archived rows). `archived <> 0`
+        // is a guard the planner cannot use as an index: `= 1` would make SQLite scan every
+        // archived row through the view index and sort them (200 ms per chunk instead of 15).
+        .where("archived_at", "<", cutoff)
+        .where("archived", "<>", 0)
+        .orderBy("archived_at")
+        .limit(size);
+      const result = await db.deleteFrom("error_logs").where("id", "in", batch).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    })
+  ).total;
 }

@@ -45,7 +45,10 @@ describe.each(testDatabaseKinds)("error logs API on %s", (kind) => {
 
   async function insert(rows: NewErrorLog[]): Promise<void> {
     for (let i = 0; i < rows.length; i += 500) {
-      await ctx.database.db.insertInto("error_logs").values(rows.slice(i, i + 500)).execute();
+      await ctx.database.db
+        .insertInto("error_logs")
+        .values(rows.slice(i, i + 500))
+        .execute();
     }
   }
 
@@ -74,8 +77,17 @@ describe.each(testDatabaseKinds)("error logs API on %s", (kind) => {
   /** 7 active (3 error, 2 warning, 2 info) and 4 archived (1 error, 1 warning, 2 info), distinct times. */
   async function insertMix(): Promise<NewErrorLog[]> {
     const plan: Array<[ErrorLevel, 0 | 1]> = [
-      ["error", 0], ["warning", 0], ["info", 0], ["error", 0], ["error", 1], ["warning", 1],
-      ["warning", 0], ["info", 1], ["info", 0], ["error", 0], ["info", 1],
+      ["error", 0],
+      ["warning", 0],
+      ["info", 0],
+      ["error", 0],
+      ["error", 1],
+      ["warning", 1],
+      ["warning", 0],
+      ["info", 1],
+      ["info", 0],
+      ["error", 0],
+      ["info", 1],
     ];
     const rows = plan.map(([level, archived], i) =>
       entry({
@@ -105,7 +117,10 @@ describe.each(testDatabaseKinds)("error logs API on %s", (kind) => {
           .filter((r) => r.archived === archived && (!level || r.level === level))
           .sort((a, b) => b.created_at.localeCompare(a.created_at))
           .map((r) => r.message);
-        expect(body.errors.map((e) => e.message), `${params}`).toEqual(expected);
+        expect(
+          body.errors.map((e) => e.message),
+          `${params}`,
+        ).toEqual(expected);
         expect(body.total).toBe(expected.length);
         expect(body.counts).toEqual(counts);
         expect(body.nextCursor).toBeNull();
@@ -115,9 +130,7 @@ describe.each(testDatabaseKinds)("error logs API on %s", (kind) => {
   });
 
   it("answers the product's entity fields", async () => {
-    await insert([
-      entry({ created_at: minutesBefore(5), user_email: "a@b.c", user_agent: "UA", stack_trace: "at x", context: '{"a":1}' }),
-    ]);
+    await insert([entry({ created_at: minutesBefore(5), user_email: "a@b.c", user_agent: "UA", stack_trace: "at x", context: '{"a":1}' })]);
     const [e] = (await list("")).errors;
     expect(Object.keys(e!).sort()).toEqual(
       ["archived_at", "context", "created_at", "endpoint", "id", "ip_address", "level", "message", "method", "stack_trace", "status_code", "user_agent", "user_email"].sort(),

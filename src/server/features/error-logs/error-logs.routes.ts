@@ -1,10 +1,4 @@
-import {
-  archiveAllErrorLogsEndpoint,
-  archiveErrorLogEndpoint,
-  archiveSelectedErrorLogsEndpoint,
-  cleanupArchivedErrorLogsEndpoint,
-  listErrorLogsEndpoint,
-} from "../../../contract/error-logs.ts";
+import { archiveAllErrorLogsEndpoint, archiveErrorLogEndpoint, archiveSelectedErrorLogsEndpoint, cleanupArchivedErrorLogsEndpoint, listErrorLogsEndpoint } from "../../../contract/error-logs.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { ErrorLogsService } from "./error-logs.service.ts";

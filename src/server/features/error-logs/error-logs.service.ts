@@ -4,15 +4,7 @@ import { recordAudit } from "../../domain/audit/audit-log.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
 import { invalidField, notFound } from "../../platform/http/http-error.ts";
 import { decodeCursor, encodeCursor, encodeKeyset, type NewestFirstPosition, readKeyset } from "../../domain/keyset-cursor.ts";
-import {
-  archiveAllErrorLogs,
-  archiveErrorLog,
-  archiveErrorLogsById,
-  cleanupArchivedErrorLogs,
-  findErrorLogsById,
-  listErrorLogs,
-  readLevelCounts,
-} from "./error-logs.queries.ts";
+import { archiveAllErrorLogs, archiveErrorLog, archiveErrorLogsById, cleanupArchivedErrorLogs, findErrorLogsById, listErrorLogs, readLevelCounts } from "./error-logs.queries.ts";
 
 const formatCount = (n: number) => n.toLocaleString("en-US");
 const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
@@ -71,25 +63,41 @@ export class ErrorLogsService {
   async archiveAll(actor: Actor, level: ErrorLevel | null | undefined): Promise<ErrorMessageResponse> {
     const count = await archiveAllErrorLogs(this.db, { level: level ?? undefined, now: this.deps.clock.now() });
     // The bulk work spans many short transactions; the audit row records the finished result.
-    await recordAudit(this.db, { actor, action: "error_logs.archive_all", target: { type: "error_logs", id: level ?? "all", label: level ? `${level} entries` : "all entries" }, details: { level: level ?? null, archived: count } }, this.deps.clock);
+    await recordAudit(
+      this.db,
+      {
+        actor,
+        action: "error_logs.archive_all",
+        target: { type: "error_logs", id: level ?? "all", label: level ? `${level} entries` : "all entries" },
+        details: { level: level ?? null, archived: count },
+      },
+      this.deps.clock,
+    );
     return { message: `Archived ${plural(count, level ? `${level} error` : "error")}`, count };
   }
 
   async archiveOne(actor: Actor, id: string): Promise<ArchiveOneResponse> {
-    const entry = id.length <= MAX_ERROR_LOG_ID_LENGTH ? await this.db.transaction().execute(async (trx) => {
-      const archived = await archiveErrorLog(trx, id, this.deps.clock.now());
-      if (archived) {
-        await recordAudit(trx, { actor, action: "error_logs.archive", target: { type: "error_log", id, label: archived.message.slice(0, 120) } }, this.deps.clock);
-      }
-      return archived;
-    }) : null;
+    const entry =
+      id.length <= MAX_ERROR_LOG_ID_LENGTH
+        ? await this.db.transaction().execute(async (trx) => {
+            const archived = await archiveErrorLog(trx, id, this.deps.clock.now());
+            if (archived) {
+              await recordAudit(trx, { actor, action: "error_logs.archive", target: { type: "error_log", id, label: archived.message.slice(0, 120) } }, this.deps.clock);
+            }
+            return archived;
+          })
+        : null;
     if (!entry) throw notFound(`No error log with id ${id.slice(0, MAX_ERROR_LOG_ID_LENGTH)}`);
     return { message: "Error archived", error: entry };
   }
 
   async cleanupArchived(actor: Actor): Promise<ErrorMessageResponse> {
     const count = await cleanupArchivedErrorLogs(this.db, this.deps.clock.now());
-    await recordAudit(this.db, { actor, action: "error_logs.cleanup_archived", target: { type: "error_logs", id: "archived", label: "archived entries" }, details: { deleted: count, retentionDays: ARCHIVE_RETENTION_DAYS } }, this.deps.clock);
+    await recordAudit(
+      this.db,
+      { actor, action: "error_logs.cleanup_archived", target: { type: "error_logs", id: "archived", label: "archived entries" }, details: { deleted: count, retentionDays: ARCHIVE_RETENTION_DAYS } },
+      this.deps.clock,
+    );
     return { message: `Deleted ${plural(count, "archived error")} older than ${ARCHIVE_RETENTION_DAYS} days`, count };
   }
 }

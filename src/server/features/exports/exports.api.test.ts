@@ -18,7 +18,12 @@ describe.each(testDatabaseKinds)("export links over HTTP (%s)", (kind) => {
   });
 
   it("HEAD tells whether the link works without spending it; the GET after it downloads; the export is one audit row with the rows sent", async () => {
-    const created = await ctx.request("/api/admin/exports", { method: "POST", token: admin.token, headers: { "x-request-id": "export-api-1" }, json: { kind: "audit-log", filters: { targetType: "vendor" } } });
+    const created = await ctx.request("/api/admin/exports", {
+      method: "POST",
+      token: admin.token,
+      headers: { "x-request-id": "export-api-1" },
+      json: { kind: "audit-log", filters: { targetType: "vendor" } },
+    });
     expect(created.status).toBe(201);
     const path = new URL(createExportResponseSchema.parse(await created.json()).url).pathname;
 
@@ -31,7 +36,10 @@ describe.each(testDatabaseKinds)("export links over HTTP (%s)", (kind) => {
     }
     const download = await ctx.request(path);
     expect(download.status).toBe(200);
-    const csv = (await download.text()).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const csv = (await download.text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(csv[0]).toMatch(/^Time,Actor,/);
     expect((await ctx.request(path)).status).toBe(410);
     expect((await ctx.request(path, { method: "HEAD" })).status).toBe(410);

@@ -46,7 +46,10 @@ describe.each(testDatabaseKinds)("CSV exports (%s)", (kind) => {
     expect(link.filename).toBe("vendors-2026-11-22.csv");
     const res = await service.download(tokenOf(link.url));
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="vendors-2026-11-22.csv"');
-    const lines = (await res.text()).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const lines = (await res.text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     const active = await ctx.database.db.selectFrom("vendors").select("name").where("is_active", "=", 1).orderBy("id").execute();
     expect(active.length).toBeGreaterThan(14); // more than two pages of 7
     expect(lines[0]).toBe("Name,Active");
@@ -112,7 +115,11 @@ describe.each(testDatabaseKinds)("CSV exports (%s)", (kind) => {
   });
 
   it("neutralises cells that would run as spreadsheet formulas", async () => {
-    await ctx.database.db.updateTable("vendors").set({ name: '=HYPERLINK("http://evil.example","x")' }).where("id", "=", (await ctx.database.db.selectFrom("vendors").select("id").orderBy("id").limit(1).executeTakeFirstOrThrow()).id).execute();
+    await ctx.database.db
+      .updateTable("vendors")
+      .set({ name: '=HYPERLINK("http://evil.example","x")' })
+      .where("id", "=", (await ctx.database.db.selectFrom("vendors").select("id").orderBy("id").limit(1).executeTakeFirstOrThrow()).id)
+      .execute();
     const link = await service.createLink(admin, "test-vendors", {});
     const text = await (await service.download(tokenOf(link.url))).text();
     expect(text).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);

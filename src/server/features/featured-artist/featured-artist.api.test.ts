@@ -37,7 +37,10 @@ describe.each(testDatabaseKinds)("featured artist (%s)", (kind) => {
     expect(res.status, await res.clone().text()).toBe(201);
     return featuredArtistResponseSchema.parse(await res.json());
   };
-  const auditActions = async () => (await ctx.database.db.selectFrom("audit_log").select(["action", "target_id"]).where("action", "like", "featured_artist.%").orderBy("created_at").orderBy("id").execute()).map((r) => `${r.action} ${r.target_id}`);
+  const auditActions = async () =>
+    (await ctx.database.db.selectFrom("audit_log").select(["action", "target_id"]).where("action", "like", "featured_artist.%").orderBy("created_at").orderBy("id").execute()).map(
+      (r) => `${r.action} ${r.target_id}`,
+    );
 
   beforeEach(async () => {
     ctx = await createTestContext(kind, { now: NOW });

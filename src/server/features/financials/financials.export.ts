@@ -49,4 +49,3 @@ export const balancesExport = defineExport({
     return { rows, next: last ? { balanceCents: last.balance_cents, vendorId: last.vendor_id } : undefined };
   },
 });
-

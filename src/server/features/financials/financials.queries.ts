@@ -99,7 +99,10 @@ export async function listPayoutsPage(db: Executor, filters: PayoutFilters, limi
  */
 export async function countPayouts(db: Executor, filters: PayoutFilters): Promise<number> {
   if (filters.vendorId) {
-    let query = db.selectFrom("payouts").select((eb) => eb.fn.countAll().as("n")).where("vendor_id", "=", filters.vendorId);
+    let query = db
+      .selectFrom("payouts")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("vendor_id", "=", filters.vendorId);
     if (filters.runId) query = query.where("run_id", "=", filters.runId);
     if (filters.status) query = query.where("status", "=", filters.status);
     return Number((await query.executeTakeFirstOrThrow()).n);
@@ -211,7 +214,12 @@ export async function countEligible(db: Executor, minimumCents: number): Promise
     .select((eb) => [eb.fn.countAll().as("n"), eb.fn.coalesce(eb.fn.sum("balance_cents"), eb.lit(0)).as("c")])
     .where("status", "=", "active")
     .where("balance_cents", ">=", floor)
-    .where("vendor_id", "in", (eb) => eb.selectFrom("payouts").select("payouts.vendor_id").where("payouts.status", "in", [...HOLDING_STATUSES]))
+    .where("vendor_id", "in", (eb) =>
+      eb
+        .selectFrom("payouts")
+        .select("payouts.vendor_id")
+        .where("payouts.status", "in", [...HOLDING_STATUSES]),
+    )
     .executeTakeFirstOrThrow();
   out.held = Number(held.n);
   out.payouts -= out.held;
@@ -231,7 +239,12 @@ export interface EligibleAccount {
  * minimum, and no payout to them being sent or of unknown outcome (paying them now could pay the
  * same money twice if that transfer exists).
  */
-export async function nextEligibleAccounts(db: Executor, minimumCents: number, afterVendorId: string | null, limit: number): Promise<{ accounts: EligibleAccount[]; lastVendorId: string | null; exhausted: boolean }> {
+export async function nextEligibleAccounts(
+  db: Executor,
+  minimumCents: number,
+  afterVendorId: string | null,
+  limit: number,
+): Promise<{ accounts: EligibleAccount[]; lastVendorId: string | null; exhausted: boolean }> {
   let query = db
     .selectFrom("payout_accounts")
     .innerJoin("vendors", "vendors.id", "payout_accounts.vendor_id")
@@ -248,7 +261,11 @@ export async function nextEligibleAccounts(db: Executor, minimumCents: number, a
           await db
             .selectFrom("payouts")
             .select("vendor_id")
-            .where("vendor_id", "in", candidates.map((r) => r.vendor_id))
+            .where(
+              "vendor_id",
+              "in",
+              candidates.map((r) => r.vendor_id),
+            )
             .where("status", "in", [...HOLDING_STATUSES])
             .execute()
         ).map((r) => r.vendor_id),

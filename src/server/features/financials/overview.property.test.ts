@@ -65,7 +65,11 @@ async function run(db: Kysely<DB>, cmd: Command, n: number): Promise<void> {
   const clock = fixedClock(NOW);
   switch (cmd.op) {
     case "vendor":
-      await createVendor(db, { name: `V${n}`, ownerName: "O", email: `v${n}@x.test`, slug: `v${n}`, joinedAt: time(cmd.minute), payoutAccount: { stripeAccountId: `acct_${n}`, status: "active" } }, clock);
+      await createVendor(
+        db,
+        { name: `V${n}`, ownerName: "O", email: `v${n}@x.test`, slug: `v${n}`, joinedAt: time(cmd.minute), payoutAccount: { stripeAccountId: `acct_${n}`, status: "active" } },
+        clock,
+      );
       return;
     case "product": {
       const v = at(await ids(db, "vendors"), cmd.pick);
@@ -98,7 +102,13 @@ async function run(db: Kysely<DB>, cmd: Command, n: number): Promise<void> {
       return;
     }
     case "payout": {
-      const owed = await db.selectFrom("payout_accounts").innerJoin("vendors", "vendors.id", "payout_accounts.vendor_id").select(["vendor_id", "name", "balance_cents"]).where("balance_cents", ">", 0).orderBy("vendor_id").execute();
+      const owed = await db
+        .selectFrom("payout_accounts")
+        .innerJoin("vendors", "vendors.id", "payout_accounts.vendor_id")
+        .select(["vendor_id", "name", "balance_cents"])
+        .where("balance_cents", ">", 0)
+        .orderBy("vendor_id")
+        .execute();
       const a = at(owed, cmd.pick);
       if (!a) return;
       // Paid some time after the vendor's latest sale, never after now.
@@ -114,9 +124,10 @@ async function run(db: Kysely<DB>, cmd: Command, n: number): Promise<void> {
     }
     case "delete": {
       const v = at(await ids(db, "vendors"), cmd.pick);
-      if (v) await deleteVendorCascade(db, v).catch((err: unknown) => {
-        if (!(err instanceof LedgerError)) throw err;
-      });
+      if (v)
+        await deleteVendorCascade(db, v).catch((err: unknown) => {
+          if (!(err instanceof LedgerError)) throw err;
+        });
       return;
     }
   }

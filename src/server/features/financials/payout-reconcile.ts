@@ -6,21 +6,9 @@ import type { Actor } from "../../platform/identity/actor.ts";
 import { type Executor, inTransaction } from "../../platform/db/executor.ts";
 import { completeSettledRun, markPayoutChecked, markPayoutPaid, markUnknownPayoutAbsent } from "../../domain/ledger/payouts.ts";
 import { listAllTransfers, type Pacer, type PayoutProvider, ProviderError, type TransferFacts } from "../../platform/stripe/stripe-payouts.ts";
-import {
-  findPayout,
-  findPayoutsByIds,
-  runPayoutsPage,
-  runsCreatedSince,
-  unknownPayouts,
-} from "./financials.queries.ts";
+import { findPayout, findPayoutsByIds, runPayoutsPage, runsCreatedSince, unknownPayouts } from "./financials.queries.ts";
 import { dollars } from "./financials.mapping.ts";
-import {
-  finishReconciliation,
-  insertReconciliation,
-  type NewStripeDifference,
-  recordDifference,
-  resolveDifferencesNotSeen,
-} from "../../domain/ledger/stripe-reconciliation.ts";
+import { finishReconciliation, insertReconciliation, type NewStripeDifference, recordDifference, resolveDifferencesNotSeen } from "../../domain/ledger/stripe-reconciliation.ts";
 
 /**
  * Settling payouts whose outcome is unknown, and comparing Stripe's transfers with the ledger

@@ -56,7 +56,11 @@ describe.each(testDatabaseKinds)("payouts with unknown outcomes on %s", (kind) =
     const make = async (name: string, gross: number): Promise<Artist> => {
       const slug = name.toLowerCase().replace(/\W+/g, "-");
       const account = `acct_${slug.replace(/-/g, "")}`;
-      const v = await createVendor(db, { name, ownerName: name, email: `${slug}@example.com`, slug, joinedAt: "2026-09-01T00:00:00Z", payoutAccount: { stripeAccountId: account, status: "active" } }, ctx.clock);
+      const v = await createVendor(
+        db,
+        { name, ownerName: name, email: `${slug}@example.com`, slug, joinedAt: "2026-09-01T00:00:00Z", payoutAccount: { stripeAccountId: account, status: "active" } },
+        ctx.clock,
+      );
       const p = await createProduct(db, { vendorId: v.id, name: `${name} print`, priceCents: 1000, createdAt: "2026-09-02T00:00:00Z" }, ctx.clock);
       const o = await placeOrder(db, { vendorId: v.id, productId: p.id, quantity: 1, grossCents: gross, feeRateBasisPoints: 150, createdAt: "2026-11-01T10:00:00Z" }, ctx.clock);
       return { id: v.id, name, account, owedCents: o.gross_cents - o.fee_cents };

@@ -76,7 +76,11 @@ describe.each(testDatabaseKinds)("payouts under faults (%s)", (kind) => {
           };
           const vendors: Array<{ id: string; account: string; productId: string }> = [];
           for (const [i, gross] of grosses.entries()) {
-            const v = await createVendor(db, { name: `Artist ${i}`, ownerName: "A", email: `a${i}@example.com`, slug: `artist-${i}`, payoutAccount: { stripeAccountId: `acct_prop${i}`, status: "active" } }, ctx.clock);
+            const v = await createVendor(
+              db,
+              { name: `Artist ${i}`, ownerName: "A", email: `a${i}@example.com`, slug: `artist-${i}`, payoutAccount: { stripeAccountId: `acct_prop${i}`, status: "active" } },
+              ctx.clock,
+            );
             const p = await createProduct(db, { vendorId: v.id, name: "Print", priceCents: gross }, ctx.clock);
             await placeOrder(db, { vendorId: v.id, productId: p.id, quantity: 1, grossCents: gross, feeRateBasisPoints: 150 }, ctx.clock);
             vendors.push({ id: v.id, account: `acct_prop${i}`, productId: p.id });

@@ -206,7 +206,11 @@ describe.each(testDatabaseKinds)("payouts on %s", (kind) => {
     // Six more artists, paced at 4 calls a second, so the run is still sending when canceled.
     const { db } = ctx.database;
     for (let i = 0; i < 6; i++) {
-      const v = await createVendor(db, { name: `Extra ${i}`, ownerName: "X", email: `x${i}@example.com`, slug: `extra-${i}`, payoutAccount: { stripeAccountId: `acct_extra${i}`, status: "active" } }, ctx.clock);
+      const v = await createVendor(
+        db,
+        { name: `Extra ${i}`, ownerName: "X", email: `x${i}@example.com`, slug: `extra-${i}`, payoutAccount: { stripeAccountId: `acct_extra${i}`, status: "active" } },
+        ctx.clock,
+      );
       const p = await createProduct(db, { vendorId: v.id, name: "Print", priceCents: 5000 }, ctx.clock);
       await placeOrder(db, { vendorId: v.id, productId: p.id, quantity: 1, feeRateBasisPoints: 150 }, ctx.clock);
     }
@@ -313,7 +317,13 @@ describe.each(testDatabaseKinds)("payouts on %s", (kind) => {
     const dry = (await json<PayoutRunResponse>(await post("/api/admin/financial/payouts/runs", { dryRun: true }))).run;
     expect(dry.vendors).toBe(1);
 
-    fake.accounts.set(artists.ava.account!, { id: artists.ava.account!, charges_enabled: true, payouts_enabled: true, details_submitted: true, requirements: { currently_due: [], past_due: [], disabled_reason: null } });
+    fake.accounts.set(artists.ava.account!, {
+      id: artists.ava.account!,
+      charges_enabled: true,
+      payouts_enabled: true,
+      details_submitted: true,
+      requirements: { currently_due: [], past_due: [], disabled_reason: null },
+    });
     expect((await json<VendorPayoutsResponse>(await post(`/api/admin/vendors/${artists.ava.id}/payout-account/refresh`))).account.status).toBe("active");
 
     expect((await post(`/api/admin/vendors/${artists.dan.id}/payout-account/refresh`)).status).toBe(409);
@@ -328,7 +338,11 @@ describe.each(testDatabaseKinds)("payouts on %s", (kind) => {
 
   it("lists payouts by keyset pages with filters, and runs newest first", async () => {
     for (let i = 0; i < 4; i++) {
-      const v = await createVendor(ctx.database.db, { name: `Page ${i}`, ownerName: "P", email: `p${i}@example.com`, slug: `page-${i}`, payoutAccount: { stripeAccountId: `acct_page${i}`, status: "active" } }, ctx.clock);
+      const v = await createVendor(
+        ctx.database.db,
+        { name: `Page ${i}`, ownerName: "P", email: `p${i}@example.com`, slug: `page-${i}`, payoutAccount: { stripeAccountId: `acct_page${i}`, status: "active" } },
+        ctx.clock,
+      );
       const p = await createProduct(ctx.database.db, { vendorId: v.id, name: "Print", priceCents: 5000 }, ctx.clock);
       await placeOrder(ctx.database.db, { vendorId: v.id, productId: p.id, quantity: 1, feeRateBasisPoints: 150 }, ctx.clock);
     }
@@ -358,11 +372,17 @@ describe.each(testDatabaseKinds)("payouts on %s", (kind) => {
 
     // CSV export of the payouts with the screen's filter.
     const link = await json<{ url: string }>(await post("/api/admin/exports", { kind: "payouts", filters: { status: "paid" } }));
-    const csv = (await (await ctx.request(link.url)).text()).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const csv = (await (await ctx.request(link.url)).text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(csv[0]).toBe("Date,Artist,Amount,Currency,Status,Stripe transfer,Failure,Paid at,Run");
     expect(csv).toHaveLength(7);
     const balancesLink = await json<{ url: string }>(await post("/api/admin/exports", { kind: "balances", filters: {} }));
-    const balancesCsv = (await (await ctx.request(balancesLink.url)).text()).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const balancesCsv = (await (await ctx.request(balancesLink.url)).text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(balancesCsv[0]).toBe("Artist,Balance,Account status,Last payout");
     expect(balancesCsv[1]).toBe(`Cleo Ceramics,${artists.cleo.owedCents / 100},restricted,`);
   });

@@ -6,9 +6,7 @@ import { invalidField } from "../../platform/http/http-error.ts";
  * - `walk`: a broad search walked newest first: the trigram table's key (SQLite), or created_at and
  *   id (PostgreSQL).
  */
-export type ProductCursor =
-  | { mode: "sorted"; sort: { column: string; descending: boolean }; value: string | number; id: string }
-  | { mode: "walk"; key?: number; value?: string; id?: string };
+export type ProductCursor = { mode: "sorted"; sort: { column: string; descending: boolean }; value: string | number; id: string } | { mode: "walk"; key?: number; value?: string; id?: string };
 
 export function encodeProductCursor(cursor: ProductCursor): string {
   const value =

@@ -148,7 +148,10 @@ describe.each(testDatabaseKinds)("products catalogue API (%s)", (kind) => {
         const label = `${JSON.stringify(f.query)} sort=${sort}`;
         expect(total, label).toBe(expected.length);
         expect(new Set(seen.map((p) => p.id)).size, label).toBe(seen.length);
-        expect(seen.map((p) => p.id), label).toEqual([...expected].sort(compare(sort)).map((p) => p.id));
+        expect(
+          seen.map((p) => p.id),
+          label,
+        ).toEqual([...expected].sort(compare(sort)).map((p) => p.id));
       }
     }
   }, 240_000);
@@ -162,7 +165,12 @@ describe.each(testDatabaseKinds)("products catalogue API (%s)", (kind) => {
     expect(seen).toHaveLength(PRODUCTS);
     const drafts = await allPages({ search: "item", status: "draft" }, 10);
     expect(drafts.total).toBe(rows.filter((r) => r.status === "draft").length);
-    expect(drafts.seen.map((p) => p.id).sort()).toEqual(rows.filter((r) => r.status === "draft").map((r) => r.id).sort());
+    expect(drafts.seen.map((p) => p.id).sort()).toEqual(
+      rows
+        .filter((r) => r.status === "draft")
+        .map((r) => r.id)
+        .sort(),
+    );
     // Within one vendor: every sort, exact totals, the vendor's own index ranges.
     const ofVendor = rows.filter((r) => r.vendor_id === vendorIds[0]);
     for (const sort of ["-price", "newest", "sold"] as const) {
@@ -247,8 +255,22 @@ describe.each(testDatabaseKinds)("products catalogue API (%s)", (kind) => {
     const draft = (await list({ status: "draft", limit: "1" })).products[0]!.id;
     const snapshot = async () => ({
       counters: await readCounters(ctx.database.db),
-      history: Number((await ctx.database.db.selectFrom("product_moderations").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n),
-      audit: Number((await ctx.database.db.selectFrom("audit_log").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n),
+      history: Number(
+        (
+          await ctx.database.db
+            .selectFrom("product_moderations")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+      audit: Number(
+        (
+          await ctx.database.db
+            .selectFrom("audit_log")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
       statuses: (await raw()).map((r) => `${r.id}:${r.status}`).sort(),
     });
     const start = await snapshot();
@@ -334,9 +356,17 @@ describe.each(testDatabaseKinds)("products catalogue API (%s)", (kind) => {
     expect(created.status).toBe(201);
     const download = await ctx.request(new URL(createExportResponseSchema.parse(await created.json()).url).pathname);
     expect(download.status).toBe(200);
-    const lines = (await download.text()).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const lines = (await download.text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(lines[0]).toBe("Product,Product id,Vendor,Vendor id,Status,Price (USD),Inventory,Sold,Revenue (USD),Created");
-    expect(lines.slice(1).map((l) => l.split(",")[1]).sort()).toEqual(rows.map((r) => r.id).sort());
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split(",")[1])
+        .sort(),
+    ).toEqual(rows.map((r) => r.id).sort());
     const bad = await ctx.request("/api/admin/exports", { method: "POST", token: admin.token, json: { kind: "products", filters: { search: "ab" } } });
     expect(bad.status).toBe(400);
   });
@@ -361,7 +391,11 @@ describe.each(testDatabaseKinds)("products catalogue totals past the cap (%s)", 
       status: "listed" as const,
       created_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
     }));
-    for (let i = 0; i < rows.length; i += 1000) await ctx.database.db.insertInto("products").values(rows.slice(i, i + 1000)).execute();
+    for (let i = 0; i < rows.length; i += 1000)
+      await ctx.database.db
+        .insertInto("products")
+        .values(rows.slice(i, i + 1000))
+        .execute();
   }, 120_000);
   afterAll(async () => {
     await ctx.close();

@@ -45,7 +45,6 @@ export function sortSpec(sort: ProductSort): SortSpec {
 
 const isPostgres = (db: Executor) => db.getExecutor().adapter instanceof PostgresAdapter;
 
-
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 export interface ProductRowsPage {
@@ -161,7 +160,8 @@ async function searchPage(db: Executor, input: ListInput, search: string, spec: 
       const status = input.status === undefined ? undefined : toDbStatus(input.status);
       const order = compareMatches(spec);
       const kept = matches.filter((m) => status === undefined || m.status === status).sort(order);
-      const after = cursor?.mode === "sorted" ? ({ id: cursor.id, created_at: String(cursor.value), price_cents: cursor.value, units_sold: cursor.value, revenue_cents: cursor.value } as Match) : undefined;
+      const after =
+        cursor?.mode === "sorted" ? ({ id: cursor.id, created_at: String(cursor.value), price_cents: cursor.value, units_sold: cursor.value, revenue_cents: cursor.value } as Match) : undefined;
       const rest = after ? kept.filter((m) => order(m, after) > 0) : kept;
       return { ...pageOf(rest.slice(0, input.limit + 1), input.limit, (m) => ({ mode: "sorted", sort: spec, value: keyOf(m, spec), id: m.id })), total: { total: kept.length, totalCapped: false } };
     }
@@ -212,8 +212,7 @@ async function totalOf(db: Executor, filters: ProductsFilters, nameFilter: RawBu
  * has few products next to the catalogue's million), so it sorts and counts like any list.
  * Case is ignored for ASCII letters (SQLite's LIKE) or by lower() (PostgreSQL).
  */
-const vendorNameFilter = (db: Executor, search: string): RawBuilder<unknown> =>
-  isPostgres(db) ? sql` and ${pgMatch(search)}` : sql` and p.name like ${`%${escapeLike(search)}%`} escape '\\'`;
+const vendorNameFilter = (db: Executor, search: string): RawBuilder<unknown> => (isPostgres(db) ? sql` and ${pgMatch(search)}` : sql` and p.name like ${`%${escapeLike(search)}%`} escape '\\'`);
 
 /** One page of products, searched, filtered and sorted, with its next cursor (and the total when asked). */
 export async function listProductRows(db: Executor, input: ListInput, withTotal: boolean): Promise<{ products: ProductListItem[]; next: string | null; total?: Total }> {
@@ -265,8 +264,7 @@ async function fetchListItems(db: Executor, ids: string[]): Promise<ProductListI
   });
 }
 
-const selectProductsWithVendor = (db: Executor) =>
-  db.selectFrom("products").innerJoin("vendors", "vendors.id", "products.vendor_id").selectAll("products").select("vendors.name as vendor_name");
+const selectProductsWithVendor = (db: Executor) => db.selectFrom("products").innerJoin("vendors", "vendors.id", "products.vendor_id").selectAll("products").select("vendors.name as vendor_name");
 
 export async function findProductWithVendor(db: Executor, id: string): Promise<ProductWithVendor | undefined> {
   return selectProductsWithVendor(db).where("products.id", "=", id).executeTakeFirst();
@@ -283,14 +281,7 @@ export async function readVendorOfProduct(db: Executor, vendorId: string) {
 
 /** The most recent moderation entries of a product, newest first (product_moderations_product_idx). */
 export async function readModerationHistory(db: Executor, productId: string, limit: number): Promise<ProductModerationEntry[]> {
-  const rows = await db
-    .selectFrom("product_moderations")
-    .selectAll()
-    .where("product_id", "=", productId)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
+  const rows = await db.selectFrom("product_moderations").selectAll().where("product_id", "=", productId).orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
   return rows.map((r) => ({
     id: r.id,
     action: r.action,

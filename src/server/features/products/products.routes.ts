@@ -1,10 +1,4 @@
-import {
-  bulkProductStatusEndpoint,
-  getProductEndpoint,
-  listProductsEndpoint,
-  productsSummaryEndpoint,
-  setProductStatusEndpoint,
-} from "../../../contract/products.ts";
+import { bulkProductStatusEndpoint, getProductEndpoint, listProductsEndpoint, productsSummaryEndpoint, setProductStatusEndpoint } from "../../../contract/products.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { ProductsService } from "./products.service.ts";

@@ -1,12 +1,4 @@
-import type {
-  BulkProductStatusRequest,
-  BulkProductStatusResponse,
-  ProductDetail,
-  ProductListItem,
-  ProductsQuery,
-  ProductsResponse,
-  ProductsSummary,
-} from "../../../contract/products.ts";
+import type { BulkProductStatusRequest, BulkProductStatusResponse, ProductDetail, ProductListItem, ProductsQuery, ProductsResponse, ProductsSummary } from "../../../contract/products.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
 import { COUNTERS, readCounters } from "../../domain/ledger/counters.ts";
 import { readProductLimit } from "../../domain/ledger/product-limit.ts";
@@ -14,16 +6,7 @@ import { moderateProducts } from "../../domain/ledger/products.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
 import { notFound } from "../../platform/http/http-error.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
-import {
-  findProductWithVendor,
-  listProductRows,
-  readModerationHistory,
-  readProductsAddedSince,
-  readVendorOfProduct,
-  readVendorsOverLimit,
-  toApiStatus,
-  toListItem,
-} from "./products.queries.ts";
+import { findProductWithVendor, listProductRows, readModerationHistory, readProductsAddedSince, readVendorOfProduct, readVendorsOverLimit, toApiStatus, toListItem } from "./products.queries.ts";
 
 const DAY_MS = 86_400_000;
 /** Vendors over the limit the summary names (the count is the counter's). */
@@ -112,7 +95,14 @@ export class ProductsService {
         {
           actor,
           action: body.status === "hidden" ? "product.bulk_hide" : "product.bulk_restore",
-          target: { type: "products", id: `${result.before.length} products`, label: result.before.slice(0, 3).map((p) => p.name).join(", ") },
+          target: {
+            type: "products",
+            id: `${result.before.length} products`,
+            label: result.before
+              .slice(0, 3)
+              .map((p) => p.name)
+              .join(", "),
+          },
           before: { status: body.status === "hidden" ? "active" : "hidden" },
           after: { status: body.status },
           details: { productIds: result.before.map((p) => p.id), changed: result.changed, unchanged, ...(body.reason ? { reason: body.reason } : {}) },

@@ -66,9 +66,7 @@ describe.each(testDatabaseKinds)("settings API on %s", (kind) => {
     expect(settings.support_email).toMatchObject({ updatedBy: null, updatedAt: "2026-11-22T12:00:00.000Z" });
 
     const h = await history("platform_fee_percentage");
-    expect(h.changes).toEqual([
-      { id: expect.any(String), key: "platform_fee_percentage", oldValue: "1.5", newValue: "2.5", changedBy: "ops@hki.global", changedAt: "2026-11-22T12:01:00.000Z" },
-    ]);
+    expect(h.changes).toEqual([{ id: expect.any(String), key: "platform_fee_percentage", oldValue: "1.5", newValue: "2.5", changedBy: "ops@hki.global", changedAt: "2026-11-22T12:01:00.000Z" }]);
     expect(h.nextCursor).toBeNull();
   });
 
@@ -154,7 +152,10 @@ describe.each(testDatabaseKinds)("settings API on %s", (kind) => {
       expect((await put({ platform_fee_percentage: value })).status).toBe(200);
     }
     const first = await history("platform_fee_percentage", "&limit=2");
-    expect(first.changes.map((c) => [c.oldValue, c.newValue])).toEqual([["5", "6"], ["4", "5"]]);
+    expect(first.changes.map((c) => [c.oldValue, c.newValue])).toEqual([
+      ["5", "6"],
+      ["4", "5"],
+    ]);
     const second = await history("platform_fee_percentage", `&limit=2&cursor=${first.nextCursor!}`);
     expect(second.changes.map((c) => c.newValue)).toEqual(["4", "3"]);
     const third = await history("platform_fee_percentage", `&limit=2&cursor=${second.nextCursor!}`);

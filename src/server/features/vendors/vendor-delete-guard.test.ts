@@ -15,10 +15,8 @@ describe.each(testDatabaseKinds)("vendor delete guard (%s)", (kind) => {
     await ctx.close();
   });
 
-  const del = (vendorId: string, deleteFromClerk: boolean) =>
-    ctx.request(`/api/vendors/${vendorId}?action=delete`, { method: "DELETE", token: admin.token, json: { deleteFromClerk } });
-  const exists = async (table: "vendors" | "users", id: string) =>
-    (await ctx.database.db.selectFrom(table).select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+  const del = (vendorId: string, deleteFromClerk: boolean) => ctx.request(`/api/vendors/${vendorId}?action=delete`, { method: "DELETE", token: admin.token, json: { deleteFromClerk } });
+  const exists = async (table: "vendors" | "users", id: string) => (await ctx.database.db.selectFrom(table).select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
 
   /** A vendor whose owner account has the given e-mail and role. */
   async function vendorOwnedBy(email: string, role: "admin" | "viewer" | "user") {

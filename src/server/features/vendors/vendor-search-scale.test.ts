@@ -40,7 +40,10 @@ describe.each(testDatabaseKinds)("vendor search over %s: many matches", (kind) =
     return { slugs: body.vendors.map((v) => v.slug), total: body.total, capped: body.totalCapped };
   };
   /** Store numbers matching, newest (last created) first. */
-  const expected = (matches: (i: number) => boolean) => Array.from({ length: STORES }, (_, i) => STORES - 1 - i).filter(matches).map(slugOf);
+  const expected = (matches: (i: number) => boolean) =>
+    Array.from({ length: STORES }, (_, i) => STORES - 1 - i)
+      .filter(matches)
+      .map(slugOf);
 
   it("a term with a few hundred matches: exact total, right pages", async () => {
     const rare = expected(isRare);

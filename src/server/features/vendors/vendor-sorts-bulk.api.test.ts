@@ -41,7 +41,11 @@ describe.each(testDatabaseKinds)("vendor list sorts and bulk status on %s", (kin
       const isInternal = i % 7 === 3;
       const isActive = i % 4 !== 1;
       const joinedAt = new Date(Date.UTC(2026, 0, 1 + ((i * 5) % 13), 8)).toISOString();
-      const vendor = await createVendor(db, { name, ownerName: `${name} Owner`, email: `${name.toLowerCase()}@shop.example`, slug: `${name.toLowerCase()}-store`, isActive, isInternal, joinedAt }, ctx.clock);
+      const vendor = await createVendor(
+        db,
+        { name, ownerName: `${name} Owner`, email: `${name.toLowerCase()}@shop.example`, slug: `${name.toLowerCase()}-store`, isActive, isInternal, joinedAt },
+        ctx.clock,
+      );
       let revenueCents = 0;
       for (let p = 0; p < products; p++) {
         const product = await createProduct(db, { vendorId: vendor.id, name: `${name} piece ${p}`, priceCents: 1000, createdAt: "2026-02-01T00:00:00.000Z" }, ctx.clock);

@@ -108,7 +108,13 @@ export async function exportVendorsPage(
       where ${sqliteSearchMatch(search)} ${statusCondition(filters.status, "v")} ${before}
       order by vendor_search.rowid desc limit ${limit}`.execute(db);
     const last = found.rows.at(-1);
-    return { rows: await fetchAdminRows(db, found.rows.map((r) => r.id)), next: found.rows.length === limit && last ? { key: Number(last.key) } : undefined };
+    return {
+      rows: await fetchAdminRows(
+        db,
+        found.rows.map((r) => r.id),
+      ),
+      next: found.rows.length === limit && last ? { key: Number(last.key) } : undefined,
+    };
   }
   const position = after && "joinedAt" in after ? after : undefined;
   const before = position ? sql`and (v.joined_at, v.id) < (${position.joinedAt}, ${position.id})` : sql``;
@@ -117,7 +123,13 @@ export async function exportVendorsPage(
     where 1 = 1 ${statusCondition(filters.status, "v")} ${match} ${before}
     order by v.joined_at desc, v.id desc limit ${limit}`.execute(db);
   const last = found.rows.at(-1);
-  return { rows: await fetchAdminRows(db, found.rows.map((r) => r.id)), next: found.rows.length === limit && last ? { joinedAt: last.joined_at, id: last.id } : undefined };
+  return {
+    rows: await fetchAdminRows(
+      db,
+      found.rows.map((r) => r.id),
+    ),
+    next: found.rows.length === limit && last ? { joinedAt: last.joined_at, id: last.id } : undefined,
+  };
 }
 
 /** The vendors of `ids` that exist, with what a status change needs. */

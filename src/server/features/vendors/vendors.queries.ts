@@ -1,13 +1,5 @@
 import { type RawBuilder, type Selectable, sql } from "kysely";
-import type {
-  AdminVendorRow,
-  AdminVendorsQuery,
-  VendorCounts,
-  VendorDetail,
-  VendorListItem,
-  VendorProduct,
-  VendorSale,
-} from "../../../contract/vendors.ts";
+import type { AdminVendorRow, AdminVendorsQuery, VendorCounts, VendorDetail, VendorListItem, VendorProduct, VendorSale } from "../../../contract/vendors.ts";
 import type { Database } from "../../platform/db/connect.ts";
 import type { DB, Vendor } from "../../platform/db/schema.ts";
 import { COUNTERS, readCounters } from "../../domain/ledger/counters.ts";
@@ -129,7 +121,13 @@ async function searchSqlite(database: Database, query: AdminVendorsQuery, search
     // (two joins per match cheaper than through vendors).
     const page = await sql<{ key: number }>`select rowid as key from vendor_search where ${match} order by rowid desc limit ${query.limit} offset ${offset}`.execute(db);
     const counted = await countCapped(sql`from vendor_search where ${match}`);
-    return { ids: await vendorIdsForKeys(database, page.rows.map((r) => r.key)), total: Number(counted.rows[0]?.n ?? 0) };
+    return {
+      ids: await vendorIdsForKeys(
+        database,
+        page.rows.map((r) => r.key),
+      ),
+      total: Number(counted.rows[0]?.n ?? 0),
+    };
   }
 
   const from = sql`from vendor_search join vendor_search_keys k on k.key = vendor_search.rowid
@@ -217,7 +215,14 @@ async function vendorsOfPage(database: Database, query: AdminVendorsQuery): Prom
     .limit(query.limit)
     .offset((query.page - 1) * query.limit)
     .execute();
-  return { vendors: await fetchAdminRows(db, ids.map((r) => r.id)), total: null, totalCapped: false };
+  return {
+    vendors: await fetchAdminRows(
+      db,
+      ids.map((r) => r.id),
+    ),
+    total: null,
+    totalCapped: false,
+  };
 }
 
 async function fetchVendorsInOrder(database: Database, ids: string[]): Promise<VendorListRow[]> {
@@ -232,7 +237,12 @@ export async function listVendorsArray(database: Database, includeInternal: bool
   let q = database.db.selectFrom("vendors").select("id");
   if (!includeInternal) q = q.where("is_internal", "=", 0);
   const ids = await q.orderBy("joined_at", "desc").orderBy("id", "desc").limit(max).execute();
-  return (await fetchVendorsInOrder(database, ids.map((r) => r.id))).map(toVendorListItem);
+  return (
+    await fetchVendorsInOrder(
+      database,
+      ids.map((r) => r.id),
+    )
+  ).map(toVendorListItem);
 }
 
 export async function findVendor(db: Executor, vendorId: string): Promise<Vendor | undefined> {
@@ -284,13 +294,7 @@ export interface Paged<T> {
  * One page of a vendor's rows of `table`, newest first. The count and the page of ids walk only that
  * vendor's (vendor_id, created_at, id) index range; then just that page's rows are read.
  */
-async function vendorPage<T extends "products" | "orders">(
-  db: Executor,
-  table: T,
-  vendorId: string,
-  page: number,
-  limit: number,
-): Promise<Paged<Selectable<DB[T]>>> {
+async function vendorPage<T extends "products" | "orders">(db: Executor, table: T, vendorId: string, page: number, limit: number): Promise<Paged<Selectable<DB[T]>>> {
   // Both tables have vendor_id, created_at and id; Kysely cannot type a query over a union of
   // table names, so the query is written against one and its rows retyped for the caller.
   const from = table as "products";
@@ -298,13 +302,23 @@ async function vendorPage<T extends "products" | "orders">(
   // The count and the page's ids are independent: read at once (one round trip of waiting on PostgreSQL).
   const [{ n }, ids] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-    base.select("id").orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).offset((page - 1) * limit).execute(),
+    base
+      .select("id")
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
   ]);
   if (ids.length === 0) return { rows: [], total: Number(n) };
   const rows = await db
     .selectFrom(from)
     .selectAll()
-    .where("id", "in", ids.map((r) => r.id))
+    .where(
+      "id",
+      "in",
+      ids.map((r) => r.id),
+    )
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .execute();

@@ -54,8 +54,14 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
       const all = await json<VendorListItem[]>(await get("/api/vendors?include_internal=true"));
       expect(all.map((v) => v.name)).toEqual(["HKI Studio", "Harbor Prints", "Moonlit Ceramics"]);
       expect(all[0]).toEqual({
-        id: internal.vendor.id, name: "HKI Studio", owner: "Owner Person", email: "studio@hki-shop.example", slug: "hki-studio",
-        joinedDate: "2026-07-01T00:00:00.000Z", isActive: false, isInternal: true,
+        id: internal.vendor.id,
+        name: "HKI Studio",
+        owner: "Owner Person",
+        email: "studio@hki-shop.example",
+        slug: "hki-studio",
+        joinedDate: "2026-07-01T00:00:00.000Z",
+        isActive: false,
+        isInternal: true,
       });
     });
     it("400 for a non-boolean include_internal", async () => {
@@ -118,7 +124,13 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
     });
 
     it("400 naming the field for bad page, limit, status or search", async () => {
-      for (const [q, field] of [["page=0", "page"], ["limit=101", "limit"], ["limit=abc", "limit"], ["status=deleted", "status"], [`search=${"x".repeat(201)}`, "search"]]) {
+      for (const [q, field] of [
+        ["page=0", "page"],
+        ["limit=101", "limit"],
+        ["limit=abc", "limit"],
+        ["status=deleted", "status"],
+        [`search=${"x".repeat(201)}`, "search"],
+      ]) {
         const res = await get(`/api/admin/vendors?${q}`);
         expect(res.status, q).toBe(400);
         expect((await json<{ error: { message: string } }>(res)).error.message).toContain(field);
@@ -196,8 +208,7 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
   });
 
   describe("DELETE /api/vendors/{id}?action=delete", () => {
-    const del = (id: string, body: unknown, query = "?action=delete") =>
-      ctx.request(`/api/vendors/${id}${query}`, { method: "DELETE", token: admin.token, json: body });
+    const del = (id: string, body: unknown, query = "?action=delete") => ctx.request(`/api/vendors/${id}${query}`, { method: "DELETE", token: admin.token, json: body });
 
     it("removes the vendor and all it owns plus the owner's account, leaving no orphan rows", async () => {
       const before = await countAllRows(ctx.database);
@@ -205,13 +216,31 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
       const res = await del(main.vendor.id, { deleteFromClerk: true });
       expect(res.status).toBe(200);
       expect((await json<VendorDeleteResponse>(res)).deleted).toEqual({
-        vendorId: main.vendor.id, products: 2, orders: 2, subscriptions: 1, storeVisitDays: 2, ownerAccountDeleted: true,
+        vendorId: main.vendor.id,
+        products: 2,
+        orders: 2,
+        subscriptions: 1,
+        storeVisitDays: 2,
+        ownerAccountDeleted: true,
       });
       const after = await countAllRows(ctx.database);
-      const changed = Object.fromEntries(Object.keys({ ...before, ...after }).filter((t) => before[t] !== after[t]).map((t) => [t, (after[t] ?? 0) - (before[t] ?? 0)]));
+      const changed = Object.fromEntries(
+        Object.keys({ ...before, ...after })
+          .filter((t) => before[t] !== after[t])
+          .map((t) => [t, (after[t] ?? 0) - (before[t] ?? 0)]),
+      );
       const expected: Record<string, number> = {
-        vendors: -1, vendor_totals: -1, products: -2, orders: -2, subscriptions: -1, store_visits: -2,
-        daily_vendor_totals: -2, users: -1, sessions: -1, audit_log: 1, payout_accounts: -1,
+        vendors: -1,
+        vendor_totals: -1,
+        products: -2,
+        orders: -2,
+        subscriptions: -1,
+        store_visits: -2,
+        daily_vendor_totals: -2,
+        users: -1,
+        sessions: -1,
+        audit_log: 1,
+        payout_accounts: -1,
         // The products' days of the top lists (docs/decisions/0013-top-lists.md): one paid, one refunded.
         product_sales_days: -2,
       };
@@ -227,7 +256,11 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
       expect(changed).toEqual(expected);
       // No row anywhere still points at the vendor or its owner.
       for (const table of ["products", "orders", "subscriptions", "store_visits", "daily_vendor_totals", "vendor_totals", "payout_accounts", "payouts"] as const) {
-        const rows = await ctx.database.db.selectFrom(table).select(sql<number>`count(*)`.as("n")).where("vendor_id", "=", main.vendor.id).executeTakeFirstOrThrow();
+        const rows = await ctx.database.db
+          .selectFrom(table)
+          .select(sql<number>`count(*)`.as("n"))
+          .where("vendor_id", "=", main.vendor.id)
+          .executeTakeFirstOrThrow();
         expect(Number(rows.n), table).toBe(0);
       }
       expect(await ctx.database.db.selectFrom("sessions").select("id").where("user_id", "=", main.owner.id).execute()).toEqual([]);
@@ -291,8 +324,8 @@ describe("vendor search index (SQLite query plan)", () => {
       for (let i = 0; i < 30; i++) {
         await createVendor(ctx.database.db, { name: `Store ${i}`, ownerName: "O", email: `o${i}@x.example`, slug: `store-${i}` }, ctx.clock);
       }
-      const plan = ctx.database.sqlite!
-        .prepare(
+      const plan = ctx.database
+        .sqlite!.prepare(
           `explain query plan select v.id from vendor_search join vendor_search_keys k on k.key = vendor_search.rowid
            join vendors v on v.id = k.vendor_id where vendor_search match ? order by vendor_search.rowid desc limit 20`,
         )

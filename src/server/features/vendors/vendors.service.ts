@@ -78,7 +78,10 @@ export class VendorsService {
     const page = keys.slice(0, query.limit);
     const last = page.at(-1);
     return {
-      vendors: await fetchAdminRows(this.db, page.map((k) => k.id)),
+      vendors: await fetchAdminRows(
+        this.db,
+        page.map((k) => k.id),
+      ),
       total,
       totalCapped: false,
       page: query.page,
@@ -161,7 +164,10 @@ export class VendorsService {
       const found = new Map((await findVendorsById(trx, ids)).map((v) => [v.id, v]));
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length > 0) {
-        const named = missing.slice(0, 5).map((id) => id.slice(0, 100)).join(", ");
+        const named = missing
+          .slice(0, 5)
+          .map((id) => id.slice(0, 100))
+          .join(", ");
         throw notFound(`No vendor with id ${named}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}; nothing was changed`);
       }
       const changed: string[] = [];

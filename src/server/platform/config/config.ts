@@ -39,7 +39,10 @@ const envSchema = z.object({
   /** How long after a payout's last attempt Stripe's "no such transfer" is believed (docs/product.md §15.3). */
   PAYOUT_UNKNOWN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   NODE_ENV: z.string().optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, "must be smtp://[user:password@]host[:port] or smtps://…").optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "must be smtp://[user:password@]host[:port] or smtps://…")
+    .optional(),
   MAIL_FROM: z.string().trim().min(3).max(320).optional(),
   MAIL_DIR: z.string().min(1).default("./data/mail"),
   /** Announcement mails per second, per server process (docs/product.md §17.3). */
@@ -142,8 +145,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     for (const name of ["BETA_PASSWORD", "ADMIN_PASSWORD"] as const) {
       const value = e[name];
       if (!value) throw new ConfigError(`Invalid ${name}: required when NODE_ENV=production (no generated secrets in production)`);
-      if (value.length < MIN_PRODUCTION_SECRET_LENGTH)
-        throw new ConfigError(`Invalid ${name}: must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters when NODE_ENV=production`);
+      if (value.length < MIN_PRODUCTION_SECRET_LENGTH) throw new ConfigError(`Invalid ${name}: must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters when NODE_ENV=production`);
     }
   }
   if (e.WEB_CONCURRENCY > 1 && database.kind === "sqlite" && database.path === ":memory:") {
@@ -210,7 +212,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  */
 function parsePublicUrl(value: string | undefined, production: boolean, host: string, port: number): string {
   if (value === undefined) {
-    if (production) throw new ConfigError("Invalid PUBLIC_URL: required when NODE_ENV=production (the panel's public address, e.g. https://admin.example.com; every link the product writes starts with it)");
+    if (production)
+      throw new ConfigError("Invalid PUBLIC_URL: required when NODE_ENV=production (the panel's public address, e.g. https://admin.example.com; every link the product writes starts with it)");
     const name = host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host;
     return new URL(`http://${name}:${port}`).origin;
   }
@@ -229,7 +232,10 @@ function parsePublicUrl(value: string | undefined, production: boolean, host: st
 /** "https://a.example, https://b.example" → their origins; a value that is not an origin stops the start. */
 function parseAuthorizedParties(value: string | undefined): string[] {
   const parties: string[] = [];
-  for (const part of (value ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of (value ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     let origin: string;
     try {
       origin = new URL(part).origin;

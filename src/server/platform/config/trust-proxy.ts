@@ -26,7 +26,10 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
     return { kind: "hops", hops };
   }
   const list = new BlockList();
-  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [address, prefixText, extra] = part.split("/");
     const normal = address ? normalizeAddress(address) : "";
     const family = isIP(normal);
@@ -53,4 +56,3 @@ export function normalizeAddress(address: string): string {
   if (mapped) return mapped[1]!;
   return a.toLowerCase();
 }
-

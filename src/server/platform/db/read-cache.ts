@@ -1,7 +1,6 @@
 import type { Clock } from "../clock.ts";
 import { countCacheLookup } from "../metrics/metrics.ts";
 
-
 /** How long a cached answer may be served at most, whatever the data version says. */
 export const READ_CACHE_MAX_AGE_MS = 1000;
 const MAX_ENTRIES = 64;

@@ -14,7 +14,11 @@ describe("SQLite prepared-statement cache", () => {
   it("answers with the current parameters and sees schema changes on a reused statement", async () => {
     const { db } = open();
     await sql`create table t (id integer primary key, name text)`.execute(db);
-    for (const [id, name] of [[1, "a"], [2, "b"]] as const) await db.insertInto("t").values({ id, name }).execute();
+    for (const [id, name] of [
+      [1, "a"],
+      [2, "b"],
+    ] as const)
+      await db.insertInto("t").values({ id, name }).execute();
     const byId = (id: number) => db.selectFrom("t").selectAll().where("id", "=", id).executeTakeFirst();
     expect(await byId(1)).toEqual({ id: 1, name: "a" });
     expect(await byId(2)).toEqual({ id: 2, name: "b" });

@@ -18,10 +18,23 @@ describe.each(testDatabaseKinds)("rate_limits sweep (%s)", (kind) => {
     const now = ctx.clock.now().getTime();
     const expired = 2 * RATE_LIMIT_SWEEP_CHUNK + 500;
     const rows = Array.from({ length: expired }, (_, i) => ({ bucket: `signin-ip:old-${i}`, window_started_at: now - RATE_LIMIT_MAX_WINDOW_MS - 1 - i, count: 3 }));
-    for (let i = 0; i < rows.length; i += 500) await ctx.database.db.insertInto("rate_limits").values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await ctx.database.db
+        .insertInto("rate_limits")
+        .values(rows.slice(i, i + 500))
+        .execute();
     await ctx.deps.limiter.hit("signin-ip:live", { limit: 60, windowMs: 15 * 60_000 });
-    await ctx.database.db.insertInto("rate_limits").values({ bucket: "signin-acct:recent", window_started_at: now - RATE_LIMIT_MAX_WINDOW_MS + 60_000, count: 9 }).execute();
-    await ctx.database.db.insertInto("error_log_drops").values([{ hour: "2026-11-01T00", level: "warning", count: 5 }, { hour: "2026-11-22T11", level: "warning", count: 2 }]).execute();
+    await ctx.database.db
+      .insertInto("rate_limits")
+      .values({ bucket: "signin-acct:recent", window_started_at: now - RATE_LIMIT_MAX_WINDOW_MS + 60_000, count: 9 })
+      .execute();
+    await ctx.database.db
+      .insertInto("error_log_drops")
+      .values([
+        { hour: "2026-11-01T00", level: "warning", count: 5 },
+        { hour: "2026-11-22T11", level: "warning", count: 2 },
+      ])
+      .execute();
 
     const worker = new JobWorker(ctx.database, ctx.clock);
     registerRateLimitSweep(worker, ctx.deps);

@@ -21,7 +21,11 @@ describe("database failures", () => {
     expect(classifyDatabaseFailure(new SQLite.SqliteError("database or disk is full", "SQLITE_FULL"))).toBe("disk_full");
     const database = openDatabase({ kind: "sqlite", path: ":memory:" });
     database.sqlite!.close();
-    const err = await database.db.selectFrom("users").selectAll().execute().catch((e: unknown) => e);
+    const err = await database.db
+      .selectFrom("users")
+      .selectAll()
+      .execute()
+      .catch((e: unknown) => e);
     // A closed handle is a programming error, not an outage: thrown by the client, classified by its code.
     expect(err).toBeInstanceOf(Error);
     expect(classifyDatabaseFailure(err)).toBeNull();
@@ -31,7 +35,11 @@ describe("database failures", () => {
     const port = await freePort();
     const database = openDatabase({ kind: "postgres", url: `postgres://nobody:nothing@127.0.0.1:${port}/none` });
     try {
-      const err = await database.db.selectFrom("users").selectAll().execute().catch((e: unknown) => e);
+      const err = await database.db
+        .selectFrom("users")
+        .selectAll()
+        .execute()
+        .catch((e: unknown) => e);
       expect((err as { code?: string }).code).toBe("ECONNREFUSED");
       expect(classifyDatabaseFailure(err)).toBe("unavailable");
     } finally {

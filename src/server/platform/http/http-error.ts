@@ -17,8 +17,7 @@ export class HttpError extends Error {
 
 export const badRequest = (message: string, code = "bad_request") => new HttpError(400, code, message);
 /** A 400 naming the one input at fault: message "field: problem", fields { field: problem }. */
-export const invalidField = (field: string, problem: string, code = "invalid_input") =>
-  new HttpError(400, code, `${field}: ${problem}`, {}, { [field]: problem });
+export const invalidField = (field: string, problem: string, code = "invalid_input") => new HttpError(400, code, `${field}: ${problem}`, {}, { [field]: problem });
 export const conflict = (message: string, code = "conflict") => new HttpError(409, code, message);
 export const notFound = (message = "Not found") => new HttpError(404, "not_found", message);
 export const unauthorized = (message = "Authentication required") => new HttpError(401, "unauthorized", message);

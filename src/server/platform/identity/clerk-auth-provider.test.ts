@@ -40,7 +40,8 @@ describe("Clerk auth provider", () => {
   let clerk: Awaited<ReturnType<typeof fakeClerk>>;
   const nowSeconds = Date.parse("2026-11-22T12:00:00.000Z") / 1000;
   /** A session token as Clerk issues it for this instance, from the admin panel's origin. */
-  const session = (sub: string, extra: object = {}) => clerk.token({ sub, sid: `sess_${sub}`, iss: ISSUER, azp: ADMIN_ORIGIN, iat: nowSeconds - 10, nbf: nowSeconds - 10, exp: nowSeconds + 60, ...extra });
+  const session = (sub: string, extra: object = {}) =>
+    clerk.token({ sub, sid: `sess_${sub}`, iss: ISSUER, azp: ADMIN_ORIGIN, iat: nowSeconds - 10, nbf: nowSeconds - 10, exp: nowSeconds + 60, ...extra });
 
   beforeEach(async () => {
     clerk = await fakeClerk();
@@ -104,7 +105,9 @@ describe("Clerk auth provider", () => {
 
   it("finding 3: Clerk answering 429 makes a request 503 (never 500), without hammering Clerk", async () => {
     clerk.server.backendFailure = 429;
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => ctx.request("/api/auth/me", { token: clerk.token({ sub: "x", iss: ISSUER, azp: ADMIN_ORIGIN, iat: nowSeconds, exp: nowSeconds + 60 }, `k${i}`) })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => ctx.request("/api/auth/me", { token: clerk.token({ sub: "x", iss: ISSUER, azp: ADMIN_ORIGIN, iat: nowSeconds, exp: nowSeconds + 60 }, `k${i}`) })),
+    );
     for (const res of answers) {
       expect(res.status).toBe(503);
       expect(res.headers.get("retry-after")).toBeTruthy();

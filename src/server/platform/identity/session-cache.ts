@@ -1,7 +1,6 @@
 import type { AuthenticatedUser } from "./auth-provider.ts";
 import { countCacheLookup } from "../metrics/metrics.ts";
 
-
 interface CachedSession {
   version: string;
   user: AuthenticatedUser;

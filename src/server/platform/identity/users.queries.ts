@@ -11,11 +11,7 @@ export async function insertUser(db: Executor, user: NewUser): Promise<void> {
 }
 
 /** Sets a user's password hash and role (and name, when given). */
-export async function updateUserCredentials(
-  db: Executor,
-  userId: string,
-  changes: { password_hash: string; role: User["role"]; updated_at: string; name?: string | null },
-): Promise<void> {
+export async function updateUserCredentials(db: Executor, userId: string, changes: { password_hash: string; role: User["role"]; updated_at: string; name?: string | null }): Promise<void> {
   await db.updateTable("users").set(changes).where("id", "=", userId).execute();
 }
 

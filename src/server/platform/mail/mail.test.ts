@@ -157,7 +157,13 @@ describe.each(testDatabaseKinds)("the mailer and its outbox on %s (docs/product.
     const plain = rows.find((r) => r.to_address === "plain@example.com")!;
     const two = rows.find((r) => r.to_address === "two@example.com")!;
     expect(plain).toMatchObject({ status: "sent", text_body: "Nothing secret", html_body: null, redacted_text_body: null });
-    expect(two).toMatchObject({ status: "sent", text_body: `a=${CUT_SECRET} b=${CUT_SECRET} again ${CUT_SECRET}`, html_body: `<p>${CUT_SECRET}</p>`, redacted_text_body: null, redacted_html_body: null });
+    expect(two).toMatchObject({
+      status: "sent",
+      text_body: `a=${CUT_SECRET} b=${CUT_SECRET} again ${CUT_SECRET}`,
+      html_body: `<p>${CUT_SECRET}</p>`,
+      redacted_text_body: null,
+      redacted_html_body: null,
+    });
     expect(smtp.received.map((m) => m.text?.trim())).toEqual(expect.arrayContaining(["Nothing secret", "a=S1 b=S2 again S1"]));
     expect(cutSecrets("xx", [])).toBe("xx");
   });
@@ -187,7 +193,14 @@ describe("the .eml folder mailer (no SMTP_URL)", () => {
     const mailer = createMailer({ smtpUrl: undefined, mailDir: dir });
     expect(mailer).toBeInstanceOf(FolderMailer);
     expect(mailer.destination).toBe(dir);
-    const message = { id: "0190aaaa-0000-7000-8000-000000000001", from: "HKI Global Admin <no-reply@hki.global>", to: "a@example.com", subject: "Hello", text: "Open http://x.test/accept-invite?token=abc", date: new Date("2026-11-22T12:00:00.000Z") };
+    const message = {
+      id: "0190aaaa-0000-7000-8000-000000000001",
+      from: "HKI Global Admin <no-reply@hki.global>",
+      to: "a@example.com",
+      subject: "Hello",
+      text: "Open http://x.test/accept-invite?token=abc",
+      date: new Date("2026-11-22T12:00:00.000Z"),
+    };
     await mailer.send(message);
     await mailer.send(message);
     const files = readdirSync(dir);

@@ -60,7 +60,11 @@ describe.each(testDatabaseKinds)("endpoints registered from their definitions (%
       throw new LedgerError(c.req.param("code") as "not_found", `ledger said ${c.req.param("code")}`);
     });
     const app = createApp(ctx.deps, { extraRoutes: [throwing] });
-    for (const [code, status] of [["not_found", 404], ["invalid_input", 400], ["invalid_state", 409]] as const) {
+    for (const [code, status] of [
+      ["not_found", 404],
+      ["invalid_input", 400],
+      ["invalid_state", 409],
+    ] as const) {
       const res = await app.request(`/api/ledger-error/${code}`);
       expect(res.status, code).toBe(status);
       expect(await res.json()).toEqual({ error: { code, message: `ledger said ${code}` } });

@@ -39,7 +39,11 @@ describe("DataTable", () => {
   it("renders the columns with a screen-reader-only actions header", () => {
     render(<DataTable label="Things" columns={COLUMNS} rows={ROWS} rowKey={(r) => r.id} rowProps={(r) => ({ "data-testid": `row-${r.id}` })} />);
     const table = screen.getByRole("table", { name: "Things" });
-    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["Name", "Total", "Actions"]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["Name", "Total", "Actions"]);
     expect(within(screen.getByTestId("row-b")).getByText("Beta")).toBeInTheDocument();
     // Without sort controls the headers are plain text.
     expect(within(table).queryByRole("button", { name: /Name/ })).not.toBeInTheDocument();

@@ -41,7 +41,11 @@ function SortHeader({ column, sort }: { column: Column<unknown> & { sortKey: str
   const active = sort.key === column.sortKey;
   return (
     <TableHead className={column.className} aria-sort={active ? sort.direction : "none"}>
-      <button type="button" className="inline-flex items-center gap-1 rounded font-medium hover:text-gray-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600" onClick={() => sort.toggle(column.sortKey)}>
+      <button
+        type="button"
+        className="inline-flex items-center gap-1 rounded font-medium hover:text-gray-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+        onClick={() => sort.toggle(column.sortKey)}
+      >
         {column.header}
         <span aria-hidden="true" className={active ? "text-gray-900" : "text-gray-300"}>
           {active && sort.direction === "descending" ? "▼" : "▲"}

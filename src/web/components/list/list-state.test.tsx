@@ -17,7 +17,13 @@ const query = (over: Partial<ListQuery<Rows>>): ListQuery<Rows> => ({
 function renderState(q: ListQuery<Rows>, inline = false) {
   return render(
     <ListState query={q} inline={inline} isEmpty={(d) => d.rows.length === 0} loadingLabel="Loading rows" errorTitle="Error loading rows" emptyText="No rows yet">
-      {(d) => <ul>{d.rows.map((r) => <li key={r}>{r}</li>)}</ul>}
+      {(d) => (
+        <ul>
+          {d.rows.map((r) => (
+            <li key={r}>{r}</li>
+          ))}
+        </ul>
+      )}
     </ListState>,
   );
 }
@@ -48,7 +54,13 @@ describe("ListState", () => {
     expect(screen.getByText("No rows yet")).toBeInTheDocument();
     rerender(
       <ListState query={query({ data: { rows: ["a", "b"] } })} isEmpty={(d) => d.rows.length === 0} loadingLabel="Loading rows" emptyText="No rows yet" footer={(d) => <p>{d.rows.length} rows</p>}>
-        {(d) => <ul>{d.rows.map((r) => <li key={r}>{r}</li>)}</ul>}
+        {(d) => (
+          <ul>
+            {d.rows.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
+        )}
       </ListState>,
     );
     expect(screen.getAllByRole("listitem")).toHaveLength(2);

@@ -50,8 +50,7 @@ export function applyParamChanges(prev: URLSearchParams, changes: ParamChanges, 
 export function useUrlParams(): [URLSearchParams, (changes: ParamChanges, options?: UpdateOptions) => void] {
   const [searchParams, setSearchParams] = useSearchParams();
   const update = useCallback(
-    (changes: ParamChanges, options: UpdateOptions = {}) =>
-      setSearchParams((prev) => applyParamChanges(prev, changes, options), { replace: !options.push }),
+    (changes: ParamChanges, options: UpdateOptions = {}) => setSearchParams((prev) => applyParamChanges(prev, changes, options), { replace: !options.push }),
     [setSearchParams],
   );
   return [searchParams, update];

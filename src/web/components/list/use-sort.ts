@@ -25,9 +25,6 @@ export function useSortParam(list?: string): SortState {
   const param = list ? `${list}.sort` : "sort";
   const [searchParams, update] = useUrlParams();
   const { key, direction } = parseSort(searchParams.get(param));
-  const toggle = useCallback(
-    (column: string) => update({ [param]: column === key && direction === "ascending" ? `-${column}` : column }),
-    [update, param, key, direction],
-  );
+  const toggle = useCallback((column: string) => update({ [param]: column === key && direction === "ascending" ? `-${column}` : column }), [update, param, key, direction]);
   return { key, direction, toggle };
 }

@@ -46,11 +46,7 @@ export function AlertDialogDescription({ className, ...props }: ComponentPropsWi
   return <AlertDialogPrimitive.Description className={cn("text-sm text-gray-600", className)} {...props} />;
 }
 
-export function AlertDialogAction({
-  className,
-  variant = "default",
-  ...props
-}: ComponentPropsWithoutRef<typeof AlertDialogPrimitive.Action> & { variant?: ButtonVariant }) {
+export function AlertDialogAction({ className, variant = "default", ...props }: ComponentPropsWithoutRef<typeof AlertDialogPrimitive.Action> & { variant?: ButtonVariant }) {
   return <AlertDialogPrimitive.Action className={buttonVariants({ variant, className })} {...props} />;
 }
 
@@ -73,27 +69,13 @@ export interface ConfirmDialogProps {
 }
 
 /** The one confirmation layout: title, description, Cancel and the confirm action. */
-export function ConfirmDialog({
-  open,
-  onOpenChange,
-  title,
-  description,
-  confirmLabel,
-  confirmVariant = "default",
-  onConfirm,
-  cancelLabel = "Cancel",
-  onCancel,
-}: ConfirmDialogProps) {
+export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, confirmVariant = "default", onConfirm, cancelLabel = "Cancel", onCancel }: ConfirmDialogProps) {
   return (
     <AlertDialog open={open} onOpenChange={onOpenChange}>
       <AlertDialogContent>
         <AlertDialogHeader>
           <AlertDialogTitle>{title}</AlertDialogTitle>
-          {typeof description === "string" ? (
-            <AlertDialogDescription>{description}</AlertDialogDescription>
-          ) : (
-            <AlertDialogDescription asChild>{description}</AlertDialogDescription>
-          )}
+          {typeof description === "string" ? <AlertDialogDescription>{description}</AlertDialogDescription> : <AlertDialogDescription asChild>{description}</AlertDialogDescription>}
         </AlertDialogHeader>
         <AlertDialogFooter>
           <AlertDialogCancel onClick={onCancel}>{cancelLabel}</AlertDialogCancel>

@@ -6,9 +6,6 @@ export const inputClasses =
   "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:border-blue-600 " +
   "disabled:cursor-not-allowed disabled:opacity-50 aria-[invalid=true]:border-red-600";
 
-export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input(
-  { className, type = "text", ...props },
-  ref,
-) {
+export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input({ className, type = "text", ...props }, ref) {
   return <input ref={ref} type={type} className={cn(inputClasses, className)} {...props} />;
 });

@@ -6,12 +6,7 @@ import { cn } from "@web/lib/cn";
 export const Tabs = TabsPrimitive.Root;
 
 export function TabsList({ className, ...props }: ComponentPropsWithoutRef<typeof TabsPrimitive.List>) {
-  return (
-    <TabsPrimitive.List
-      className={cn("inline-flex h-9 items-center justify-center rounded-lg bg-gray-100 p-1 text-gray-600", className)}
-      {...props}
-    />
-  );
+  return <TabsPrimitive.List className={cn("inline-flex h-9 items-center justify-center rounded-lg bg-gray-100 p-1 text-gray-600", className)} {...props} />;
 }
 
 export function TabsTrigger({ className, ...props }: ComponentPropsWithoutRef<typeof TabsPrimitive.Trigger>) {
@@ -29,10 +24,5 @@ export function TabsTrigger({ className, ...props }: ComponentPropsWithoutRef<ty
 }
 
 export function TabsContent({ className, ...props }: ComponentPropsWithoutRef<typeof TabsPrimitive.Content>) {
-  return (
-    <TabsPrimitive.Content
-      className={cn("mt-4 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600", className)}
-      {...props}
-    />
-  );
+  return <TabsPrimitive.Content className={cn("mt-4 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600", className)} {...props} />;
 }

@@ -33,7 +33,13 @@ type State = { kind: "checking" } | { kind: "unusable"; message: string } | { ki
  * invitee chooses a name and password and is signed in with the invited role; an expired, used or
  * revoked link gets the server's reason and changes nothing.
  */
-export default function AcceptInvitePage({ token = new URLSearchParams(window.location.search).get("token") ?? "", onAccepted = () => window.location.replace("/") }: { token?: string; onAccepted?: () => void }) {
+export default function AcceptInvitePage({
+  token = new URLSearchParams(window.location.search).get("token") ?? "",
+  onAccepted = () => window.location.replace("/"),
+}: {
+  token?: string;
+  onAccepted?: () => void;
+}) {
   const [state, setState] = useState<State>({ kind: "checking" });
   const nameId = useId();
   const passwordId = useId();

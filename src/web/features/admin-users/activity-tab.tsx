@@ -37,7 +37,15 @@ export function ActivityTab() {
   return (
     <div className="grid gap-4">
       {/* Filters changed by a link or back/forward: the form starts again from them. */}
-      <ActivityFilterForm key={JSON.stringify(filters)} filters={filters} filtered={filtered} onApply={apply} onExport={() => csv.run(AUDIT_LOG_EXPORT_KIND, activityQuery(filters))} exporting={csv.exporting} readOnly={readOnly} />
+      <ActivityFilterForm
+        key={JSON.stringify(filters)}
+        filters={filters}
+        filtered={filtered}
+        onApply={apply}
+        onExport={() => csv.run(AUDIT_LOG_EXPORT_KIND, activityQuery(filters))}
+        exporting={csv.exporting}
+        readOnly={readOnly}
+      />
 
       <ListState
         query={log}

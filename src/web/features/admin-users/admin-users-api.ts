@@ -53,7 +53,11 @@ export const auditLogKeys = {
 
 /** The filters the API takes: only the ones set. */
 export function activityQuery(filters: ActivityFilters): Partial<ActivityFilters> {
-  return Object.fromEntries(Object.entries(filters).filter(([, v]) => v.trim() !== "").map(([k, v]) => [k, v.trim()]));
+  return Object.fromEntries(
+    Object.entries(filters)
+      .filter(([, v]) => v.trim() !== "")
+      .map(([k, v]) => [k, v.trim()]),
+  );
 }
 
 export function useStaffList(params: StaffListParams, enabled = true) {
@@ -128,4 +132,3 @@ export function useRemoveAccess() {
 export function useSignOutEverywhere() {
   return useMutation({ ...mutationOf(revokeUserSessionsEndpoint), mutationFn: (id: string) => callApi(revokeUserSessionsEndpoint, { params: { id } }) });
 }
-

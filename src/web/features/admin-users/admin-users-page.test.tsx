@@ -30,7 +30,15 @@ const staff = (over: Partial<AdminUser>): AdminUser => ({
   ...over,
 });
 const usersPage = (users: AdminUser[]): AdminUsersResponse => ({ users, total: users.length, nextCursor: null });
-const pending: Invitation = { id: "i1", email: "new@example.com", role: "viewer", status: "pending", invitedBy: "me@hki.global", createdAt: "2026-11-20T00:00:00.000Z", expiresAt: "2026-11-27T00:00:00.000Z" };
+const pending: Invitation = {
+  id: "i1",
+  email: "new@example.com",
+  role: "viewer",
+  status: "pending",
+  invitedBy: "me@hki.global",
+  createdAt: "2026-11-20T00:00:00.000Z",
+  expiresAt: "2026-11-27T00:00:00.000Z",
+};
 const entry = (over: Partial<AuditEntry>): AuditEntry => ({
   id: "a1",
   createdAt: "2026-11-22T10:00:00.000Z",
@@ -67,7 +75,13 @@ function renderPage(url: string, user: PublicUser = admin) {
 describe("AdminUsersPage: Users", () => {
   it("lists staff with role badges, how access was granted and last sign-in; self and domain admins are protected", async () => {
     mockFetch(() =>
-      json(usersPage([staff({}), staff({ id: "u-me", email: "me@hki.global", name: null, role: "admin", access: "domain", lastSignInAt: null, activeSessions: 1 }), staff({ id: "u3", email: "boss@example.com", name: null, role: "admin", access: "role" })])),
+      json(
+        usersPage([
+          staff({}),
+          staff({ id: "u-me", email: "me@hki.global", name: null, role: "admin", access: "domain", lastSignInAt: null, activeSessions: 1 }),
+          staff({ id: "u3", email: "boss@example.com", name: null, role: "admin", access: "role" }),
+        ]),
+      ),
     );
     renderPage("/admin-users");
     expect(screen.getByRole("heading", { name: "Admin Users", level: 1 })).toBeInTheDocument();
@@ -151,7 +165,8 @@ describe("AdminUsersPage: Invitations", () => {
 
   it("names the field at fault when the server refuses an invitation", async () => {
     mockFetch((url) => {
-      if (url === "/api/admin/users/invite") return json({ error: { code: "invalid_input", message: "role: x", fields: { role: "addresses at @hki.global are always administrators: invite them as admin" } } }, 400, "Bad Request");
+      if (url === "/api/admin/users/invite")
+        return json({ error: { code: "invalid_input", message: "role: x", fields: { role: "addresses at @hki.global are always administrators: invite them as admin" } } }, 400, "Bad Request");
       return json({ invitations: [] });
     });
     renderPage("/admin-users?tab=invitations");
@@ -175,7 +190,12 @@ describe("AdminUsersPage: Invitations", () => {
 
 describe("AdminUsersPage: Activity", () => {
   it("reads its filters from the URL, shows the diff on demand and links to what it concerned", async () => {
-    const fetchMock = mockFetch(() => json({ entries: [entry({}), entry({ id: "a2", action: "vendor.disable", target: { type: "vendor", id: "v9", label: "Moon Studio" }, before: { isActive: true }, after: { isActive: false } })], nextCursor: null } satisfies AuditLogResponse));
+    const fetchMock = mockFetch(() =>
+      json({
+        entries: [entry({}), entry({ id: "a2", action: "vendor.disable", target: { type: "vendor", id: "v9", label: "Moon Studio" }, before: { isActive: true }, after: { isActive: false } })],
+        nextCursor: null,
+      } satisfies AuditLogResponse),
+    );
     const { router } = renderPage("/admin-users?tab=activity&targetType=vendor&targetId=v9");
     await screen.findAllByTestId("activity-entry");
     expect(fetchMock.mock.calls.map(([u]) => u)).toContain("/api/admin/audit-log?targetType=vendor&targetId=v9&limit=25");
@@ -208,7 +228,9 @@ describe("AdminUsersPage: Activity", () => {
     expect(router.state.location.search).toBe("?tab=activity&actor=ops%40hki.global");
     expect(await screen.findByText("No activity matches these filters.")).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Export CSV" }));
-    await waitFor(() => expect(fetchMock.mock.calls.some(([u, i]) => u === "/api/admin/exports" && i?.body === JSON.stringify({ kind: "audit-log", filters: { actor: "ops@hki.global" } }))).toBe(true));
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([u, i]) => u === "/api/admin/exports" && i?.body === JSON.stringify({ kind: "audit-log", filters: { actor: "ops@hki.global" } }))).toBe(true),
+    );
     await waitFor(() => expect(click).toHaveBeenCalled());
     await userEvent.click(screen.getByRole("button", { name: "Clear filters" }));
     expect(router.state.location.search).toBe("?tab=activity");

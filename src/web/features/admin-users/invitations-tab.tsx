@@ -76,12 +76,24 @@ export function InvitationsTab() {
               </Button>
             </DisabledReason>
             <DisabledReason reason={readOnly}>
-              <Button size="sm" variant="outline" disabled={readOnly !== undefined || resend.isPending} onClick={() => onResend(invitation)} aria-label={`Resend the invitation of ${invitation.email}`}>
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={readOnly !== undefined || resend.isPending}
+                onClick={() => onResend(invitation)}
+                aria-label={`Resend the invitation of ${invitation.email}`}
+              >
                 Resend
               </Button>
             </DisabledReason>
             <DisabledReason reason={readOnly}>
-              <Button size="sm" variant="destructive" disabled={readOnly !== undefined || revoke.isPending} onClick={() => setRevoking(invitation)} aria-label={`Revoke the invitation of ${invitation.email}`}>
+              <Button
+                size="sm"
+                variant="destructive"
+                disabled={readOnly !== undefined || revoke.isPending}
+                onClick={() => setRevoking(invitation)}
+                aria-label={`Revoke the invitation of ${invitation.email}`}
+              >
                 Revoke
               </Button>
             </DisabledReason>
@@ -109,9 +121,7 @@ export function InvitationsTab() {
         errorMessage={apiErrorMessage}
         emptyText="No pending invitations"
       >
-        {(data) => (
-          <DataTable framed columns={columns} rows={data.invitations} rowKey={(i) => i.id} rowProps={(i) => ({ "data-testid": `invitation-row-${i.email}` })} busy={invitations.isFetching} />
-        )}
+        {(data) => <DataTable framed columns={columns} rows={data.invitations} rowKey={(i) => i.id} rowProps={(i) => ({ "data-testid": `invitation-row-${i.email}` })} busy={invitations.isFetching} />}
       </ListState>
 
       <InviteDialog

@@ -114,9 +114,7 @@ export function SentDialog({ invitation, onClose }: { invitation: SentInvitation
                 Copy link
               </Button>
             </div>
-            <p className="text-sm text-gray-600">
-              The link works once, until {formatDateTime(invitation.expiresAt)}. It is shown only now: use Resend for a new one.
-            </p>
+            <p className="text-sm text-gray-600">The link works once, until {formatDateTime(invitation.expiresAt)}. It is shown only now: use Resend for a new one.</p>
           </div>
         ) : null}
         <DialogFooter>

@@ -31,7 +31,13 @@ function StaffActions({ user, meId, readOnly, busy, onAction }: { user: AdminUse
   return (
     <div className="flex flex-wrap justify-end gap-2">
       <DisabledReason reason={refused}>
-        <Button size="sm" variant="outline" disabled={refused !== undefined || busy} onClick={() => onAction({ kind: "role", user, role: otherRole })} aria-label={`Make ${user.email} ${otherRole === "admin" ? "an admin" : "a viewer"}`}>
+        <Button
+          size="sm"
+          variant="outline"
+          disabled={refused !== undefined || busy}
+          onClick={() => onAction({ kind: "role", user, role: otherRole })}
+          aria-label={`Make ${user.email} ${otherRole === "admin" ? "an admin" : "a viewer"}`}
+        >
           {otherRole === "admin" ? "Make admin" : "Make viewer"}
         </Button>
       </DisabledReason>
@@ -41,7 +47,13 @@ function StaffActions({ user, meId, readOnly, busy, onAction }: { user: AdminUse
         </Button>
       </DisabledReason>
       <DisabledReason reason={readOnly}>
-        <Button size="sm" variant="outline" disabled={readOnly !== undefined || busy || user.activeSessions === 0} onClick={() => onAction({ kind: "sign-out", user })} aria-label={`Sign ${user.email} out everywhere`}>
+        <Button
+          size="sm"
+          variant="outline"
+          disabled={readOnly !== undefined || busy || user.activeSessions === 0}
+          onClick={() => onAction({ kind: "sign-out", user })}
+          aria-label={`Sign ${user.email} out everywhere`}
+        >
           Sign out everywhere
         </Button>
       </DisabledReason>

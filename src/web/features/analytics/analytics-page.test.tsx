@@ -55,7 +55,14 @@ const weekly: SalesResponse = {
   groupBy: "week",
   from: "2026-11-01",
   to: "2026-11-30",
-  buckets: [bucket("2026-11-01", "2026-11-01", 10), bucket("2026-11-02", "2026-11-08", 70), bucket("2026-11-09", "2026-11-15", 70), bucket("2026-11-16", "2026-11-22", 70), bucket("2026-11-23", "2026-11-29", 70), bucket("2026-11-30", "2026-11-30", 10)],
+  buckets: [
+    bucket("2026-11-01", "2026-11-01", 10),
+    bucket("2026-11-02", "2026-11-08", 70),
+    bucket("2026-11-09", "2026-11-15", 70),
+    bucket("2026-11-16", "2026-11-22", 70),
+    bucket("2026-11-23", "2026-11-29", 70),
+    bucket("2026-11-30", "2026-11-30", 10),
+  ],
   totals: { revenue: 300, orders: 6, fees: 4.5, averageOrderValue: 50 },
 };
 
@@ -102,7 +109,9 @@ describe("AnalyticsPage", () => {
     expect(within(group("Product Statistics")).getByText("Average per Artist").nextSibling).toHaveTextContent("6");
 
     expect(await screen.findByTestId("revenue-chart")).toHaveTextContent("30 days charted: 11-01");
-    const rows = within(screen.getByRole("table", { name: "Daily Breakdown" })).getAllByRole("row").slice(1);
+    const rows = within(screen.getByRole("table", { name: "Daily Breakdown" }))
+      .getAllByRole("row")
+      .slice(1);
     expect(rows).toHaveLength(10);
     expect(rows[0]).toHaveTextContent("Nov 1, 2026");
     expect(rows[0]).toHaveTextContent("$100.00");

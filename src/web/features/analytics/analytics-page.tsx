@@ -43,12 +43,7 @@ export default function AnalyticsPage() {
         </div>
       </div>
       {analytics.isError ? (
-        <LoadErrorCard
-          title="Failed to load analytics"
-          message={analytics.error.message}
-          onRetry={() => void analytics.refetch()}
-          retrying={analytics.isFetching}
-        />
+        <LoadErrorCard title="Failed to load analytics" message={analytics.error.message} onRetry={() => void analytics.refetch()} retrying={analytics.isFetching} />
       ) : analytics.data ? (
         <AnalyticsContent data={analytics.data} days={days} />
       ) : (
@@ -68,11 +63,7 @@ function AnalyticsContent({ data, days }: { data: AnalyticsResponse; days: Analy
         <StatCard title="Total Revenue" value={formatCurrency(totals.revenue)} description={`Last ${days} days`} />
         <StatCard title="Platform Fees" value={formatCurrency(totals.fees)} description={`${data.platformFeePercentage}% of sales`} />
         <StatCard title="Total Orders" value={String(totals.orders)} description={`Last ${days} days`} />
-        <StatCard
-          title="Active Artists"
-          value={String(data.vendorStats.active_vendors)}
-          description={`${data.vendorStats.new_vendors} new this month`}
-        />
+        <StatCard title="Active Artists" value={String(data.vendorStats.active_vendors)} description={`${data.vendorStats.new_vendors} new this month`} />
       </div>
 
       <RevenueCard data={data} days={days} empty={empty} />
@@ -134,7 +125,6 @@ function AnalyticsContent({ data, days }: { data: AnalyticsResponse; days: Analy
     </>
   );
 }
-
 
 function StatList({ title, rows }: { title: string; rows: Array<[string, string]> }) {
   return (

@@ -34,7 +34,12 @@ function AnnouncementDetails({ announcement: a }: { announcement: AnnouncementIt
     ["Audience", audienceText(a)],
     ["Channels", channelsText(a)],
     ...(a.channels.includes("dashboard")
-      ? ([["Dashboard", a.takenDownAt ? `Taken down ${formatDateTime(a.takenDownAt)}` : a.onDashboard ? (a.showUntil ? `Showing until ${formatDateTime(a.showUntil)}` : "Showing until taken down") : "Ended"]] as Array<[string, string]>)
+      ? ([
+          [
+            "Dashboard",
+            a.takenDownAt ? `Taken down ${formatDateTime(a.takenDownAt)}` : a.onDashboard ? (a.showUntil ? `Showing until ${formatDateTime(a.showUntil)}` : "Showing until taken down") : "Ended",
+          ],
+        ] as Array<[string, string]>)
       : []),
   ];
   return (

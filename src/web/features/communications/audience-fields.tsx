@@ -62,7 +62,14 @@ function ArtistPicker({ form, change, error }: { form: ComposerForm; change: Aud
   return (
     <div className="grid gap-2">
       <Label htmlFor="announcement-artist-search">Find artists</Label>
-      <Input id="announcement-artist-search" type="search" placeholder="Name or e-mail" value={search} onChange={(e) => setSearch(e.target.value)} {...invalidProps("announcement-artist-search", error)} />
+      <Input
+        id="announcement-artist-search"
+        type="search"
+        placeholder="Name or e-mail"
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+        {...invalidProps("announcement-artist-search", error)}
+      />
       <FieldError id="announcement-artist-search" error={error} />
       {settled.trim() !== "" && (
         <ul className="grid gap-1" aria-label="Matching artists">

@@ -23,7 +23,13 @@ export function ChannelFields({ form, change, errors }: { form: ComposerForm; ch
       {form.dashboard && (
         <div className="grid max-w-xs gap-1">
           <Label htmlFor="announcement-show-until">Show on the dashboard until</Label>
-          <Input id="announcement-show-until" type="datetime-local" value={form.showUntil} onChange={(e) => change({ showUntil: e.target.value })} {...invalidProps("announcement-show-until", errors.showUntil)} />
+          <Input
+            id="announcement-show-until"
+            type="datetime-local"
+            value={form.showUntil}
+            onChange={(e) => change({ showUntil: e.target.value })}
+            {...invalidProps("announcement-show-until", errors.showUntil)}
+          />
           <p className="text-xs text-gray-500">Empty: until you take it down.</p>
           <FieldError id="announcement-show-until" error={errors.showUntil} />
         </div>

@@ -41,7 +41,16 @@ const announcement = (over: Partial<AnnouncementItem>): AnnouncementItem => ({
   ...over,
 });
 
-const recipient = (over: Partial<RecipientItem>): RecipientItem => ({ vendorId: "v1", vendorName: "Ava Atelier", email: "ava@artists.test", status: "sent", attempts: 1, lastError: null, sentAt: "2026-12-02T10:00:01.000Z", ...over });
+const recipient = (over: Partial<RecipientItem>): RecipientItem => ({
+  vendorId: "v1",
+  vendorName: "Ava Atelier",
+  email: "ava@artists.test",
+  status: "sent",
+  attempts: 1,
+  lastError: null,
+  sentAt: "2026-12-02T10:00:01.000Z",
+  ...over,
+});
 
 interface Server {
   calls: Array<{ method: string; url: string; body: unknown }>;
@@ -67,7 +76,8 @@ function serve(server: Server) {
       return json({ recipients: status ? all.filter((r) => r.status === status) : all, nextCursor: null });
     }
     if (url === "/api/admin/communications/announcements/a1/retry-failed") return json({ announcement: announcement({ status: "sending", failed: 0, pending: 1 }) });
-    if (url === "/api/admin/communications/announcements/a1/dashboard" && method === "DELETE") return json({ announcement: announcement({ onDashboard: false, takenDownAt: "2026-12-02T11:00:00.000Z" }) });
+    if (url === "/api/admin/communications/announcements/a1/dashboard" && method === "DELETE")
+      return json({ announcement: announcement({ onDashboard: false, takenDownAt: "2026-12-02T11:00:00.000Z" }) });
     if (url === "/api/admin/communications/announcements/a1") return json({ announcement: server.states.length > 1 ? server.states.shift()! : server.states[0]! });
     return json({ error: { code: "not_found", message: url } }, 404, "Not Found");
   });
@@ -129,7 +139,12 @@ describe("Communications (docs/product.md §17.4)", () => {
     const row = within(table).getByRole("link", { name: "Holiday shipping" }).closest("tr")!;
     expect(within(row).getByText("Inactive artists")).toBeInTheDocument();
     expect(within(row).getByText("Sent")).toBeInTheDocument();
-    expect(within(row).getAllByRole("cell").map((c) => c.textContent).slice(-3)).toEqual(["11", "1", "0"]);
+    expect(
+      within(row)
+        .getAllByRole("cell")
+        .map((c) => c.textContent)
+        .slice(-3),
+    ).toEqual(["11", "1", "0"]);
   });
 
   it("shows an announcement's recipients by status, retries the failed ones and takes the banner down, each after a confirmation", async () => {

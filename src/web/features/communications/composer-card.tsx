@@ -71,7 +71,14 @@ export function ComposerCard() {
         <div className="grid content-start gap-4">
           <div className="grid gap-1">
             <Label htmlFor="announcement-title">Title</Label>
-            <Input id="announcement-title" ref={titleRef} maxLength={MAX_TITLE_LENGTH} value={form.title} onChange={(e) => change({ title: e.target.value })} {...invalidProps("announcement-title", errors.title)} />
+            <Input
+              id="announcement-title"
+              ref={titleRef}
+              maxLength={MAX_TITLE_LENGTH}
+              value={form.title}
+              onChange={(e) => change({ title: e.target.value })}
+              {...invalidProps("announcement-title", errors.title)}
+            />
             <FieldError id="announcement-title" error={errors.title} />
           </div>
           <div className="grid gap-1">

@@ -7,7 +7,11 @@ import { Spinner } from "@web/components/ui/spinner";
  */
 export function PreviewPanel({ preview, loading, waitingFor }: { preview: PreviewResponse | undefined; loading: boolean; waitingFor: string | null }) {
   if (!preview) {
-    return <div className="grid min-h-48 place-items-center rounded border border-dashed border-gray-300 p-6 text-sm text-gray-600">{loading ? <Spinner label="Loading preview" /> : (waitingFor ?? "The preview shows here.")}</div>;
+    return (
+      <div className="grid min-h-48 place-items-center rounded border border-dashed border-gray-300 p-6 text-sm text-gray-600">
+        {loading ? <Spinner label="Loading preview" /> : (waitingFor ?? "The preview shows here.")}
+      </div>
+    );
   }
   return (
     <div className="grid gap-3" aria-busy={loading}>

@@ -12,7 +12,9 @@ export function SendProgress({ announcement: a, showLink = false }: { announceme
       <div className="flex flex-wrap items-center gap-3">
         <Badge variant={ANNOUNCEMENT_STATUS_BADGE[a.status]}>{ANNOUNCEMENT_STATUS_LABELS[a.status]}</Badge>
         <span className="text-sm text-gray-700">
-          {a.recipients === 0 ? "No e-mail to send" : `${formatCount(a.sent)} sent, ${formatCount(a.failed)} failed, ${formatCount(a.pending)} pending${a.canceled > 0 ? `, ${formatCount(a.canceled)} canceled` : ""} of ${countOf(a.recipients, "recipient")}`}
+          {a.recipients === 0
+            ? "No e-mail to send"
+            : `${formatCount(a.sent)} sent, ${formatCount(a.failed)} failed, ${formatCount(a.pending)} pending${a.canceled > 0 ? `, ${formatCount(a.canceled)} canceled` : ""} of ${countOf(a.recipients, "recipient")}`}
         </span>
         {showLink && (
           <Link className="text-sm text-blue-700 underline" to={`/communications/${a.id}`}>

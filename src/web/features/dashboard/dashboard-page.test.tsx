@@ -51,10 +51,28 @@ const attention: AttentionResponse = {
   checkedAt: "2026-12-01T12:00:00.000Z",
   items: [
     { key: "payouts_failed", label: "Failed payouts", count: 2, capped: false, detail: null, severity: "critical", href: "/financials?payouts.status=failed" },
-    { key: "errors_spike", label: "Spike of errors in the last 24 hours", count: 1000, capped: true, detail: "3 a day on average over the 7 days before", severity: "critical", href: "/errors?level=error" },
+    {
+      key: "errors_spike",
+      label: "Spike of errors in the last 24 hours",
+      count: 1000,
+      capped: true,
+      detail: "3 a day on average over the 7 days before",
+      severity: "critical",
+      href: "/errors?level=error",
+    },
   ],
 };
-const slot = (vendorName: string, startsAt: string, endsAt: string) => ({ id: vendorName, vendorId: `v-${vendorName}`, vendorName, durationDays: 7, startsAt, endsAt, setBy: "boss@hki.global", endedAt: null, endReason: null });
+const slot = (vendorName: string, startsAt: string, endsAt: string) => ({
+  id: vendorName,
+  vendorId: `v-${vendorName}`,
+  vendorName,
+  durationDays: 7,
+  startsAt,
+  endsAt,
+  setBy: "boss@hki.global",
+  endedAt: null,
+  endReason: null,
+});
 const featured: FeaturedArtistResponse = {
   current: slot("Ada Prints", "2026-11-28T12:00:00.000Z", "2026-12-05T12:00:00.000Z"),
   upcoming: [slot("Bo Ceramics", "2026-12-05T12:00:00.000Z", "2026-12-10T12:00:00.000Z")],

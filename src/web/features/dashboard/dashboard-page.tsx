@@ -50,20 +50,8 @@ function DashboardContent({ stats, ready }: { stats: DashboardStats; ready: bool
           trend={stats.trends.platformFees}
           trendLabel="vs same days last month"
         />
-        <TrendStatCard
-          title="Today's Sales"
-          value={formatCurrency(stats.todaySales)}
-          description="Gross merchandise value"
-          trend={stats.trends.todaySales}
-          trendLabel="vs yesterday"
-        />
-        <TrendStatCard
-          title="Week Sales"
-          value={formatCurrency(stats.weekSales)}
-          description="Last 7 days"
-          trend={stats.trends.weekSales}
-          trendLabel="vs previous 7 days"
-        />
+        <TrendStatCard title="Today's Sales" value={formatCurrency(stats.todaySales)} description="Gross merchandise value" trend={stats.trends.todaySales} trendLabel="vs yesterday" />
+        <TrendStatCard title="Week Sales" value={formatCurrency(stats.weekSales)} description="Last 7 days" trend={stats.trends.weekSales} trendLabel="vs previous 7 days" />
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <AttentionCard enabled={ready} />

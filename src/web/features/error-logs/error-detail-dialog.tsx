@@ -39,9 +39,7 @@ export function ErrorDetailDialog({ entry, onClose }: { entry: ErrorLogEntry | n
             </DialogHeader>
             <dl className="grid grid-cols-2 gap-4">
               <Field label="Level">
-                <span className={cn("inline-block rounded-full border px-2 py-0.5 text-xs font-semibold", levelColorClasses(entry.level))}>
-                  {entry.level}
-                </span>
+                <span className={cn("inline-block rounded-full border px-2 py-0.5 text-xs font-semibold", levelColorClasses(entry.level))}>{entry.level}</span>
               </Field>
               <Field label="Status Code">{entry.status_code ?? "—"}</Field>
               <Field label="Endpoint">{entry.endpoint ?? "—"}</Field>

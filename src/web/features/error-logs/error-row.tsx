@@ -18,21 +18,10 @@ interface ErrorRowProps {
 /** One entry of the list: level, status, message (the way into the details), where, who, when, and 'Archive'. */
 export function ErrorRow({ entry, onOpen, onArchive, archiving, readOnly, select }: ErrorRowProps) {
   return (
-    <li
-      className="flex cursor-pointer items-start justify-between gap-4 rounded-lg border border-gray-200 bg-white p-4 shadow-sm hover:bg-gray-50"
-      data-testid="error-row"
-      onClick={onOpen}
-    >
+    <li className="flex cursor-pointer items-start justify-between gap-4 rounded-lg border border-gray-200 bg-white p-4 shadow-sm hover:bg-gray-50" data-testid="error-row" onClick={onOpen}>
       {select && (
         // The box selects; it never opens the details (the row's click).
-        <input
-          type="checkbox"
-          className="mt-1"
-          aria-label={`Select: ${entry.message}`}
-          checked={select.checked}
-          onClick={(e) => e.stopPropagation()}
-          onChange={select.onToggle}
-        />
+        <input type="checkbox" className="mt-1" aria-label={`Select: ${entry.message}`} checked={select.checked} onClick={(e) => e.stopPropagation()} onChange={select.onToggle} />
       )}
       <div className="grid min-w-0 flex-1 gap-1">
         <div className="flex flex-wrap items-center gap-2">

@@ -12,8 +12,19 @@ afterEach(() => {
 });
 
 const entry = (id: string, message: string): ErrorLogEntry => ({
-  id, level: "error", message, endpoint: "/api/x", method: "GET", status_code: 500, user_email: null, ip_address: null, user_agent: null, stack_trace: null, context: null,
-  created_at: "2026-11-22T11:00:00.000Z", archived_at: null,
+  id,
+  level: "error",
+  message,
+  endpoint: "/api/x",
+  method: "GET",
+  status_code: 500,
+  user_email: null,
+  ip_address: null,
+  user_agent: null,
+  stack_trace: null,
+  context: null,
+  created_at: "2026-11-22T11:00:00.000Z",
+  archived_at: null,
 });
 const answer = (errors: ErrorLogEntry[]): ErrorListResponse => ({ errors, total: errors.length, counts: { all: 3, error: 3, warning: 0, info: 0 }, nextCursor: null });
 const rows = [entry("e1", "Database timeout"), entry("e2", "Disk full"), entry("e3", "Mail bounced")];

@@ -49,9 +49,7 @@ function renderPage(url = "/errors") {
 
 describe("ErrorsPage", () => {
   it("shows cards, rows and pages with the server's cursor", async () => {
-    const fetchMock = mockFetch((url) =>
-      url.includes("cursor=C2") ? json(answer([entry({ id: "e2", message: "Second page" })])) : json(answer([entry({})], "C2")),
-    );
+    const fetchMock = mockFetch((url) => (url.includes("cursor=C2") ? json(answer([entry({ id: "e2", message: "Second page" })])) : json(answer([entry({})], "C2"))));
     renderPage();
     expect(await screen.findByText("Database timeout")).toBeInTheDocument();
     expect(screen.getByTestId("error-count-all")).toHaveTextContent("42");
@@ -99,9 +97,7 @@ describe("ErrorsPage", () => {
 
   it("asks before cleanup in the archived view", async () => {
     const fetchMock = mockFetch((url, init) =>
-      init?.method === "DELETE"
-        ? json({ message: "Deleted 3 archived errors older than 30 days", count: 3 })
-        : json(answer([entry({ archived_at: new Date().toISOString() })])),
+      init?.method === "DELETE" ? json({ message: "Deleted 3 archived errors older than 30 days", count: 3 }) : json(answer([entry({ archived_at: new Date().toISOString() })])),
     );
     renderPage("/errors?archived=true");
     await screen.findByText("Database timeout");

@@ -123,9 +123,7 @@ export default function ErrorsPage() {
         loadingLabel="Loading error logs"
         errorTitle="Error loading error logs"
         emptyText="No error logs found"
-        footer={(d) => (
-          <Pager label="Pagination" summary={`Page ${pages.page} of ${formatCount(pageCountOf(d.total, ERROR_PAGE_SIZE))} · ${formatCount(d.total)} total`} {...pages.controls(list)} />
-        )}
+        footer={(d) => <Pager label="Pagination" summary={`Page ${pages.page} of ${formatCount(pageCountOf(d.total, ERROR_PAGE_SIZE))} · ${formatCount(d.total)} total`} {...pages.controls(list)} />}
       >
         {(d) => (
           <ul className="grid gap-2" aria-label="Error logs" aria-busy={list.isFetching}>

@@ -151,7 +151,11 @@ function serve(server: Server) {
     }
     if (url === "/api/admin/financial/payouts/p1/retry") return json({ payout: { ...payouts.payouts[0]!, status: "pending", failureReason: null } });
     if (url === "/api/admin/financial/payouts/p3/check") {
-      return json({ payout: { ...unknownPayout, status: "paid", stripeTransferId: "tr_found", failureReason: null }, outcome: "paid", message: "Stripe made the transfer tr_found of 80.00 USD: the payout is paid" });
+      return json({
+        payout: { ...unknownPayout, status: "paid", stripeTransferId: "tr_found", failureReason: null },
+        outcome: "paid",
+        message: "Stripe made the transfer tr_found of 80.00 USD: the payout is paid",
+      });
     }
     if (url.startsWith("/api/admin/financial/payouts")) return json(server.payouts ? { payouts: server.payouts, total: server.payouts.length, nextCursor: null } : payouts);
     if (url === "/api/admin/exports") return json({ url: "/api/exports/tok", expiresAt: "2026-12-02T10:01:00.000Z", filename: "payouts-2026-12-02.csv" }, 201, "Created");

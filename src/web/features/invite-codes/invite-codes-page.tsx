@@ -12,12 +12,7 @@ export default function InviteCodesPage() {
       </h1>
       {config.data ? (
         <p>
-          <a
-            href={storefrontLink(config.data.storefrontUrl, "/admin/invite-codes")}
-            target="_blank"
-            rel="noopener noreferrer"
-            className={buttonVariants()}
-          >
+          <a href={storefrontLink(config.data.storefrontUrl, "/admin/invite-codes")} target="_blank" rel="noopener noreferrer" className={buttonVariants()}>
             Manage invite codes in the store admin
             <span className="sr-only"> (opens in a new tab)</span>
           </a>

@@ -1,13 +1,5 @@
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
-import {
-  type ProductSort,
-  type ProductStatus,
-  bulkProductStatusEndpoint,
-  getProductEndpoint,
-  listProductsEndpoint,
-  productsSummaryEndpoint,
-  setProductStatusEndpoint,
-} from "@contract/products";
+import { type ProductSort, type ProductStatus, bulkProductStatusEndpoint, getProductEndpoint, listProductsEndpoint, productsSummaryEndpoint, setProductStatusEndpoint } from "@contract/products";
 import { callApi, mutationOf } from "@web/lib/api-client";
 
 export const PRODUCTS_PAGE_SIZE = 50;

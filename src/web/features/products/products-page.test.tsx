@@ -42,7 +42,13 @@ const detail: ProductDetail = {
 };
 
 function renderPage(url: string) {
-  const router = createMemoryRouter([{ path: "/products", element: <ProductsPage /> }, { path: "/vendors/:id", element: <p>Vendor screen</p> }], { initialEntries: [url] });
+  const router = createMemoryRouter(
+    [
+      { path: "/products", element: <ProductsPage /> },
+      { path: "/vendors/:id", element: <p>Vendor screen</p> },
+    ],
+    { initialEntries: [url] },
+  );
   renderWithQuery(
     <CurrentUserContext.Provider value={admin}>
       <RouterProvider router={router} />
@@ -54,7 +60,9 @@ function renderPage(url: string) {
 
 describe("ProductsPage", () => {
   it("shows the summary, the rows with their vendor and status, and passes filters and sort from the URL to the server", async () => {
-    const fetch = mockFetch((url) => (url.includes("/summary") ? json(summary) : json(page([product({}), product({ id: "p2", name: "Draft Mug", status: "draft" })], { total: 10_000, totalCapped: true, nextCursor: "c2" }))));
+    const fetch = mockFetch((url) =>
+      url.includes("/summary") ? json(summary) : json(page([product({}), product({ id: "p2", name: "Draft Mug", status: "draft" })], { total: 10_000, totalCapped: true, nextCursor: "c2" })),
+    );
     renderPage("/products?status=active&sort=-revenue&vendorId=v1");
     await waitFor(() => expect(screen.getByTestId("product-count-total")).toHaveTextContent("1,234"));
     expect(screen.getByTestId("product-count-hidden")).toHaveTextContent("14");

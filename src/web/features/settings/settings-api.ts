@@ -36,8 +36,7 @@ export function useSaveSettings() {
 export function useSettingHistory(key: SettingKeyName, enabled: boolean) {
   return useInfiniteQuery({
     queryKey: settingsKeys.history(key),
-    queryFn: ({ signal, pageParam }) =>
-      callApi(settingHistoryEndpoint, { query: { key, limit: SETTINGS_HISTORY_PAGE, cursor: pageParam || undefined } }, { signal }),
+    queryFn: ({ signal, pageParam }) => callApi(settingHistoryEndpoint, { query: { key, limit: SETTINGS_HISTORY_PAGE, cursor: pageParam || undefined } }, { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     enabled,

@@ -27,15 +27,19 @@ function makeSettings(overrides: Partial<Record<keyof SettingsResponse, string>>
     announcement_message: "",
     ...overrides,
   };
-  return Object.fromEntries(
-    Object.entries(base).map(([k, value]) => [k, { value, description: `About ${k}`, updatedAt: at, updatedBy: null }]),
-  ) as SettingsResponse;
+  return Object.fromEntries(Object.entries(base).map(([k, value]) => [k, { value, description: `About ${k}`, updatedAt: at, updatedBy: null }])) as SettingsResponse;
 }
 
 function renderPage() {
-  const router = createMemoryRouter([{ path: "/settings", element: <SettingsPage /> }, { path: "/", element: <p>Home</p> }], {
-    initialEntries: ["/settings"],
-  });
+  const router = createMemoryRouter(
+    [
+      { path: "/settings", element: <SettingsPage /> },
+      { path: "/", element: <p>Home</p> },
+    ],
+    {
+      initialEntries: ["/settings"],
+    },
+  );
   return { router, ...renderWithQuery(<RouterProvider router={router} />) };
 }
 
@@ -114,11 +118,7 @@ describe("SettingsPage", () => {
   it("shows a server validation error next to its field and keeps the edit", async () => {
     mockFetch((_url, init) =>
       init?.method === "PUT"
-        ? json(
-            { error: { code: "invalid_setting", message: "support_email: must be a valid e-mail address", fields: { support_email: "must be a valid e-mail address" } } },
-            400,
-            "Bad Request",
-          )
+        ? json({ error: { code: "invalid_setting", message: "support_email: must be a valid e-mail address", fields: { support_email: "must be a valid e-mail address" } } }, 400, "Bad Request")
         : json(makeSettings()),
     );
     const user = userEvent.setup();

@@ -38,12 +38,7 @@ export default function SettingsPage() {
         </Link>
       </div>
       {settings.isError ? (
-        <LoadErrorCard
-          title="Error loading settings"
-          message={settings.error.message}
-          onRetry={() => void settings.refetch()}
-          retrying={settings.isFetching}
-        />
+        <LoadErrorCard title="Error loading settings" message={settings.error.message} onRetry={() => void settings.refetch()} retrying={settings.isFetching} />
       ) : settings.data ? (
         <SettingsForm settings={settings.data} />
       ) : (

@@ -55,7 +55,12 @@ function HistoryRow({ settingKey, label, settings }: { settingKey: SettingKeyNam
 function ChangeList({ settingKey }: { settingKey: SettingKeyName }) {
   const history = useSettingHistory(settingKey, true);
   if (history.isPending) return <Spinner label="Loading history" />;
-  if (history.isError) return <p role="alert" className="text-sm text-red-700">Failed to load history: {history.error.message}</p>;
+  if (history.isError)
+    return (
+      <p role="alert" className="text-sm text-red-700">
+        Failed to load history: {history.error.message}
+      </p>
+    );
   const changes = history.data.pages.flatMap((p) => p.changes);
   if (changes.length === 0) return <p className="text-sm text-gray-600">No changes recorded yet.</p>;
   return (

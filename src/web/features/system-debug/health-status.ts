@@ -9,9 +9,7 @@ export type HealthProblem = "not_admin" | "auth_key_missing" | "payment_key_miss
  * needs a server secret: the built-in provider has none to miss (docs/decisions). "Payment API not
  * working" is the live Stripe check; without a key no call can work, so it counts then too.
  */
-export function healthProblems(
-  data: Pick<DebugResponse, "isAdmin" | "authSecretKeyRequired" | "clerkSecretKeyExists" | "stripeSecretKeyExists" | "stripeWorks">,
-): HealthProblem[] {
+export function healthProblems(data: Pick<DebugResponse, "isAdmin" | "authSecretKeyRequired" | "clerkSecretKeyExists" | "stripeSecretKeyExists" | "stripeWorks">): HealthProblem[] {
   const problems: HealthProblem[] = [];
   if (!data.isAdmin) problems.push("not_admin");
   if (data.authSecretKeyRequired && !data.clerkSecretKeyExists) problems.push("auth_key_missing");

@@ -41,10 +41,11 @@ describe("SystemDebugPage", () => {
     expect(await screen.findByText("SQLite (embedded)")).toBeInTheDocument();
     expect(screen.getByTestId("overall-status")).toHaveTextContent("Warning");
     const problems = screen.getByRole("list", { name: "Problems" });
-    expect(within(problems).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
-      "Payment provider secret key is missing",
-      "Payment provider API is not working",
-    ]);
+    expect(
+      within(problems)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["Payment provider secret key is missing", "Payment provider API is not working"]);
     for (const name of ["User Information", "Authentication Provider Configuration", "Payment Provider Integration (Stripe)", "API Configuration"]) {
       expect(screen.getByRole("group", { name })).toBeInTheDocument();
     }

@@ -82,9 +82,7 @@ function Probe({ title, description, label, pending, outcome, onRun }: ProbeProp
         <div aria-live="polite" aria-label={`${label} result`} role="region">
           {outcome ? (
             <>
-              <p className={outcome.ok ? "text-sm font-medium text-green-700" : "text-sm font-medium text-red-700"}>
-                {outcome.ok ? "Success" : "Error"}
-              </p>
+              <p className={outcome.ok ? "text-sm font-medium text-green-700" : "text-sm font-medium text-red-700"}>{outcome.ok ? "Success" : "Error"}</p>
               <pre className="max-h-64 overflow-auto rounded bg-gray-50 p-3 text-xs whitespace-pre-wrap break-all">{outcome.text}</pre>
             </>
           ) : null}

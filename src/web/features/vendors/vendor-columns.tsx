@@ -45,13 +45,7 @@ export function useVendorColumns({ storefrontUrl, onStatus, onDelete }: VendorCo
       hideHeader: true,
       cell: (v) => (
         <div className="flex justify-end gap-2">
-          <a
-            href={storeUrl(v)}
-            target="_blank"
-            rel="noopener noreferrer"
-            className={buttonVariants({ variant: "outline", size: "sm" })}
-            aria-label={`View store of ${v.name} (opens in a new tab)`}
-          >
+          <a href={storeUrl(v)} target="_blank" rel="noopener noreferrer" className={buttonVariants({ variant: "outline", size: "sm" })} aria-label={`View store of ${v.name} (opens in a new tab)`}>
             View Store
           </a>
           <DisabledReason reason={readOnly}>

@@ -13,8 +13,14 @@ afterEach(() => {
 });
 
 const detail = (status: "active" | "suspended"): VendorDetail => ({
-  id: "v1", name: "Moonlit Ceramics", owner: "Ava Stone", email: "ava@moonlit.example", slug: "moonlit-ceramics", status,
-  isInternal: false, joinedDate: "2026-05-01T00:00:00.000Z",
+  id: "v1",
+  name: "Moonlit Ceramics",
+  owner: "Ava Stone",
+  email: "ava@moonlit.example",
+  slug: "moonlit-ceramics",
+  status,
+  isInternal: false,
+  joinedDate: "2026-05-01T00:00:00.000Z",
   stats: { totalProducts: 3, revenue: 1234.5, totalSales: 7, avgOrderValue: 176.36, conversionRate: 2.5, lastSaleDate: null },
   customization: { theme: "minimal", primaryColor: "#112233", secondaryColor: "#445566", about: "Clay things", customCSS: ".a{}", customHTML: "<p>Hi</p>" },
 });
@@ -59,13 +65,30 @@ describe("VendorDetailPage", () => {
   it("shows the payout account, refreshes it from Stripe, and the vendor's balance and last payouts", async () => {
     const payouts = (status: "active" | "restricted") => ({
       account: {
-        vendorId: "v1", stripeAccountId: "acct_moonlit", status, chargesEnabled: status === "active", payoutsEnabled: status === "active",
+        vendorId: "v1",
+        stripeAccountId: "acct_moonlit",
+        status,
+        chargesEnabled: status === "active",
+        payoutsEnabled: status === "active",
         requirements: status === "active" ? null : { currentlyDue: ["external_account"], pastDue: ["external_account"], disabledReason: "requirements.past_due" },
         checkedAt: "2026-11-30T10:00:00.000Z",
       },
       money: { earned: 300, paidOut: 200, inFlight: 0, balance: 100, lastPayoutAt: "2026-11-01T10:00:00.000Z" },
       recentPayouts: [
-        { id: "p1", vendorId: "v1", vendorName: "Moonlit Ceramics", amount: 200, currency: "usd", status: "paid", stripeTransferId: "tr_1", failureReason: null, runId: "r1", createdAt: "2026-11-01T09:00:00.000Z", paidAt: "2026-11-01T10:00:00.000Z", checkedAt: null },
+        {
+          id: "p1",
+          vendorId: "v1",
+          vendorName: "Moonlit Ceramics",
+          amount: 200,
+          currency: "usd",
+          status: "paid",
+          stripeTransferId: "tr_1",
+          failureReason: null,
+          runId: "r1",
+          createdAt: "2026-11-01T09:00:00.000Z",
+          paidAt: "2026-11-01T10:00:00.000Z",
+          checkedAt: null,
+        },
       ],
     });
     const fetchMock = mockFetch((url, init) => {

@@ -24,8 +24,7 @@ export function VendorStatusDialog({ vendor, nextActive, onCancel, onConfirm }: 
       description={
         nextActive ? (
           <div>
-            Enable <strong>{vendor?.name}</strong>? Their store becomes visible in public listings again and they regain access
-            to their vendor dashboard.
+            Enable <strong>{vendor?.name}</strong>? Their store becomes visible in public listings again and they regain access to their vendor dashboard.
           </div>
         ) : (
           <div>
@@ -61,8 +60,8 @@ export function VendorDeleteDialog({ vendor, providerName, onCancel, onConfirm }
         <div>
           <p className="font-medium text-red-700">This action cannot be undone.</p>
           <p className="mt-2">
-            This will permanently remove the vendor account of <strong>{vendor?.name}</strong>, their store, their products and
-            all their data. It also deletes their user account at the authentication provider ({providerName}).
+            This will permanently remove the vendor account of <strong>{vendor?.name}</strong>, their store, their products and all their data. It also deletes their user account at the authentication
+            provider ({providerName}).
           </p>
           <p className="mt-2">If you only want to stop them selling for now, consider disabling the vendor instead.</p>
         </div>

@@ -82,10 +82,7 @@ export function useVendorSales(id: string, page: number, enabled: boolean) {
 }
 
 /** Rewrites every cached list page (e.g. after a status change), so the row updates at once. */
-function updateCachedLists(
-  queryClient: ReturnType<typeof useQueryClient>,
-  update: (data: AdminVendorsResponse) => AdminVendorsResponse,
-): void {
+function updateCachedLists(queryClient: ReturnType<typeof useQueryClient>, update: (data: AdminVendorsResponse) => AdminVendorsResponse): void {
   queryClient.setQueriesData<AdminVendorsResponse>({ queryKey: vendorKeys.lists() }, (data) => (data ? update(data) : data));
 }
 

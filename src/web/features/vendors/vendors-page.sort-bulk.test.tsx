@@ -13,11 +13,26 @@ afterEach(() => {
 });
 
 const vendor = (id: string, name: string, isActive = true): AdminVendorRow => ({
-  id, name, owner: "Owner", email: `${id}@shop.example`, slug: `${id}-store`, joinedDate: "2026-05-01T00:00:00.000Z", isActive, isInternal: false, products: 3, revenue: 120.5,
+  id,
+  name,
+  owner: "Owner",
+  email: `${id}@shop.example`,
+  slug: `${id}-store`,
+  joinedDate: "2026-05-01T00:00:00.000Z",
+  isActive,
+  isInternal: false,
+  products: 3,
+  revenue: 120.5,
 });
 const rows = [vendor("v1", "Moonlit Ceramics"), vendor("v2", "Harbor Prints"), vendor("v3", "Kiln Works", false)];
 const answer = (nextCursor: string | null = null): AdminVendorsResponse => ({
-  vendors: rows, total: 45, totalCapped: false, page: 1, limit: 20, counts: { total: 45, active: 40, inactive: 5, internal: 0 }, nextCursor,
+  vendors: rows,
+  total: 45,
+  totalCapped: false,
+  page: 1,
+  limit: 20,
+  counts: { total: 45, active: 40, inactive: 5, internal: 0 },
+  nextCursor,
 });
 const config = { storefrontUrl: "http://store.test", authProviderName: "Clerk" };
 
@@ -31,7 +46,9 @@ function renderPage(path = "/vendors", viewer = false) {
   );
   renderWithQuery(
     viewer ? (
-      <CurrentUserContext.Provider value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false }}>{page}</CurrentUserContext.Provider>
+      <CurrentUserContext.Provider value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false }}>
+        {page}
+      </CurrentUserContext.Provider>
     ) : (
       page
     ),

@@ -22,8 +22,16 @@ const page = (vendors: AdminVendorsResponse["vendors"], total = vendors.length):
   nextCursor: null,
 });
 const moon = {
-  id: "v1", name: "Moonlit Ceramics", owner: "Ava Stone", email: "ava@moonlit.example", slug: "moonlit-ceramics",
-  joinedDate: "2026-05-01T00:00:00.000Z", isActive: true, isInternal: true, products: 12, revenue: 1234.5,
+  id: "v1",
+  name: "Moonlit Ceramics",
+  owner: "Ava Stone",
+  email: "ava@moonlit.example",
+  slug: "moonlit-ceramics",
+  joinedDate: "2026-05-01T00:00:00.000Z",
+  isActive: true,
+  isInternal: true,
+  products: 12,
+  revenue: 1234.5,
 };
 const config = { storefrontUrl: "http://store.test", authProviderName: "Clerk" };
 

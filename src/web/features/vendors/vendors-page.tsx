@@ -95,8 +95,7 @@ export default function VendorsPage() {
       { id: vendor.id, isActive },
       {
         onSuccess: () => toast({ title: `${vendor.name} ${isActive ? "enabled" : "disabled"}`, variant: "success" }),
-        onError: (error) =>
-          toast({ title: `Failed to ${isActive ? "enable" : "disable"} vendor: ${errorMessage(error)}`, variant: "destructive" }),
+        onError: (error) => toast({ title: `Failed to ${isActive ? "enable" : "disable"} vendor: ${errorMessage(error)}`, variant: "destructive" }),
       },
     );
   };
@@ -166,12 +165,7 @@ export default function VendorsPage() {
       </ListState>
 
       <VendorStatusDialog vendor={statusTarget} nextActive={statusTarget ? !statusTarget.isActive : false} onCancel={() => setStatusTarget(null)} onConfirm={confirmStatus} />
-      <VendorDeleteDialog
-        vendor={deleteTarget}
-        providerName={config.data?.authProviderName ?? "Authentication Provider"}
-        onCancel={() => setDeleteTarget(null)}
-        onConfirm={confirmDelete}
-      />
+      <VendorDeleteDialog vendor={deleteTarget} providerName={config.data?.authProviderName ?? "Authentication Provider"} onCancel={() => setDeleteTarget(null)} onConfirm={confirmDelete} />
     </section>
   );
 }

@@ -37,12 +37,8 @@ async function createSqliteTriggers(db: Kysely<any>): Promise<void> {
   const bump = (row: "NEW" | "OLD", delta: 1 | -1) => `
     insert into error_log_counts (archived, level, entries) values (${row}.archived, ${row}.level, ${delta})
       on conflict (archived, level) do update set entries = entries + (${delta});`;
-  await sql
-    .raw(`create trigger error_logs_count_insert after insert on error_logs begin ${bump("NEW", 1)} end`)
-    .execute(db);
-  await sql
-    .raw(`create trigger error_logs_count_delete after delete on error_logs begin ${bump("OLD", -1)} end`)
-    .execute(db);
+  await sql.raw(`create trigger error_logs_count_insert after insert on error_logs begin ${bump("NEW", 1)} end`).execute(db);
+  await sql.raw(`create trigger error_logs_count_delete after delete on error_logs begin ${bump("OLD", -1)} end`).execute(db);
   await sql
     .raw(
       `create trigger error_logs_count_update after update of archived, level on error_logs

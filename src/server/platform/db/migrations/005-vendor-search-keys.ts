@@ -22,9 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create virtual table vendor_search using fts5(body, tokenize = 'trigram case_sensitive 0')`.execute(db);
   // Existing vendors get keys in joined order, so rowid order is newest-first for them too.
   await sql`insert into vendor_search_keys (vendor_id) select id from vendors order by joined_at, id`.execute(db);
-  await sql
-    .raw(`insert into vendor_search (rowid, body) select k.key, ${body("v")} from vendor_search_keys k join vendors v on v.id = k.vendor_id`)
-    .execute(db);
+  await sql.raw(`insert into vendor_search (rowid, body) select k.key, ${body("v")} from vendor_search_keys k join vendors v on v.id = k.vendor_id`).execute(db);
   await sql
     .raw(
       `create trigger vendor_search_insert after insert on vendors begin

@@ -18,8 +18,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex("vendors_active_name_idx").on("vendors").columns(["is_active", "name", "id"]).execute();
   await db.schema.createIndex("vendors_internal_name_idx").on("vendors").columns(["is_internal", "name", "id"]).execute();
 
-  await db.schema.alterTable("vendor_totals").addColumn("is_active", "integer", (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable("vendor_totals").addColumn("is_internal", "integer", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("vendor_totals")
+    .addColumn("is_active", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable("vendor_totals")
+    .addColumn("is_internal", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
   await sql`update vendor_totals set
       is_active = coalesce((select v.is_active from vendors v where v.id = vendor_totals.vendor_id), 0),
       is_internal = coalesce((select v.is_internal from vendors v where v.id = vendor_totals.vendor_id), 0)`.execute(db);

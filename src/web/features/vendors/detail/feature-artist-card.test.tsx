@@ -10,14 +10,30 @@ afterEach(() => {
 });
 
 const vendor = (over: Partial<VendorDetail> = {}): VendorDetail => ({
-  id: "v1", name: "Moonlit Ceramics", owner: "Ava Stone", email: "ava@moonlit.example", slug: "moonlit-ceramics", status: "active",
-  isInternal: false, joinedDate: "2026-05-01T00:00:00.000Z",
+  id: "v1",
+  name: "Moonlit Ceramics",
+  owner: "Ava Stone",
+  email: "ava@moonlit.example",
+  slug: "moonlit-ceramics",
+  status: "active",
+  isInternal: false,
+  joinedDate: "2026-05-01T00:00:00.000Z",
   stats: { totalProducts: 3, revenue: 1234.5, totalSales: 7, avgOrderValue: 176.36, conversionRate: 2.5, lastSaleDate: null },
   customization: { theme: "minimal", primaryColor: "#112233", secondaryColor: "#445566", about: "Clay things", customCSS: "", customHTML: null },
   ...over,
 });
 
-const slot = { id: "s1", vendorId: "v1", vendorName: "Moonlit Ceramics", durationDays: 14, startsAt: "2026-11-22T12:00:00.000Z", endsAt: "2026-12-06T12:00:00.000Z", setBy: "a@hki.global", endedAt: null, endReason: null };
+const slot = {
+  id: "s1",
+  vendorId: "v1",
+  vendorName: "Moonlit Ceramics",
+  durationDays: 14,
+  startsAt: "2026-11-22T12:00:00.000Z",
+  endsAt: "2026-12-06T12:00:00.000Z",
+  setBy: "a@hki.global",
+  endedAt: null,
+  endReason: null,
+};
 
 describe("FeatureArtistCard", () => {
   it("features the artist for the days typed, queued after the current one when ticked", async () => {

@@ -33,6 +33,15 @@ export function ProductsTab({ vendorId }: { vendorId: string }) {
   const pages = useNumberedPages("products");
   const query = useVendorProducts(vendorId, pages.page, true);
   return (
-    <PagedTab query={query} rowsOf={(d) => d.products} columns={columnsFor(vendorId)} rowKey={(p) => p.id} pages={pages} loadingLabel="Loading products" emptyText="No products yet" pagerLabel="Product pages" />
+    <PagedTab
+      query={query}
+      rowsOf={(d) => d.products}
+      columns={columnsFor(vendorId)}
+      rowKey={(p) => p.id}
+      pages={pages}
+      loadingLabel="Loading products"
+      emptyText="No products yet"
+      pagerLabel="Product pages"
+    />
   );
 }

@@ -49,24 +49,24 @@ export function SettingsTab({ vendor, status }: { vendor: VendorDetail; status: 
   const suspended = vendor.status === "suspended";
   return (
     <TitledCard title="Vendor status" contentClassName="grid gap-3">
-        <p className="text-gray-600">
-          {suspended
-            ? "The vendor is suspended. Activating makes the store visible again and restores dashboard access."
-            : "Suspending hides the store from public listings and blocks dashboard access; all data is kept."}
-        </p>
-        <div>
-          <DisabledReason reason={status.readOnly}>
-            {suspended ? (
-              <Button onClick={() => status.change("active")} disabled={status.disabled}>
-                Activate Vendor
-              </Button>
-            ) : (
-              <Button variant="destructive" onClick={() => status.change("suspended")} disabled={status.disabled}>
-                Suspend Vendor
-              </Button>
-            )}
-          </DisabledReason>
-        </div>
+      <p className="text-gray-600">
+        {suspended
+          ? "The vendor is suspended. Activating makes the store visible again and restores dashboard access."
+          : "Suspending hides the store from public listings and blocks dashboard access; all data is kept."}
+      </p>
+      <div>
+        <DisabledReason reason={status.readOnly}>
+          {suspended ? (
+            <Button onClick={() => status.change("active")} disabled={status.disabled}>
+              Activate Vendor
+            </Button>
+          ) : (
+            <Button variant="destructive" onClick={() => status.change("suspended")} disabled={status.disabled}>
+              Suspend Vendor
+            </Button>
+          )}
+        </DisabledReason>
+      </div>
     </TitledCard>
   );
 }
