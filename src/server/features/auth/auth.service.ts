@@ -92,6 +92,9 @@ export class AuthService {
     }
     await limiter.reset(accountAddressBucket);
     await limiter.undo(accountBucket);
+    // A sign-in that proved its password is no spray: it gives its hit on the address back, so an
+    // office behind one address (or a test suite) is never locked out by its own good sign-ins.
+    await limiter.undo(`signin-ip:${address}`);
     const user = { ...result.user, isAdmin: isAdminUser(result.user, config.adminEmailDomain) };
     await recordAudit(this.deps.database.db, { actor: { user, ...request }, action: "auth.sign_in", target: { type: "user", id: result.user.id, label: result.user.email } }, this.deps.clock);
     return {

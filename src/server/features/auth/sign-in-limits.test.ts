@@ -164,6 +164,16 @@ describe.each(testDatabaseKinds)("sign-in limits (%s)", (kind) => {
     expect((await signInFrom("198.51.100.99", ctx.config.adminEmail, TEST_PASSWORD)).status).toBe(429);
     expect((await signInFrom("198.51.100.98", ctx.config.adminEmail, TEST_PASSWORD)).status).toBe(200);
   });
+
+  it("successful sign-ins give their hit on the address back: an office behind one address is never locked out by them", async () => {
+    for (let i = 0; i < SIGN_IN_IP_RULE.limit + 5; i++) {
+      expect((await signInFrom("198.51.100.77", ctx.config.adminEmail, TEST_PASSWORD)).status, `sign-in ${i + 1}`).toBe(200);
+    }
+    // Failed guesses from that address still count as before.
+    countChecks(1);
+    for (let i = 0; i < SIGN_IN_IP_RULE.limit; i++) await signInFrom("198.51.100.77", `spray-${i}@example.com`, "x");
+    expect((await signInFrom("198.51.100.77", ctx.config.adminEmail, TEST_PASSWORD)).status).toBe(429);
+  });
 });
 
 describe("finding 6: a flood of sign-ins (real scrypt) does not hold up a legitimate sign-in or reads", () => {
