@@ -44,7 +44,8 @@ test("level cards filter the list, show as selected and live in the URL", async 
   await expect(page.getByRole("button", { name: "Archive All Warning" })).toBeVisible();
   const rows = page.getByTestId("error-row");
   await expect(rows.first()).toBeVisible();
-  for (const level of await rows.locator("span.rounded-full").allTextContents()) expect(level).toBe("warning");
+  // The previous list stays on screen while the filtered one loads: wait until every row is a warning.
+  await expect.poll(async () => [...new Set(await rows.locator("span.rounded-full").allTextContents())], { timeout: 10_000 }).toEqual(["warning"]);
   await page.reload();
   await expect(page.getByTestId("error-card-warning")).toHaveAttribute("aria-pressed", "true");
 });
