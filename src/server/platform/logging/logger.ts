@@ -43,13 +43,13 @@ function isoTimeOncePerMillisecond(): string {
 }
 
 /**
- * stdout, written asynchronously (a slow log reader must not block the event loop), in batches:
- * lines collect until 4 KB (about 25 access lines) or 100 ms have passed, so under load one write
- * carries many lines instead of one system call per request (docs/performance.md, request path
- * profile); flushed synchronously when the process exits so the last lines are not lost.
+ * stdout, written asynchronously (a slow log reader must not block the event loop), flushed
+ * synchronously when the process exits so the last lines are not lost. Batching lines (sonic-boom's
+ * minLength, 4 KB / 100 ms) was tried for issue 25 and left out: no gain in the profile, and lines
+ * held that long outlive the young generation (docs/performance.md).
  */
 function stdoutDestination(): DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096, maxWrite: 16384, periodicFlush: 100 });
+  const destination = pino.destination({ dest: 1, sync: false });
   process.once("exit", () => {
     try {
       destination.flushSync();
