@@ -45,8 +45,8 @@ function isoTimeOncePerMillisecond(): string {
 /**
  * stdout, written asynchronously (a slow log reader must not block the event loop), flushed
  * synchronously when the process exits so the last lines are not lost. Batching lines (sonic-boom's
- * minLength, 4 KB / 100 ms) was tried for issue 25 and left out: no gain in the profile, and lines
- * held that long outlive the young generation (docs/performance.md).
+ * minLength, 4 KB / 100 ms) was tried for issue 25 and left out: no measurable gain in the
+ * request-path profile (docs/performance.md).
  */
 function stdoutDestination(): DestinationStream {
   const destination = pino.destination({ dest: 1, sync: false });
