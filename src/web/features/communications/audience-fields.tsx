@@ -5,7 +5,8 @@ import { FieldError, invalidProps } from "@web/components/ui/field-error";
 import { Input, inputClasses } from "@web/components/ui/input";
 import { Label } from "@web/components/ui/label";
 import { countOf } from "@web/lib/format";
-import { useArtistSearch, useSettled } from "./communications-api";
+import { useDebouncedValue } from "@web/lib/use-debounced-value";
+import { useArtistSearch } from "./communications-api";
 import { AUDIENCE_LABELS } from "./communications-text";
 import type { ComposerForm } from "./composer-form";
 
@@ -56,7 +57,7 @@ export function AudienceFields({ form, change, reach, errors }: AudienceFieldsPr
 /** Chosen artists: search by name or e-mail, add from the matches, remove a chip. */
 function ArtistPicker({ form, change, error }: { form: ComposerForm; change: AudienceFieldsProps["change"]; error: string | undefined }) {
   const [search, setSearch] = useState("");
-  const settled = useSettled(search, 250);
+  const settled = useDebouncedValue(search, 250);
   const matches = useArtistSearch(settled);
   const chosenIds = new Set(form.chosen.map((c) => c.id));
   return (

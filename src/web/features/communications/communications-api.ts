@@ -1,5 +1,4 @@
-import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import {
   type AnnouncementItem,
   type AnnouncementRequest,
@@ -14,7 +13,8 @@ import {
   takeDownAnnouncementEndpoint,
 } from "@contract/communications";
 import { listAdminVendorsEndpoint } from "@contract/vendors";
-import { callApi, mutationOf } from "@web/lib/api-client";
+import { callApi } from "@web/lib/api-client";
+import { byId, useApiMutation } from "@web/lib/use-api-mutation";
 
 /** Query keys of the communications area (every key starts with it: a send refreshes them all). */
 export const communicationsKeys = {
@@ -63,16 +63,6 @@ export function useRecipients(id: string, status: RecipientStatus | "all", curso
   });
 }
 
-/** `value`, once it has stayed the same for `ms`. */
-export function useSettled<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
-
 /** The mail the composer would send and how many artists it reaches; null body: nothing to preview yet. */
 export function usePreview(body: AnnouncementRequest | null) {
   return useQuery({
@@ -94,30 +84,9 @@ export function useArtistSearch(search: string) {
   });
 }
 
-export function useSendAnnouncement() {
-  return useMutation({
-    ...mutationOf(sendAnnouncementEndpoint),
-    mutationFn: async (body: AnnouncementRequest) => (await callApi(sendAnnouncementEndpoint, { body })).announcement,
-  });
-}
-
-export function useRetryFailed() {
-  return useMutation({
-    ...mutationOf(retryFailedEndpoint),
-    mutationFn: async (id: string) => (await callApi(retryFailedEndpoint, { params: { id } })).announcement,
-  });
-}
-
-export function useCancelAnnouncement() {
-  return useMutation({
-    ...mutationOf(cancelAnnouncementEndpoint),
-    mutationFn: async (id: string) => (await callApi(cancelAnnouncementEndpoint, { params: { id } })).announcement,
-  });
-}
-
-export function useTakeDown() {
-  return useMutation({
-    ...mutationOf(takeDownAnnouncementEndpoint),
-    mutationFn: async (id: string) => (await callApi(takeDownAnnouncementEndpoint, { params: { id } })).announcement,
-  });
-}
+/** Each answers the announcement after the change. */
+const announcementOf = (answer: { announcement: AnnouncementItem }) => answer.announcement;
+export const useSendAnnouncement = () => useApiMutation(sendAnnouncementEndpoint, (body: AnnouncementRequest) => ({ body }), announcementOf);
+export const useRetryFailed = () => useApiMutation(retryFailedEndpoint, byId, announcementOf);
+export const useCancelAnnouncement = () => useApiMutation(cancelAnnouncementEndpoint, byId, announcementOf);
+export const useTakeDown = () => useApiMutation(takeDownAnnouncementEndpoint, byId, announcementOf);

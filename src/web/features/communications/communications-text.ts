@@ -4,40 +4,13 @@ import { countOf } from "@web/lib/format";
 
 /** The words of the communications screens (docs/product.md §17.4). */
 
-export const AUDIENCE_LABELS: Record<AnnouncementAudience, string> = {
-  all: "All artists",
-  active: "Active artists",
-  inactive: "Inactive artists",
-  vendorIds: "Chosen artists",
-};
+export const AUDIENCE_LABELS: Record<AnnouncementAudience, string> = { all: "All artists", active: "Active artists", inactive: "Inactive artists", vendorIds: "Chosen artists" };
 
-export const ANNOUNCEMENT_STATUS_LABELS: Record<AnnouncementStatus, string> = {
-  queueing: "Queueing",
-  sending: "Sending",
-  sent: "Sent",
-  canceled: "Canceled",
-};
+export const ANNOUNCEMENT_STATUS_LABELS: Record<AnnouncementStatus, string> = { queueing: "Queueing", sending: "Sending", sent: "Sent", canceled: "Canceled" };
+export const ANNOUNCEMENT_STATUS_BADGE: Record<AnnouncementStatus, BadgeVariant> = { queueing: "info", sending: "info", sent: "success", canceled: "secondary" };
 
-export const ANNOUNCEMENT_STATUS_BADGE: Record<AnnouncementStatus, BadgeVariant> = {
-  queueing: "info",
-  sending: "info",
-  sent: "success",
-  canceled: "secondary",
-};
-
-export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
-  pending: "Pending",
-  sent: "Sent",
-  failed: "Failed",
-  canceled: "Canceled",
-};
-
-export const RECIPIENT_STATUS_BADGE: Record<RecipientStatus, BadgeVariant> = {
-  pending: "info",
-  sent: "success",
-  failed: "destructive",
-  canceled: "secondary",
-};
+export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = { pending: "Pending", sent: "Sent", failed: "Failed", canceled: "Canceled" };
+export const RECIPIENT_STATUS_BADGE: Record<RecipientStatus, BadgeVariant> = { pending: "info", sent: "success", failed: "destructive", canceled: "secondary" };
 
 export const FORMATTING_HINT = "Plain text. A blank line starts a paragraph; **bold**; links as [text](https://…) or a bare https:// address.";
 

@@ -15,6 +15,7 @@ import {
   retryPayoutEndpoint,
 } from "@contract/financials";
 import { callApi, mutationOf } from "@web/lib/api-client";
+import { byId, useApiMutation } from "@web/lib/use-api-mutation";
 
 /** Query keys of the financial area (every key starts with it: a payout run refreshes them all). */
 export const financialKeys = {
@@ -104,24 +105,7 @@ export function useStartPayoutRun() {
   });
 }
 
-export function useCancelPayoutRun() {
-  return useMutation({
-    ...mutationOf(cancelPayoutRunEndpoint),
-    mutationFn: async (id: string) => (await callApi(cancelPayoutRunEndpoint, { params: { id } })).run,
-  });
-}
-
-export function useRetryPayout() {
-  return useMutation({
-    ...mutationOf(retryPayoutEndpoint),
-    mutationFn: async (id: string) => (await callApi(retryPayoutEndpoint, { params: { id } })).payout,
-  });
-}
-
+export const useCancelPayoutRun = () => useApiMutation(cancelPayoutRunEndpoint, byId, (answer) => answer.run);
+export const useRetryPayout = () => useApiMutation(retryPayoutEndpoint, byId, (answer) => answer.payout);
 /** "Check with Stripe" on a payout whose outcome is unknown: what Stripe said, and the payout after. */
-export function useCheckPayout() {
-  return useMutation({
-    ...mutationOf(checkPayoutEndpoint),
-    mutationFn: (id: string) => callApi(checkPayoutEndpoint, { params: { id } }),
-  });
-}
+export const useCheckPayout = () => useApiMutation(checkPayoutEndpoint, byId);
