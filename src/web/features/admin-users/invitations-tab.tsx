@@ -1,13 +1,13 @@
 import { apiErrorMessage } from "@web/lib/api-client";
 import { useState } from "react";
 import type { Invitation, SentInvitation } from "@contract/admin-users";
-import { useWriteAccess } from "@web/app/current-user";
 import { type Column, DataTable, ListState } from "@web/components/list";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { Badge } from "@web/components/ui/badge";
 import { Button } from "@web/components/ui/button";
 import { DisabledReason } from "@web/components/ui/disabled-reason";
 import { toast } from "@web/components/ui/toast";
+import { WriteButton } from "@web/components/ui/write-button";
 import { formatDateTime } from "@web/lib/format";
 import { ROLE_BADGE, ROLE_LABELS } from "@web/lib/labels";
 import { useLoadDelay } from "@web/lib/use-load-delay";
@@ -24,7 +24,6 @@ const LINK_UNKNOWN = "The link is shown only when the invitation is sent: use Re
 export function InvitationsTab() {
   const ready = useLoadDelay();
   const invitations = useInvitations(ready);
-  const { reason: readOnly } = useWriteAccess();
   const resend = useResendInvitation();
   const revoke = useRevokeInvitation();
   const [inviting, setInviting] = useState(false);
@@ -75,28 +74,12 @@ export function InvitationsTab() {
                 Copy link
               </Button>
             </DisabledReason>
-            <DisabledReason reason={readOnly}>
-              <Button
-                size="sm"
-                variant="outline"
-                disabled={readOnly !== undefined || resend.isPending}
-                onClick={() => onResend(invitation)}
-                aria-label={`Resend the invitation of ${invitation.email}`}
-              >
-                Resend
-              </Button>
-            </DisabledReason>
-            <DisabledReason reason={readOnly}>
-              <Button
-                size="sm"
-                variant="destructive"
-                disabled={readOnly !== undefined || revoke.isPending}
-                onClick={() => setRevoking(invitation)}
-                aria-label={`Revoke the invitation of ${invitation.email}`}
-              >
-                Revoke
-              </Button>
-            </DisabledReason>
+            <WriteButton size="sm" variant="outline" disabled={resend.isPending} onClick={() => onResend(invitation)} aria-label={`Resend the invitation of ${invitation.email}`}>
+              Resend
+            </WriteButton>
+            <WriteButton size="sm" variant="destructive" disabled={revoke.isPending} onClick={() => setRevoking(invitation)} aria-label={`Revoke the invitation of ${invitation.email}`}>
+              Revoke
+            </WriteButton>
           </div>
         );
       },
@@ -106,11 +89,7 @@ export function InvitationsTab() {
   return (
     <div className="grid gap-4">
       <div className="flex justify-end">
-        <DisabledReason reason={readOnly}>
-          <Button onClick={() => setInviting(true)} disabled={readOnly !== undefined}>
-            Invite
-          </Button>
-        </DisabledReason>
+        <WriteButton onClick={() => setInviting(true)}>Invite</WriteButton>
       </div>
 
       <ListState

@@ -2,61 +2,47 @@ import type { AdminUser, StaffRole } from "@contract/admin-users";
 import type { Column } from "@web/components/list";
 import { Badge } from "@web/components/ui/badge";
 import { Button } from "@web/components/ui/button";
-import { DisabledReason } from "@web/components/ui/disabled-reason";
+import { WriteButton } from "@web/components/ui/write-button";
 import { formatDateTime } from "@web/lib/format";
 import { ROLE_BADGE, ROLE_LABELS } from "@web/lib/labels";
 import type { PendingAction } from "./staff-actions";
 
 interface StaffColumnsOptions {
   meId: string | undefined;
-  /** Why nothing can be changed (a viewer's session), if so. */
-  readOnly: string | undefined;
   /** An action is running: the others wait. */
   busy: boolean;
   onAction: (action: PendingAction) => void;
   onSessions: (user: AdminUser) => void;
 }
 
-/** Why an action on `user` is not offered to the signed-in user, or undefined when it is. */
-function refusal(user: AdminUser, meId: string | undefined, readOnly: string | undefined): string | undefined {
-  if (readOnly) return readOnly;
+/** Why a role action on `user` is refused even to an admin, or undefined when it is offered (a viewer's refusal is WriteButton's). */
+function refusal(user: AdminUser, meId: string | undefined): string | undefined {
   if (user.id === meId) return "You cannot change your own access: ask another administrator";
   if (user.access === "domain") return "An admin by company e-mail domain: a role cannot change that";
   return undefined;
 }
 
-function StaffActions({ user, meId, readOnly, busy, onAction }: { user: AdminUser } & Omit<StaffColumnsOptions, "onSessions">) {
-  const refused = refusal(user, meId, readOnly);
+function StaffActions({ user, meId, busy, onAction }: { user: AdminUser } & Omit<StaffColumnsOptions, "onSessions">) {
+  const refused = refusal(user, meId);
   const otherRole: StaffRole = user.role === "admin" ? "viewer" : "admin";
   return (
     <div className="flex flex-wrap justify-end gap-2">
-      <DisabledReason reason={refused}>
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={refused !== undefined || busy}
-          onClick={() => onAction({ kind: "role", user, role: otherRole })}
-          aria-label={`Make ${user.email} ${otherRole === "admin" ? "an admin" : "a viewer"}`}
-        >
-          {otherRole === "admin" ? "Make admin" : "Make viewer"}
-        </Button>
-      </DisabledReason>
-      <DisabledReason reason={refused}>
-        <Button size="sm" variant="destructive" disabled={refused !== undefined || busy} onClick={() => onAction({ kind: "remove", user })} aria-label={`Remove access of ${user.email}`}>
-          Remove access
-        </Button>
-      </DisabledReason>
-      <DisabledReason reason={readOnly}>
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={readOnly !== undefined || busy || user.activeSessions === 0}
-          onClick={() => onAction({ kind: "sign-out", user })}
-          aria-label={`Sign ${user.email} out everywhere`}
-        >
-          Sign out everywhere
-        </Button>
-      </DisabledReason>
+      <WriteButton
+        size="sm"
+        variant="outline"
+        refusal={refused}
+        disabled={busy}
+        onClick={() => onAction({ kind: "role", user, role: otherRole })}
+        aria-label={`Make ${user.email} ${otherRole === "admin" ? "an admin" : "a viewer"}`}
+      >
+        {otherRole === "admin" ? "Make admin" : "Make viewer"}
+      </WriteButton>
+      <WriteButton size="sm" variant="destructive" refusal={refused} disabled={busy} onClick={() => onAction({ kind: "remove", user })} aria-label={`Remove access of ${user.email}`}>
+        Remove access
+      </WriteButton>
+      <WriteButton size="sm" variant="outline" disabled={busy || user.activeSessions === 0} onClick={() => onAction({ kind: "sign-out", user })} aria-label={`Sign ${user.email} out everywhere`}>
+        Sign out everywhere
+      </WriteButton>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { apiErrorMessage } from "@web/lib/api-client";
 import { useContext, useState } from "react";
 import { type AdminUser, STAFF_SORTS, type StaffRole } from "@contract/admin-users";
-import { CurrentUserContext, useWriteAccess } from "@web/app/current-user";
+import { CurrentUserContext } from "@web/app/current-user";
 import { DataTable, FilterBar, ListState, Pager, SearchFilter, SelectFilter, useKeysetPages, useSortParam, useUrlParams, useUrlSearch } from "@web/components/list";
 import { countOf } from "@web/lib/format";
 import { useLoadDelay } from "@web/lib/use-load-delay";
@@ -30,11 +30,10 @@ export function UsersTab() {
   const sort = STAFF_SORTS.find((s) => s === sortValue) ?? null;
   const list = useStaffList({ search: search.search, role, sort, cursor: search.settled ? pages.cursor : null }, ready);
   const me = useContext(CurrentUserContext);
-  const { reason: readOnly } = useWriteAccess();
   const [pending, setPending] = useState<PendingAction | null>(null);
   const [sessionsOf, setSessionsOf] = useState<AdminUser | null>(null);
   const actions = useStaffActions();
-  const columns = staffColumns({ meId: me?.id, readOnly, busy: actions.busy, onAction: setPending, onSessions: setSessionsOf });
+  const columns = staffColumns({ meId: me?.id, busy: actions.busy, onAction: setPending, onSessions: setSessionsOf });
 
   return (
     <div className="grid gap-4">

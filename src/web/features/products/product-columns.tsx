@@ -3,37 +3,31 @@ import type { ProductListItem } from "@contract/products";
 import type { Column } from "@web/components/list";
 import { Badge } from "@web/components/ui/badge";
 import { Button } from "@web/components/ui/button";
-import { DisabledReason } from "@web/components/ui/disabled-reason";
+import { WriteButton } from "@web/components/ui/write-button";
 import { formatCount, formatCurrency, formatDate } from "@web/lib/format";
 import { PRODUCT_BADGE, PRODUCT_STATUS_LABELS } from "@web/lib/labels";
 
 export interface ProductActions {
-  /** Why nothing can be changed (a viewer's session), if so. */
-  readOnly: string | undefined;
   onOpen: (product: ProductListItem) => void;
   onHide: (product: ProductListItem) => void;
   onRestore: (product: ProductListItem) => void;
 }
 
-function RowActions({ product, readOnly, onOpen, onHide, onRestore }: { product: ProductListItem } & ProductActions) {
+function RowActions({ product, onOpen, onHide, onRestore }: { product: ProductListItem } & ProductActions) {
   return (
     <div className="flex justify-end gap-2">
       <Button size="sm" variant="outline" onClick={() => onOpen(product)} aria-label={`Open ${product.name}`}>
         Open
       </Button>
       {product.status === "active" && (
-        <DisabledReason reason={readOnly}>
-          <Button size="sm" variant="destructive" disabled={readOnly !== undefined} onClick={() => onHide(product)} aria-label={`Hide ${product.name}`}>
-            Hide
-          </Button>
-        </DisabledReason>
+        <WriteButton size="sm" variant="destructive" onClick={() => onHide(product)} aria-label={`Hide ${product.name}`}>
+          Hide
+        </WriteButton>
       )}
       {product.status === "hidden" && (
-        <DisabledReason reason={readOnly}>
-          <Button size="sm" variant="outline" disabled={readOnly !== undefined} onClick={() => onRestore(product)} aria-label={`Restore ${product.name}`}>
-            Restore
-          </Button>
-        </DisabledReason>
+        <WriteButton size="sm" variant="outline" onClick={() => onRestore(product)} aria-label={`Restore ${product.name}`}>
+          Restore
+        </WriteButton>
       )}
     </div>
   );

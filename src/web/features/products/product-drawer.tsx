@@ -3,8 +3,8 @@ import type { ProductDetail } from "@contract/products";
 import { Badge } from "@web/components/ui/badge";
 import { Button } from "@web/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@web/components/ui/dialog";
-import { DisabledReason } from "@web/components/ui/disabled-reason";
 import { Spinner } from "@web/components/ui/spinner";
+import { WriteButton } from "@web/components/ui/write-button";
 import { apiErrorMessage } from "@web/lib/api-client";
 import { formatCount, formatCurrency, formatDate, formatDateTime } from "@web/lib/format";
 import { PRODUCT_BADGE, PRODUCT_STATUS_LABELS } from "@web/lib/labels";
@@ -14,7 +14,6 @@ interface ProductDrawerProps {
   /** The product open (`?product=` in the URL), or null. */
   productId: string | null;
   onClose: () => void;
-  readOnly: string | undefined;
   onHide: (p: { id: string; name: string }) => void;
   onRestore: (p: { id: string; name: string }) => void;
   onOnlyVendor: (vendorId: string) => void;
@@ -29,25 +28,21 @@ function Figure({ label, value }: { label: string; value: string }) {
   );
 }
 
-function Body({ detail, readOnly, onHide, onRestore, onOnlyVendor }: { detail: ProductDetail } & Omit<ProductDrawerProps, "productId" | "onClose">) {
+function Body({ detail, onHide, onRestore, onOnlyVendor }: { detail: ProductDetail } & Omit<ProductDrawerProps, "productId" | "onClose">) {
   const { product, vendor, sales, history } = detail;
   return (
     <div className="grid gap-5">
       <div className="flex flex-wrap items-center gap-2">
         <Badge variant={PRODUCT_BADGE[product.status]}>{PRODUCT_STATUS_LABELS[product.status]}</Badge>
         {product.status === "active" && (
-          <DisabledReason reason={readOnly}>
-            <Button size="sm" variant="destructive" disabled={readOnly !== undefined} onClick={() => onHide(product)}>
-              Hide…
-            </Button>
-          </DisabledReason>
+          <WriteButton size="sm" variant="destructive" onClick={() => onHide(product)}>
+            Hide…
+          </WriteButton>
         )}
         {product.status === "hidden" && (
-          <DisabledReason reason={readOnly}>
-            <Button size="sm" variant="outline" disabled={readOnly !== undefined} onClick={() => onRestore(product)}>
-              Restore…
-            </Button>
-          </DisabledReason>
+          <WriteButton size="sm" variant="outline" onClick={() => onRestore(product)}>
+            Restore…
+          </WriteButton>
         )}
       </div>
       {product.status === "hidden" && product.moderationReason && (

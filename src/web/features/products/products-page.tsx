@@ -55,7 +55,6 @@ export default function ProductsPage() {
 
   const open = (id: string | null) => update({ product: id }, { resetPages: "none", push: id !== null });
   const columns = productColumns({
-    readOnly,
     onOpen: (p) => open(p.id),
     onHide: (p) => setTarget({ action: "hide", products: [p], bulk: false }),
     onRestore: (p) => setTarget({ action: "restore", products: [p], bulk: false }),
@@ -122,7 +121,6 @@ export default function ProductsPage() {
       <ProductDrawer
         productId={productId}
         onClose={() => open(null)}
-        readOnly={readOnly}
         onHide={(p) => setTarget({ action: "hide", products: [p], bulk: false })}
         onRestore={(p) => setTarget({ action: "restore", products: [p], bulk: false })}
         onOnlyVendor={(id) => update({ vendorId: id, product: null })}
