@@ -2,6 +2,7 @@ import { PostgresAdapter, sql, type Transaction } from "kysely";
 import type { DB } from "../../platform/db/schema.ts";
 import { CHUNK_ROWS, type Executor, inTransaction } from "../../platform/db/executor.ts";
 import { inChunks } from "../../platform/db/in-chunks.ts";
+import { addExcluded } from "./rollups.ts";
 
 /**
  * Per-product daily sales and the rolling 7/30/90-day totals per product and per vendor that the
@@ -35,6 +36,9 @@ export interface ProductSaleDelta {
   orders: number;
   units: number;
 }
+
+/** The figures of every sales table here, each added on conflict (rollups.ts's additive upsert). */
+const SALES_COLUMNS = ["gross_cents", "orders", "units"] as const;
 
 function isPostgres(db: Executor): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
@@ -90,13 +94,7 @@ export async function addToProductSales(trx: Executor, d: ProductSaleDelta): Pro
   await trx
     .insertInto("product_sales_days")
     .values({ product_id: d.productId, day: d.day, vendor_id: d.vendorId, gross_cents: d.grossCents, orders: d.orders, units: d.units })
-    .onConflict((oc) =>
-      oc.columns(["product_id", "day"]).doUpdateSet((eb) => ({
-        gross_cents: eb("product_sales_days.gross_cents", "+", eb.ref("excluded.gross_cents")),
-        orders: eb("product_sales_days.orders", "+", eb.ref("excluded.orders")),
-        units: eb("product_sales_days.units", "+", eb.ref("excluded.units")),
-      })),
-    )
+    .onConflict((oc) => oc.columns(["product_id", "day"]).doUpdateSet(addExcluded("product_sales_days", SALES_COLUMNS)))
     .execute();
   const windows = await windowEndsFor(trx, d.productId);
   const inside = [...windows].filter(([period, last]) => d.day <= last && d.day >= shiftDay(last, -(period - 1)));
@@ -107,24 +105,12 @@ export async function addToProductSales(trx: Executor, d: ProductSaleDelta): Pro
     await trx
       .insertInto("product_period_totals")
       .values({ product_id: d.productId, period_days: period, vendor_id: d.vendorId, gross_cents: d.grossCents, orders: d.orders, units: d.units })
-      .onConflict((oc) =>
-        oc.columns(["product_id", "period_days"]).doUpdateSet((eb) => ({
-          gross_cents: eb("product_period_totals.gross_cents", "+", eb.ref("excluded.gross_cents")),
-          orders: eb("product_period_totals.orders", "+", eb.ref("excluded.orders")),
-          units: eb("product_period_totals.units", "+", eb.ref("excluded.units")),
-        })),
-      )
+      .onConflict((oc) => oc.columns(["product_id", "period_days"]).doUpdateSet(addExcluded("product_period_totals", SALES_COLUMNS)))
       .execute();
     await trx
       .insertInto("vendor_period_totals")
       .values({ vendor_id: d.vendorId, period_days: period, gross_cents: d.grossCents, orders: d.orders, units: d.units })
-      .onConflict((oc) =>
-        oc.columns(["vendor_id", "period_days"]).doUpdateSet((eb) => ({
-          gross_cents: eb("vendor_period_totals.gross_cents", "+", eb.ref("excluded.gross_cents")),
-          orders: eb("vendor_period_totals.orders", "+", eb.ref("excluded.orders")),
-          units: eb("vendor_period_totals.units", "+", eb.ref("excluded.units")),
-        })),
-      )
+      .onConflict((oc) => oc.columns(["vendor_id", "period_days"]).doUpdateSet(addExcluded("vendor_period_totals", SALES_COLUMNS)))
       .execute();
     if (d.orders < 0) {
       // A refund may take a product or vendor back to nothing: no row, as for one that never sold.
@@ -183,13 +169,7 @@ async function applyDays(trx: Transaction<DB>, period: number, from: string, to:
         ])
         .groupBy(["d.product_id", "d.vendor_id"]),
     )
-    .onConflict((oc) =>
-      oc.columns(["product_id", "period_days"]).doUpdateSet((eb) => ({
-        gross_cents: eb("product_period_totals.gross_cents", "+", eb.ref("excluded.gross_cents")),
-        orders: eb("product_period_totals.orders", "+", eb.ref("excluded.orders")),
-        units: eb("product_period_totals.units", "+", eb.ref("excluded.units")),
-      })),
-    )
+    .onConflict((oc) => oc.columns(["product_id", "period_days"]).doUpdateSet(addExcluded("product_period_totals", SALES_COLUMNS)))
     .execute();
   await trx
     .insertInto("vendor_period_totals")
@@ -205,13 +185,7 @@ async function applyDays(trx: Transaction<DB>, period: number, from: string, to:
         ])
         .groupBy("d.vendor_id"),
     )
-    .onConflict((oc) =>
-      oc.columns(["vendor_id", "period_days"]).doUpdateSet((eb) => ({
-        gross_cents: eb("vendor_period_totals.gross_cents", "+", eb.ref("excluded.gross_cents")),
-        orders: eb("vendor_period_totals.orders", "+", eb.ref("excluded.orders")),
-        units: eb("vendor_period_totals.units", "+", eb.ref("excluded.units")),
-      })),
-    )
+    .onConflict((oc) => oc.columns(["vendor_id", "period_days"]).doUpdateSet(addExcluded("vendor_period_totals", SALES_COLUMNS)))
     .execute();
   if (sign === -1) {
     // Rows at nothing are found through the top-list index (gross 0), never by a scan.

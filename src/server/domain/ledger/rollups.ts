@@ -1,4 +1,6 @@
+import { type RawBuilder, sql } from "kysely";
 import type { Executor } from "../../platform/db/executor.ts";
+import type { DB } from "../../platform/db/schema.ts";
 
 /**
  * Additive upserts into the rollup tables. Each call adds deltas (negative to take a refund, a
@@ -34,6 +36,22 @@ function isZero(d: object): boolean {
 }
 
 /**
+ * The `do update set` of an additive upsert: each column becomes the stored value plus the one the
+ * insert brought (`excluded`), so one statement creates the row at the deltas or adds them to it.
+ * The target table is named on the left: on PostgreSQL a bare column would be ambiguous with `excluded`.
+ */
+export function addExcluded<T extends keyof DB & string, C extends keyof DB[T] & string>(table: T, columns: readonly C[]): Record<C, RawBuilder<number>> {
+  return Object.fromEntries(columns.map((c) => [c, sql<number>`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`])) as Record<C, RawBuilder<number>>;
+}
+
+/** The sales columns every sales rollup has, from the deltas (absent: 0). */
+function salesValues(d: SalesDeltas) {
+  return { gross_cents: d.grossCents ?? 0, orders: d.orders ?? 0, fees_cents: d.feesCents ?? 0, items_sold: d.itemsSold ?? 0 };
+}
+
+const SALES_COLUMNS = ["gross_cents", "orders", "fees_cents", "items_sold"] as const;
+
+/**
  * Per-day platform totals: sales of paid orders plus vendors joined and products created that day,
  * refunds, payouts and the change of monthly recurring revenue that day.
  */
@@ -43,29 +61,14 @@ export async function addToDailyPlatformTotals(db: Executor, day: string, d: Pla
     .insertInto("daily_platform_totals")
     .values({
       day,
-      gross_cents: d.grossCents ?? 0,
-      orders: d.orders ?? 0,
-      fees_cents: d.feesCents ?? 0,
-      items_sold: d.itemsSold ?? 0,
+      ...salesValues(d),
       new_vendors: d.newVendors ?? 0,
       new_products: d.newProducts ?? 0,
       refunds_cents: d.refundsCents ?? 0,
       payouts_cents: d.payoutsCents ?? 0,
       mrr_change_cents: d.mrrChangeCents ?? 0,
     })
-    .onConflict((oc) =>
-      oc.column("day").doUpdateSet((eb) => ({
-        gross_cents: eb("daily_platform_totals.gross_cents", "+", eb.ref("excluded.gross_cents")),
-        orders: eb("daily_platform_totals.orders", "+", eb.ref("excluded.orders")),
-        fees_cents: eb("daily_platform_totals.fees_cents", "+", eb.ref("excluded.fees_cents")),
-        items_sold: eb("daily_platform_totals.items_sold", "+", eb.ref("excluded.items_sold")),
-        new_vendors: eb("daily_platform_totals.new_vendors", "+", eb.ref("excluded.new_vendors")),
-        new_products: eb("daily_platform_totals.new_products", "+", eb.ref("excluded.new_products")),
-        refunds_cents: eb("daily_platform_totals.refunds_cents", "+", eb.ref("excluded.refunds_cents")),
-        payouts_cents: eb("daily_platform_totals.payouts_cents", "+", eb.ref("excluded.payouts_cents")),
-        mrr_change_cents: eb("daily_platform_totals.mrr_change_cents", "+", eb.ref("excluded.mrr_change_cents")),
-      })),
-    )
+    .onConflict((oc) => oc.column("day").doUpdateSet(addExcluded("daily_platform_totals", [...SALES_COLUMNS, "new_vendors", "new_products", "refunds_cents", "payouts_cents", "mrr_change_cents"])))
     .execute();
 }
 
@@ -74,22 +77,8 @@ export async function addToDailyVendorTotals(db: Executor, vendorId: string, day
   if (isZero(d)) return;
   await db
     .insertInto("daily_vendor_totals")
-    .values({
-      vendor_id: vendorId,
-      day,
-      gross_cents: d.grossCents ?? 0,
-      orders: d.orders ?? 0,
-      fees_cents: d.feesCents ?? 0,
-      items_sold: d.itemsSold ?? 0,
-    })
-    .onConflict((oc) =>
-      oc.columns(["vendor_id", "day"]).doUpdateSet((eb) => ({
-        gross_cents: eb("daily_vendor_totals.gross_cents", "+", eb.ref("excluded.gross_cents")),
-        orders: eb("daily_vendor_totals.orders", "+", eb.ref("excluded.orders")),
-        fees_cents: eb("daily_vendor_totals.fees_cents", "+", eb.ref("excluded.fees_cents")),
-        items_sold: eb("daily_vendor_totals.items_sold", "+", eb.ref("excluded.items_sold")),
-      })),
-    )
+    .values({ vendor_id: vendorId, day, ...salesValues(d) })
+    .onConflict((oc) => oc.columns(["vendor_id", "day"]).doUpdateSet(addExcluded("daily_vendor_totals", SALES_COLUMNS)))
     .execute();
 }
 
@@ -104,21 +93,13 @@ export async function addToVendorTotals(db: Executor, vendorId: string, d: Vendo
     .values({
       vendor_id: vendorId,
       listed_products: d.listedProducts ?? 0,
-      gross_cents: d.grossCents ?? 0,
-      orders: d.orders ?? 0,
-      fees_cents: d.feesCents ?? 0,
-      items_sold: d.itemsSold ?? 0,
+      ...salesValues(d),
       visits: d.visits ?? 0,
       last_sale_at: saleAt ?? null,
     })
     .onConflict((oc) =>
       oc.column("vendor_id").doUpdateSet((eb) => ({
-        listed_products: eb("vendor_totals.listed_products", "+", eb.ref("excluded.listed_products")),
-        gross_cents: eb("vendor_totals.gross_cents", "+", eb.ref("excluded.gross_cents")),
-        orders: eb("vendor_totals.orders", "+", eb.ref("excluded.orders")),
-        fees_cents: eb("vendor_totals.fees_cents", "+", eb.ref("excluded.fees_cents")),
-        items_sold: eb("vendor_totals.items_sold", "+", eb.ref("excluded.items_sold")),
-        visits: eb("vendor_totals.visits", "+", eb.ref("excluded.visits")),
+        ...addExcluded("vendor_totals", ["listed_products", ...SALES_COLUMNS, "visits"]),
         last_sale_at: eb
           .case()
           .when(eb.or([eb("vendor_totals.last_sale_at", "is", null), eb("vendor_totals.last_sale_at", "<", eb.ref("excluded.last_sale_at"))]))
