@@ -1,11 +1,12 @@
 import { screen, within } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router";
+import { UNSAFE_createMemoryHistory as createMemoryHistory } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { PublicUser } from "@contract/auth";
 import { CurrentUserContext } from "./app/current-user";
+import { AppRouter, createAppNavigation } from "./app/navigation";
 import { NAV_ITEMS } from "./app/nav-items";
 import { json, mockFetch, renderWithQuery } from "./test/render";
-import { routes } from "./router";
+import { AppRoutes } from "./router";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -15,13 +16,15 @@ const admin: PublicUser = { id: "u1", email: "admin@hki.global", name: "Admin", 
 
 function renderAt(path: string) {
   mockFetch(() => json({ storefrontUrl: "https://store.example", authProviderName: "Local" }));
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const navigation = createAppNavigation(createMemoryHistory({ initialEntries: [path], v5Compat: true }));
   renderWithQuery(
     <CurrentUserContext.Provider value={admin}>
-      <RouterProvider router={router} />
+      <AppRouter navigation={navigation}>
+        <AppRoutes />
+      </AppRouter>
     </CurrentUserContext.Provider>,
   );
-  return router;
+  return navigation;
 }
 
 // Cold lazy imports of real feature screens can take seconds under jsdom on a busy machine.

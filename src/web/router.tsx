@@ -1,58 +1,94 @@
-import type { ComponentType } from "react";
-import { createBrowserRouter, type RouteObject } from "react-router";
-import { RouteErrorScreen } from "./app/route-error";
+import { Component, Suspense, createElement, lazy, type ComponentType, type ReactNode } from "react";
+import { Outlet, matchRoutes, useLocation, useRoutes, type RouteObject } from "react-router";
+import { NOT_FOUND, RouteErrorScreen } from "./app/route-error";
 import { RoutePending } from "./app/route-pending";
 
+type Load = () => Promise<{ default: ComponentType }>;
+
 /**
- * The one URL -> screen map (docs/product.md §2.3). Every screen is a lazy route so the first screen's JS stays
- * near the framework floor; each feature's chunk (and its charts) loads only when visited.
+ * The one URL -> screen map (docs/product.md §2.3). Every screen is lazy so the first screen's JS stays
+ * near the framework floor; each feature's chunk (and its charts) loads only when visited. A route's
+ * `handle` is its screen's loader, so the screen of the URL the app opens on loads beside the layout
+ * (preloadRoute) instead of after it.
  */
-const page =
-  (load: () => Promise<{ default: ComponentType }>): RouteObject["lazy"] =>
-  async () => ({ Component: (await load()).default });
+const SCREENS: Array<[path: string | null, load: Load]> = [
+  [null, () => import("./features/dashboard/dashboard-page")],
+  ["vendors", () => import("./features/vendors/vendors-page")],
+  ["vendors/:vendorId", () => import("./features/vendors/vendor-detail-page")],
+  ["products", () => import("./features/products/products-page")],
+  ["financials", () => import("./features/financials/financials-page")],
+  ["analytics", () => import("./features/analytics/analytics-page")],
+  ["invite-codes", () => import("./features/invite-codes/invite-codes-page")],
+  ["communications", () => import("./features/communications/communications-page")],
+  ["communications/:announcementId", () => import("./features/communications/announcement-page")],
+  ["admin-users", () => import("./features/admin-users/admin-users-page")],
+  ["errors", () => import("./features/error-logs/errors-page")],
+  ["settings", () => import("./features/settings/settings-page")],
+  ["system-debug", () => import("./features/system-debug/system-debug-page")],
+  // Hidden: not in the navigation (docs/product.md §2.3).
+  ["test-error", () => import("./features/test-error/test-error-page")],
+];
+
+// The layout (with its menu primitives) is lazy too: the first screen a visitor sees is the beta gate.
+const loadLayout = () => import("./app/layout").then((m) => ({ default: m.Layout }));
+const Layout = lazy(loadLayout);
 
 export const routes: RouteObject[] = [
   {
     path: "/",
-    // The layout (with its menu primitives) is lazy too: the first screen a visitor sees is the beta gate.
-    lazy: async () => ({ Component: (await import("./app/layout")).Layout }),
-    HydrateFallback: RoutePending,
     // Failures of the layout itself replace the whole page.
-    errorElement: <RouteErrorScreen />,
+    element: (
+      <RouteErrorBoundary>
+        <Suspense fallback={<RoutePending />}>
+          <Layout />
+        </Suspense>
+      </RouteErrorBoundary>
+    ),
     children: [
       {
         // Screen failures and unknown URLs keep the top bar and navigation around the error.
-        errorElement: <RouteErrorScreen />,
+        element: (
+          <RouteErrorBoundary>
+            <Outlet />
+          </RouteErrorBoundary>
+        ),
         children: [
-          { index: true, lazy: page(() => import("./features/dashboard/dashboard-page")) },
-          { path: "vendors", lazy: page(() => import("./features/vendors/vendors-page")) },
-          { path: "vendors/:vendorId", lazy: page(() => import("./features/vendors/vendor-detail-page")) },
-          { path: "products", lazy: page(() => import("./features/products/products-page")) },
-          { path: "financials", lazy: page(() => import("./features/financials/financials-page")) },
-          { path: "analytics", lazy: page(() => import("./features/analytics/analytics-page")) },
-          { path: "invite-codes", lazy: page(() => import("./features/invite-codes/invite-codes-page")) },
-          { path: "communications", lazy: page(() => import("./features/communications/communications-page")) },
-          { path: "communications/:announcementId", lazy: page(() => import("./features/communications/announcement-page")) },
-          { path: "admin-users", lazy: page(() => import("./features/admin-users/admin-users-page")) },
-          { path: "errors", lazy: page(() => import("./features/error-logs/errors-page")) },
-          { path: "settings", lazy: page(() => import("./features/settings/settings-page")) },
-          { path: "system-debug", lazy: page(() => import("./features/system-debug/system-debug-page")) },
-          // Hidden: not in the navigation (docs/product.md §2.3).
-          { path: "test-error", lazy: page(() => import("./features/test-error/test-error-page")) },
-          {
-            path: "*",
-            // Never rendered (the loader always throws); present so the router does not warn about an empty leaf.
-            Component: () => null,
-            loader: () => {
-              throw new Response("Not Found", { status: 404, statusText: "Not Found" });
-            },
-          },
+          ...SCREENS.map(([path, load]): RouteObject => {
+            const element = createElement(lazy(load));
+            return path === null ? { index: true, element, handle: load } : { path, element, handle: load };
+          }),
+          { path: "*", element: <RouteErrorScreen error={NOT_FOUND} /> },
         ],
       },
     ],
   },
 ];
 
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+/** The routed screens of the URL (inside AppRouter, app/navigation.tsx). */
+export function AppRoutes() {
+  return useRoutes(routes);
+}
+
+/** Starts loading the layout and the screen of `pathname` at once (the app's start). */
+export function preloadRoute(pathname: string): void {
+  void loadLayout();
+  for (const match of matchRoutes(routes, pathname) ?? []) void (match.route.handle as Load | undefined)?.();
+}
+
+/** A route's error boundary; it starts over when the URL's path changes. */
+function RouteErrorBoundary({ children }: { children: ReactNode }) {
+  return <ErrorBoundary path={useLocation().pathname}>{children}</ErrorBoundary>;
+}
+
+class ErrorBoundary extends Component<{ path: string; children: ReactNode }, { error: unknown; path: string }> {
+  override state = { error: null as unknown, path: this.props.path };
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+  static getDerivedStateFromProps(props: { path: string }, state: { error: unknown; path: string }) {
+    return props.path === state.path ? null : { error: null, path: props.path };
+  }
+  override render() {
+    return this.state.error === null ? this.props.children : <RouteErrorScreen error={this.state.error} />;
+  }
 }

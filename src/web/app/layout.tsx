@@ -1,10 +1,11 @@
 import { useCallback, useRef, useState } from "react";
-import { Outlet, useNavigation } from "react-router";
+import { Outlet } from "react-router";
 import { cn } from "@web/lib/cn";
 import { Button } from "@web/components/ui/button";
 import { useCurrentUser, useWriteAccess } from "./current-user";
 import { NavList } from "./nav-list";
 import { useOnDemand } from "./on-demand";
+import { useNavigationPending } from "./navigation";
 import { useGlobalShortcuts } from "./shortcuts";
 import { UserMenuFace, userMenuLabel } from "./user-menu-face";
 
@@ -18,7 +19,7 @@ const loadPalette = () => import("./command-palette");
  * Below 768 px the navigation folds into a menu button that opens it as a drawer (issue 23).
  */
 export function Layout() {
-  const navigation = useNavigation();
+  const pending = useNavigationPending();
   const { canWrite } = useWriteAccess();
   const menuButton = useRef<HTMLButtonElement>(null);
   const [drawer, getDrawer] = useOnDemand(loadNavDrawer);
@@ -62,7 +63,7 @@ export function Layout() {
         <UserMenuSlot />
       </header>
       {/* Lazy screens load before the route changes; a thin bar shows that something is happening. */}
-      <div aria-hidden="true" className={cn("h-0.5 bg-blue-600 transition-opacity", navigation.state === "idle" ? "opacity-0" : "opacity-100")} />
+      <div aria-hidden="true" className={cn("h-0.5 bg-blue-600 transition-opacity", pending ? "opacity-100" : "opacity-0")} />
       <div className="flex flex-1">
         <nav aria-label="Main" className="hidden w-56 shrink-0 border-r border-gray-200 bg-white p-3 md:block">
           <NavList />

@@ -1,11 +1,11 @@
-import { isRouteErrorResponse, useRouteError } from "react-router";
+/** An unknown URL's error (the route table's catch-all). */
+export const NOT_FOUND = { status: 404, statusText: "Not Found" };
 
 /**
- * The router's errorElement (docs/product.md §2.4: 'Unexpected Application Error!'). React Router's own
- * screen for this only appears in development builds, so production needs this one.
+ * A route's error screen (docs/product.md §2.4: 'Unexpected Application Error!'), shown by the route
+ * table's error boundaries (router.tsx) for a screen that failed to load or render, and for an unknown URL.
  */
-export function RouteErrorScreen() {
-  const error = useRouteError();
+export function RouteErrorScreen({ error }: { error: unknown }) {
   return (
     <div role="alert" className="mx-auto max-w-2xl p-6">
       <h1 className="text-2xl font-bold text-red-700">Unexpected Application Error!</h1>
@@ -18,7 +18,7 @@ export function RouteErrorScreen() {
 }
 
 function describeError(error: unknown): string {
-  if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`.trim();
+  if (typeof error === "object" && error !== null && "status" in error && "statusText" in error) return `${String(error.status)} ${String(error.statusText)}`.trim();
   if (error instanceof Error) return error.message;
   return "Something went wrong.";
 }

@@ -1,11 +1,12 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { createMemoryRouter, RouterProvider } from "react-router";
+import { createMemoryRouter, Route, RouterProvider, Routes, UNSAFE_createMemoryHistory as createMemoryHistory } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SettingsResponse } from "@contract/settings";
 import { ApiRequestError } from "@web/lib/api-client";
 import { json, mockFetch, renderWithQuery } from "@web/test/render";
 import { CurrentUserContext, READ_ONLY_REASON } from "@web/app/current-user";
+import { AppRouter, createAppNavigation } from "@web/app/navigation";
 import SettingsPage from "./settings-page";
 import { changedValues, fieldErrorOf, valuesOf } from "./settings-form";
 
@@ -31,16 +32,16 @@ function makeSettings(overrides: Partial<Record<keyof SettingsResponse, string>>
 }
 
 function renderPage() {
-  const router = createMemoryRouter(
-    [
-      { path: "/settings", element: <SettingsPage /> },
-      { path: "/", element: <p>Home</p> },
-    ],
-    {
-      initialEntries: ["/settings"],
-    },
+  const router = createAppNavigation(createMemoryHistory({ initialEntries: ["/settings"], v5Compat: true }));
+  const ui = (
+    <AppRouter navigation={router}>
+      <Routes>
+        <Route path="/settings" element={<SettingsPage />} />
+        <Route path="/" element={<p>Home</p>} />
+      </Routes>
+    </AppRouter>
   );
-  return { router, ...renderWithQuery(<RouterProvider router={router} />) };
+  return { router, ...renderWithQuery(ui) };
 }
 
 describe("settings form helpers", () => {
@@ -173,12 +174,12 @@ describe("SettingsPage", () => {
     const { router } = renderPage();
     const prefix = await screen.findByLabelText("Invite Code Prefix");
     await user.type(prefix, "X");
-    void router.navigate("/");
+    router.navigate("/");
     const dialog = await screen.findByRole("alertdialog");
     await user.click(within(dialog).getByRole("button", { name: "Stay on Page" }));
-    expect(router.state.location.pathname).toBe("/settings");
+    expect(router.history.location.pathname).toBe("/settings");
     expect(prefix).toHaveValue("HKIX");
-    void router.navigate("/");
+    router.navigate("/");
     await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Leave Page" }));
     await screen.findByText("Home");
   }, 20_000);

@@ -1,13 +1,13 @@
 import { useEffect } from "react";
-import { useBlocker } from "react-router";
+import { useLeaveBlocker } from "@web/app/navigation";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 
 /**
- * Asks before leaving with unsaved changes: in-app navigation is held by the router's blocker and
+ * Asks before leaving with unsaved changes: in-app navigation is held by the panel's blocker (app/navigation.tsx) and
  * answered in a dialog; closing or reloading the tab gets the browser's own prompt (beforeunload).
  */
 export function UnsavedChangesGuard({ dirty }: { dirty: boolean }) {
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useLeaveBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
 
   useEffect(() => {
     if (!dirty) return;
