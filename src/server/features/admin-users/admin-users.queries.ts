@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Insertable, PostgresAdapter, type Selectable, sql } from "kysely";
+import { type ExpressionBuilder, type Insertable, PostgresAdapter, type Selectable, sql, type Updateable } from "kysely";
 import type { DB, UserInvitationsTable } from "../../platform/db/schema.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 
@@ -236,16 +236,23 @@ export async function listOpenInvitations(db: Executor, limit: number): Promise<
   return db.selectFrom("user_invitations").selectAll().where("accepted_at", "is", null).where("revoked_at", "is", null).orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
 }
 
+/**
+ * An update of one invitation only while it is open (neither accepted nor revoked): every change of
+ * an invitation is conditional on that, so two concurrent changes never both apply.
+ */
+function updateOpenInvitation(db: Executor, id: string, changes: Updateable<UserInvitationsTable>) {
+  return db.updateTable("user_invitations").set(changes).where("id", "=", id).where("accepted_at", "is", null).where("revoked_at", "is", null);
+}
+
+/** True when the conditional update changed the invitation (false: it was not open any more). */
+async function changedOne(update: ReturnType<typeof updateOpenInvitation>): Promise<boolean> {
+  const result = await update.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Closes an open invitation; false when it was not open any more. */
 export async function closeInvitation(db: Executor, id: string, reason: NonNullable<InvitationRow["revoked_reason"]>, now: string): Promise<boolean> {
-  const result = await db
-    .updateTable("user_invitations")
-    .set({ revoked_at: now, revoked_reason: reason })
-    .where("id", "=", id)
-    .where("accepted_at", "is", null)
-    .where("revoked_at", "is", null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return changedOne(updateOpenInvitation(db, id, { revoked_at: now, revoked_reason: reason }));
 }
 
 /**
@@ -272,19 +279,10 @@ export async function findInviter(db: Executor, invitation: Pick<InvitationRow, 
 
 /** A new token and expiry for an open invitation (resend). */
 export async function renewInvitation(db: Executor, id: string, changes: { token_hash: string; expires_at: string; provider_invitation_id: string | null }): Promise<boolean> {
-  const result = await db.updateTable("user_invitations").set(changes).where("id", "=", id).where("accepted_at", "is", null).where("revoked_at", "is", null).executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return changedOne(updateOpenInvitation(db, id, changes));
 }
 
 /** Marks an invitation used, only while it is open and unexpired: the single-use guarantee under concurrency. */
 export async function markInvitationAccepted(db: Executor, id: string, userId: string, now: string): Promise<boolean> {
-  const result = await db
-    .updateTable("user_invitations")
-    .set({ accepted_at: now, accepted_user_id: userId })
-    .where("id", "=", id)
-    .where("accepted_at", "is", null)
-    .where("revoked_at", "is", null)
-    .where("expires_at", ">", now)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return changedOne(updateOpenInvitation(db, id, { accepted_at: now, accepted_user_id: userId }).where("expires_at", ">", now));
 }

@@ -173,8 +173,16 @@ export class AdminUsersService {
     }
   }
 
+  /** The audit row of a staff member's role changing: to another panel role, or to "user" (access removed). */
+  private auditRoleChange(trx: Executor, actor: Actor, action: "user.role_change" | "user.access_remove", target: StaffRow, role: StaffRow["role"], details?: Record<string, unknown>): Promise<void> {
+    return recordAudit(
+      trx,
+      { actor, action, target: { type: "user", id: target.id, label: target.email }, before: { role: target.role }, after: { role }, ...(details ? { details } : {}) },
+      this.deps.clock,
+    );
+  }
+
   async changeRole(actor: Actor, id: string, role: StaffRole): Promise<AdminUserResponse> {
-    const { clock } = this.deps;
     const user = await this.db.transaction().execute(async (trx) => {
       await lockStaffChanges(trx);
       const target = await this.staffMember(trx, id);
@@ -189,25 +197,13 @@ export class AdminUsersService {
       await setUserRole(trx, target.id, role, this.now());
       // An admin made a viewer can no longer invite: the invitations they sent stop working too.
       const invitationsRevoked = role === "viewer" ? await this.revokeInvitationsSentBy(trx, target) : [];
-      await recordAudit(
-        trx,
-        {
-          actor,
-          action: "user.role_change",
-          target: { type: "user", id: target.id, label: target.email },
-          before: { role: target.role },
-          after: { role },
-          ...(role === "viewer" ? { details: { invitationsRevoked } } : {}),
-        },
-        clock,
-      );
+      await this.auditRoleChange(trx, actor, "user.role_change", target, role, role === "viewer" ? { invitationsRevoked } : undefined);
       return this.asAdminUser(trx, target.id);
     });
     return { user };
   }
 
   async removeAccess(actor: Actor, id: string): Promise<RemoveAccessResponse> {
-    const { clock } = this.deps;
     return this.db.transaction().execute(async (trx) => {
       await lockStaffChanges(trx);
       const target = await this.staffMember(trx, id);
@@ -220,18 +216,7 @@ export class AdminUsersService {
       const sessionsRevoked = await revokeOpenSessions(trx, target.id, now);
       // Their pending invitations would otherwise still make admins after they are gone (issue 18).
       const invitationsRevoked = await this.revokeInvitationsSentBy(trx, target);
-      await recordAudit(
-        trx,
-        {
-          actor,
-          action: "user.access_remove",
-          target: { type: "user", id: target.id, label: target.email },
-          before: { role: target.role },
-          after: { role: "user" },
-          details: { sessionsRevoked, invitationsRevoked },
-        },
-        clock,
-      );
+      await this.auditRoleChange(trx, actor, "user.access_remove", target, "user", { sessionsRevoked, invitationsRevoked });
       return { user: { id: target.id, email: target.email, role: "user" as const }, sessionsRevoked };
     });
   }

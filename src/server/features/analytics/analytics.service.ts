@@ -40,59 +40,63 @@ export class AnalyticsService {
     return (await periodWindowEnds(db)).get(days) ?? today;
   }
 
-  topProducts(days: PeriodWindowDays, limit: number, dataVersion: () => string): Promise<TopProductsResponse> {
-    const { database, clock, readCache } = this.deps;
+  /**
+   * A top list of `days` through the read cache: the windows are brought up to date (or their end
+   * read) first, then `read` answers from them, given the days they cover.
+   */
+  private topList<T>(key: string, days: PeriodWindowDays, dataVersion: () => string, read: (span: { from: string; to: string }) => Promise<T>): Promise<T> {
+    const { clock, readCache } = this.deps;
     return readCache.read(
-      `top-products:${days}:${limit}`,
+      key,
       async () => {
         const to = await this.windowEnd(days, utcDay(clock.now()));
-        const rows = await selectTopProducts(database.db, days, limit);
-        return {
-          days,
-          limit,
-          from: addDays(to, -(days - 1)),
-          to,
-          products: rows.map((r, i) => ({
-            rank: i + 1,
-            productId: r.product_id,
-            productName: r.product_name,
-            vendorId: r.vendor_id,
-            vendorName: r.vendor_name,
-            revenue: centsToDollars(r.gross_cents),
-            orders: Number(r.orders),
-            units: Number(r.units),
-          })),
-        };
+        return read({ from: addDays(to, -(days - 1)), to });
       },
       dataVersion,
     );
   }
 
+  topProducts(days: PeriodWindowDays, limit: number, dataVersion: () => string): Promise<TopProductsResponse> {
+    return this.topList(`top-products:${days}:${limit}`, days, dataVersion, async ({ from, to }) => {
+      const rows = await selectTopProducts(this.deps.database.db, days, limit);
+      return {
+        days,
+        limit,
+        from,
+        to,
+        products: rows.map((r, i) => ({
+          rank: i + 1,
+          productId: r.product_id,
+          productName: r.product_name,
+          vendorId: r.vendor_id,
+          vendorName: r.vendor_name,
+          revenue: centsToDollars(r.gross_cents),
+          orders: Number(r.orders),
+          units: Number(r.units),
+        })),
+      };
+    });
+  }
+
   topVendors(days: PeriodWindowDays, limit: number, dataVersion: () => string): Promise<TopVendorsResponse> {
-    const { database, clock, readCache } = this.deps;
-    return readCache.read(
-      `top-vendors:${days}:${limit}`,
-      async () => {
-        const to = await this.windowEnd(days, utcDay(clock.now()));
-        const rows = await selectTopVendors(database.db, days, limit);
-        return {
-          days,
-          limit,
-          from: addDays(to, -(days - 1)),
-          to,
-          vendors: rows.map((r, i) => ({
-            rank: i + 1,
-            vendorId: r.vendor_id,
-            vendorName: r.vendor_name,
-            vendorSlug: r.vendor_slug,
-            revenue: centsToDollars(r.gross_cents),
-            orders: Number(r.orders),
-            units: Number(r.units),
-          })),
-        };
-      },
-      dataVersion,
-    );
+    return this.topList(`top-vendors:${days}:${limit}`, days, dataVersion, async ({ from, to }) => {
+      const rows = await selectTopVendors(this.deps.database.db, days, limit);
+      return {
+        days,
+        limit,
+        from,
+        to,
+        vendors: rows.map((r, i) => ({
+          rank: i + 1,
+          vendorId: r.vendor_id,
+          vendorName: r.vendor_name,
+          vendorSlug: r.vendor_slug,
+          revenue: centsToDollars(r.gross_cents),
+          orders: Number(r.orders),
+          units: Number(r.units),
+        })),
+      };
+    });
   }
 
   /** Buckets from the per-day platform rollup: at most 366 primary-key rows, whatever the orders. */
