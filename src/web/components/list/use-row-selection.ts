@@ -10,6 +10,8 @@ export interface RowSelection {
   allSelected: boolean;
   someSelected: boolean;
   clear: () => void;
+  /** How many rows on screen can be selected. */
+  rowCount: number;
 }
 
 /**
@@ -44,7 +46,18 @@ export function useRowSelection(rowIds: readonly string[]): RowSelection {
       allSelected,
       someSelected: ids.size > 0,
       clear,
+      rowCount: rowIds.length,
     }),
     [rowIds, ids, toggle, toggleAll, allSelected, clear],
   );
+}
+
+/**
+ * The selection of the rows a list query shows (`idsOf` its answer; keep it stable), offered only
+ * when `enabled`. A placeholder, the page before's answer while the next loads, offers none.
+ */
+export function useQueryRowSelection<D>(query: { data: D | undefined; isPlaceholderData: boolean }, idsOf: (data: D) => string[], enabled = true): RowSelection {
+  const { data, isPlaceholderData } = query;
+  const rowIds = useMemo(() => (enabled && data !== undefined && !isPlaceholderData ? idsOf(data) : []), [enabled, data, isPlaceholderData, idsOf]);
+  return useRowSelection(rowIds);
 }

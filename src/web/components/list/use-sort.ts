@@ -28,3 +28,10 @@ export function useSortParam(list?: string): SortState {
   const toggle = useCallback((column: string) => update({ [param]: column === key && direction === "ascending" ? `-${column}` : column }), [update, param, key, direction]);
   return { key, direction, toggle };
 }
+
+/** The sort as the server names it (`key`, or `-key` descending) when `allowed` holds it; null for the server's default order. */
+export function serverSort<S extends string>(sort: Pick<SortState, "key" | "direction">, allowed: readonly S[]): S | null {
+  if (!sort.key) return null;
+  const value = `${sort.direction === "descending" ? "-" : ""}${sort.key}`;
+  return allowed.find((s) => s === value) ?? null;
+}

@@ -1,7 +1,7 @@
 import { apiErrorMessage } from "@web/lib/api-client";
 import { useState } from "react";
 import type { Invitation, SentInvitation } from "@contract/admin-users";
-import { type Column, DataTable, ListState } from "@web/components/list";
+import { type Column, ListTable } from "@web/components/list";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { Badge } from "@web/components/ui/badge";
 import { Button } from "@web/components/ui/button";
@@ -92,16 +92,18 @@ export function InvitationsTab() {
         <WriteButton onClick={() => setInviting(true)}>Invite</WriteButton>
       </div>
 
-      <ListState
+      <ListTable
         query={invitations}
-        isEmpty={(data) => data.invitations.length === 0}
+        rowsOf={(data) => data.invitations}
         loadingLabel="Loading invitations"
         errorTitle="Error loading invitations"
         errorMessage={apiErrorMessage}
         emptyText="No pending invitations"
-      >
-        {(data) => <DataTable framed columns={columns} rows={data.invitations} rowKey={(i) => i.id} rowProps={(i) => ({ "data-testid": `invitation-row-${i.email}` })} busy={invitations.isFetching} />}
-      </ListState>
+        framed
+        columns={columns}
+        rowKey={(i) => i.id}
+        rowProps={(i) => ({ "data-testid": `invitation-row-${i.email}` })}
+      />
 
       <InviteDialog
         open={inviting}

@@ -2,7 +2,7 @@ import { apiErrorMessage } from "@web/lib/api-client";
 import { useContext, useState } from "react";
 import { type AdminUser, STAFF_SORTS, type StaffRole } from "@contract/admin-users";
 import { CurrentUserContext } from "@web/app/current-user";
-import { DataTable, FilterBar, ListState, Pager, SearchFilter, SelectFilter, useKeysetPages, useSortParam, useUrlParams, useUrlSearch } from "@web/components/list";
+import { FilterBar, ListTable, Pager, SearchFilter, SelectFilter, serverSort, useKeysetPages, useSortParam, useUrlParams, useUrlSearch } from "@web/components/list";
 import { countOf } from "@web/lib/format";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { useStaffList } from "./admin-users-api";
@@ -26,8 +26,7 @@ export function UsersTab() {
   const ready = useLoadDelay();
   // The headers sort on the server (?sort=name, ?sort=-lastSignIn); without one, by e-mail.
   const sortState = useSortParam();
-  const sortValue = sortState.key ? `${sortState.direction === "descending" ? "-" : ""}${sortState.key}` : null;
-  const sort = STAFF_SORTS.find((s) => s === sortValue) ?? null;
+  const sort = serverSort(sortState, STAFF_SORTS);
   const list = useStaffList({ search: search.search, role, sort, cursor: search.settled ? pages.cursor : null }, ready);
   const me = useContext(CurrentUserContext);
   const [pending, setPending] = useState<PendingAction | null>(null);
@@ -42,28 +41,21 @@ export function UsersTab() {
         <SelectFilter id="staff-role" label="Role" param="role" value={role} options={ROLE_FILTERS} />
       </FilterBar>
 
-      <ListState
+      <ListTable
         query={list}
-        isEmpty={(data) => data.users.length === 0}
+        rowsOf={(data) => data.users}
         loadingLabel="Loading staff"
         errorTitle="Error loading staff"
         errorMessage={apiErrorMessage}
         emptyText="No staff members match."
         footer={(data) => <Pager label="Staff pages" summary={`${countOf(data.total, "staff member")} · page ${pages.page}`} {...pages.controls(list)} />}
-      >
-        {(data) => (
-          <DataTable
-            framed
-            label="Staff"
-            columns={columns}
-            rows={data.users}
-            rowKey={(u) => u.id}
-            rowProps={(u) => ({ "data-testid": `staff-row-${u.email}` })}
-            busy={list.isFetching}
-            sort={sortState}
-          />
-        )}
-      </ListState>
+        framed
+        label="Staff"
+        columns={columns}
+        rowKey={(u) => u.id}
+        rowProps={(u) => ({ "data-testid": `staff-row-${u.email}` })}
+        sort={sortState}
+      />
 
       <StaffActionDialog
         pending={pending}

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { AnnouncementItem } from "@contract/communications";
-import { type Column, DataTable, ListState, Pager, useKeysetPages } from "@web/components/list";
+import { type Column, ListTable, Pager, useKeysetPages } from "@web/components/list";
 import { Badge } from "@web/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@web/components/ui/card";
 import { formatCount, formatDateTime } from "@web/lib/format";
@@ -37,17 +37,18 @@ export function HistoryCard() {
         <CardDescription>Announcements sent, newest first</CardDescription>
       </CardHeader>
       <CardContent>
-        <ListState
+        <ListTable
           inline
           query={q}
-          isEmpty={(d) => d.announcements.length === 0}
+          rowsOf={(d) => d.announcements}
           loadingLabel="Loading announcements"
           errorTitle="Failed to load announcements"
           emptyText="No announcements yet."
           footer={() => <Pager label="Announcement pages" {...pages.controls(q)} />}
-        >
-          {(d) => <DataTable label="Announcements" columns={columns} rows={d.announcements} rowKey={(a) => a.id} busy={q.isFetching} />}
-        </ListState>
+          label="Announcements"
+          columns={columns}
+          rowKey={(a) => a.id}
+        />
       </CardContent>
     </Card>
   );

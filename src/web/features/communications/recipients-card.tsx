@@ -1,5 +1,5 @@
 import { RECIPIENT_STATUSES, type RecipientItem, type RecipientStatus } from "@contract/communications";
-import { type Column, DataTable, FilterBar, ListState, Pager, SelectFilter, useKeysetPages, useUrlParams } from "@web/components/list";
+import { type Column, FilterBar, ListTable, Pager, SelectFilter, useKeysetPages, useUrlParams } from "@web/components/list";
 import { Badge } from "@web/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@web/components/ui/card";
 import { formatDateTime } from "@web/lib/format";
@@ -33,17 +33,18 @@ export function RecipientsCard({ announcementId, live }: { announcementId: strin
         </FilterBar>
       </CardHeader>
       <CardContent>
-        <ListState
+        <ListTable
           inline
           query={q}
-          isEmpty={(d) => d.recipients.length === 0}
+          rowsOf={(d) => d.recipients}
           loadingLabel="Loading recipients"
           errorTitle="Failed to load recipients"
           emptyText={status === "all" ? "No e-mail recipients (dashboard only)." : `No ${RECIPIENT_STATUS_LABELS[status].toLowerCase()} recipients.`}
           footer={() => <Pager label="Recipient pages" {...pages.controls(q)} />}
-        >
-          {(d) => <DataTable label="Recipients" columns={columns} rows={d.recipients} rowKey={(r) => r.vendorId} busy={q.isFetching} />}
-        </ListState>
+          label="Recipients"
+          columns={columns}
+          rowKey={(r) => r.vendorId}
+        />
       </CardContent>
     </Card>
   );

@@ -1,7 +1,7 @@
-import { useMemo, useState } from "react";
-import { ERROR_LOGS_EXPORT_KIND, type ErrorLevel, type ErrorLogEntry, type ErrorLogSort } from "@contract/error-logs";
+import { useState } from "react";
+import { ERROR_LOGS_EXPORT_KIND, type ErrorLevel, type ErrorLogEntry, type ErrorListResponse, type ErrorLogSort } from "@contract/error-logs";
 import { useWriteAccess } from "@web/app/current-user";
-import { FilterBar, ListState, Pager, pageCountOf, RefreshButton, SelectFilter, useKeysetPages, useRowSelection, useUrlParams } from "@web/components/list";
+import { FilterBar, ListState, Pager, pageCountOf, RefreshButton, SelectFilter, useKeysetPages, useQueryRowSelection, useUrlParams } from "@web/components/list";
 import { PageHeader } from "@web/components/ui/page-header";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { Button } from "@web/components/ui/button";
@@ -22,6 +22,8 @@ export const CLEANUP_CONFIRM_TEXT = "This will permanently delete all archived e
 function readLevel(value: string | null): ErrorLevel | null {
   return value === "error" || value === "warning" || value === "info" ? value : null;
 }
+
+const errorIds = (list: ErrorListResponse) => list.errors.map((e) => e.id);
 
 const ORDERS: Array<{ value: ErrorLogSort; label: string }> = [
   { value: "newest", label: "Newest first" },
@@ -51,10 +53,9 @@ export default function ErrorsPage() {
   const [selected, setSelected] = useState<ErrorLogEntry | null>(null);
   const [confirmCleanup, setConfirmCleanup] = useState(false);
   const data = list.data;
-  // Active entries on screen can be selected for one archive (not a placeholder of the page before).
+  // Active entries on screen can be selected for one archive.
   const selectable = canWrite && !archived;
-  const rowIds = useMemo(() => (selectable && data && !list.isPlaceholderData ? data.errors.map((e) => e.id) : []), [selectable, data, list.isPlaceholderData]);
-  const selection = useRowSelection(rowIds);
+  const selection = useQueryRowSelection(list, errorIds, selectable);
 
   const onArchive = (entry: ErrorLogEntry) =>
     archiveOne.mutate(entry.id, {
@@ -107,7 +108,7 @@ export default function ErrorsPage() {
 
       <FilterBar>
         <SelectFilter id="error-order" label="Order" param="sort" value={sort} options={ORDERS} allValue="newest" />
-        {rowIds.length > 0 && (
+        {selection.rowCount > 0 && (
           <label className="flex items-center gap-2 self-end pb-2 text-sm">
             <input type="checkbox" checked={selection.allSelected} onChange={selection.toggleAll} />
             Select all on this page

@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
-import { PRODUCTS_EXPORT_KIND, type ProductSort, type ProductStatus } from "@contract/products";
+import { PRODUCT_SORTS, PRODUCTS_EXPORT_KIND, type ProductStatus } from "@contract/products";
 import { useWriteAccess } from "@web/app/current-user";
-import { DataTable, ListState, Pager, RefreshButton, type SortState, useKeysetPages, useRowSelection, useSortParam, useUrlParams, useUrlSearch } from "@web/components/list";
+import { ListTable, Pager, RefreshButton, serverSort, useKeysetPages, useRowSelection, useSortParam, useUrlParams, useUrlSearch } from "@web/components/list";
 import { PageHeader } from "@web/components/ui/page-header";
 import { apiErrorMessage } from "@web/lib/api-client";
 import { useCsvExport } from "@web/lib/download-export";
@@ -19,13 +19,6 @@ function readStatus(value: string | null): ProductStatus | "all" {
   return value === "active" || value === "draft" || value === "hidden" ? value : "all";
 }
 
-/** The table's sort (`?sort=price`, `?sort=-sold`) as the API names it; none is newest first. */
-function apiSort(sort: SortState): ProductSort {
-  const key = sort.key;
-  if (key !== "created" && key !== "price" && key !== "sold" && key !== "revenue") return "newest";
-  return sort.direction === "descending" ? `-${key}` : key;
-}
-
 /**
  * The products catalogue (docs/product.md §16): summary cards; the whole marketplace's products
  * searched, filtered, sorted and paged by keyset with everything in the URL; a product's figures
@@ -40,7 +33,8 @@ export default function ProductsPage() {
   const vendorId = searchParams.get("vendorId") ?? "";
   const productId = searchParams.get("product");
   const filters: ProductFilters = { search: isShortSearch(search.search) ? "" : search.search, status, vendorId };
-  const sort = apiSort(sortState);
+  // The table's sort (`?sort=price`, `?sort=-sold`) as the API names it; none is newest first.
+  const sort = serverSort(sortState, PRODUCT_SORTS) ?? "newest";
 
   // docs/product.md §2.5: data loading starts 100 ms after the screen opens.
   const ready = useLoadDelay();
@@ -82,9 +76,9 @@ export default function ProductsPage() {
 
       <BulkBar selected={rows.filter((p) => selection.isSelected(p.id))} readOnly={readOnly} onAction={setTarget} onClear={selection.clear} />
 
-      <ListState
+      <ListTable
         query={list}
-        isEmpty={(data) => data.products.length === 0}
+        rowsOf={(data) => data.products}
         loadingLabel="Loading products"
         errorTitle="Error Loading Products"
         errorMessage={apiErrorMessage}
@@ -93,22 +87,15 @@ export default function ProductsPage() {
           const matches = data.totalCapped ? `${formatCount(data.total)}+ products match (refine the filters to narrow them down)` : countOf(data.total, "product");
           return <Pager label="Product pages" summary={`${matches} · page ${pages.page}`} {...pages.controls(list)} />;
         }}
-      >
-        {(data) => (
-          <DataTable
-            framed
-            label="Products"
-            columns={columns}
-            rows={data.products}
-            rowKey={(p) => p.id}
-            rowName={(p) => p.name}
-            rowProps={(p) => ({ "data-testid": `product-row-${p.id}` })}
-            busy={list.isFetching}
-            sort={sortState}
-            selection={selection}
-          />
-        )}
-      </ListState>
+        framed
+        label="Products"
+        columns={columns}
+        rowKey={(p) => p.id}
+        rowName={(p) => p.name}
+        rowProps={(p) => ({ "data-testid": `product-row-${p.id}` })}
+        sort={sortState}
+        selection={selection}
+      />
 
       <ModerationDialog
         target={target}

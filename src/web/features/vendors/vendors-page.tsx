@@ -1,5 +1,5 @@
-import { useMemo, useState } from "react";
-import { type AdminVendorRow, VENDOR_SORTS, VENDORS_EXPORT_KIND, type VendorSort, type VendorStatusFilter } from "@contract/vendors";
+import { useState } from "react";
+import { type AdminVendorRow, type AdminVendorsResponse, VENDOR_SORTS, VENDORS_EXPORT_KIND, type VendorStatusFilter } from "@contract/vendors";
 import { Button } from "@web/components/ui/button";
 import { useCsvExport } from "@web/lib/download-export";
 import { useWriteAccess } from "@web/app/current-user";
@@ -7,18 +7,17 @@ import { PageHeader } from "@web/components/ui/page-header";
 import { StatCard } from "@web/components/ui/stat-card";
 import { toast } from "@web/components/ui/toast";
 import {
-  DataTable,
   FilterBar,
-  ListState,
+  ListTable,
   Pager,
   pageCountOf,
   RefreshButton,
   SearchFilter,
   SelectFilter,
-  type SortState,
+  serverSort,
   useKeysetPages,
   useNumberedPages,
-  useRowSelection,
+  useQueryRowSelection,
   useSortParam,
   useUrlParams,
   useUrlSearch,
@@ -49,12 +48,7 @@ function readStatus(value: string | null): VendorListParams["status"] {
   return value === "active" || value === "inactive" || value === "internal" ? (value satisfies VendorStatusFilter) : "all";
 }
 
-/** The server's order for the sorted header, or null for the spec's default (newest joined first, numbered pages). */
-function serverSort(sort: SortState): VendorSort | null {
-  if (!sort.key) return null;
-  const value = `${sort.direction === "descending" ? "-" : ""}${sort.key}`;
-  return VENDOR_SORTS.find((s) => s === value) ?? null;
-}
+const vendorIds = (list: AdminVendorsResponse) => list.vendors.map((v) => v.id);
 
 /** Vendor list (docs/product.md §4.1): counts, server-side search/filter/sort/pagination, enable/disable (one or many), delete, CSV. */
 export default function VendorsPage() {
@@ -63,7 +57,8 @@ export default function VendorsPage() {
   const numbered = useNumberedPages();
   const keyset = useKeysetPages();
   const sortState = useSortParam();
-  const sort = serverSort(sortState);
+  // The server's order for the sorted header, or null for the spec's default (newest joined first, numbered pages).
+  const sort = serverSort(sortState, VENDOR_SORTS);
   const status = readStatus(searchParams.get("status"));
   // docs/product.md §4.1: the search runs on the server 300 ms after typing stops, from page 1.
   const search = useUrlSearch();
@@ -82,8 +77,7 @@ export default function VendorsPage() {
   const deleteVendor = useDeleteVendor();
   const [statusTarget, setStatusTarget] = useState<AdminVendorRow | null>(null);
   const [deleteTarget, setDeleteTarget] = useState<AdminVendorRow | null>(null);
-  const rowIds = useMemo(() => (list.isPlaceholderData ? [] : (list.data?.vendors.map((v) => v.id) ?? [])), [list.data, list.isPlaceholderData]);
-  const selection = useRowSelection(rowIds);
+  const selection = useQueryRowSelection(list, vendorIds);
   const columns = useVendorColumns({ storefrontUrl: config.data?.storefrontUrl ?? "", onStatus: setStatusTarget, onDelete: setDeleteTarget });
 
   const confirmStatus = () => {
@@ -133,9 +127,9 @@ export default function VendorsPage() {
 
       <VendorBulkActions selection={selection} />
 
-      <ListState
+      <ListTable
         query={list}
-        isEmpty={(data) => data.vendors.length === 0}
+        rowsOf={(data) => data.vendors}
         loadingLabel="Loading vendors"
         errorTitle="Error Loading Vendors"
         errorMessage={(error) => error.message || "Failed to load vendors"}
@@ -147,22 +141,15 @@ export default function VendorsPage() {
           if (sort) return <Pager label="Vendor pages" summary={`${matches} · page ${keyset.page} of ${pageCount}`} {...keyset.controls(list)} />;
           return <Pager label="Vendor pages" summary={`${matches} · page ${params.page} of ${pageCount}`} {...numbered.controls(pageCount)} page={params.page} />;
         }}
-      >
-        {(data) => (
-          <DataTable
-            framed
-            label="Vendors"
-            columns={columns}
-            rows={data.vendors}
-            rowKey={(v) => v.id}
-            rowName={(v) => v.name}
-            rowProps={(v) => ({ "data-testid": `vendor-row-${v.slug}` })}
-            busy={list.isFetching}
-            sort={sortState}
-            selection={canWrite ? selection : undefined}
-          />
-        )}
-      </ListState>
+        framed
+        label="Vendors"
+        columns={columns}
+        rowKey={(v) => v.id}
+        rowName={(v) => v.name}
+        rowProps={(v) => ({ "data-testid": `vendor-row-${v.slug}` })}
+        sort={sortState}
+        selection={canWrite ? selection : undefined}
+      />
 
       <VendorStatusDialog vendor={statusTarget} nextActive={statusTarget ? !statusTarget.isActive : false} onCancel={() => setStatusTarget(null)} onConfirm={confirmStatus} />
       <VendorDeleteDialog vendor={deleteTarget} providerName={config.data?.authProviderName ?? "Authentication Provider"} onCancel={() => setDeleteTarget(null)} onConfirm={confirmDelete} />
