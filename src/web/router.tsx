@@ -1,7 +1,7 @@
 import { Component, Suspense, createElement, lazy, type ComponentType, type ReactNode } from "react";
 import { Outlet, matchRoutes, useLocation, useRoutes, type RouteObject } from "react-router";
 import { NOT_FOUND, RouteErrorScreen } from "./app/route-error";
-import { RoutePending } from "./app/route-pending";
+import { FullScreenSpinner } from "./app/gate-screens";
 
 type Load = () => Promise<{ default: ComponentType }>;
 
@@ -39,7 +39,7 @@ export const routes: RouteObject[] = [
     // Failures of the layout itself replace the whole page.
     element: (
       <RouteErrorBoundary>
-        <Suspense fallback={<RoutePending />}>
+        <Suspense fallback={<FullScreenSpinner />}>
           <Layout />
         </Suspense>
       </RouteErrorBoundary>

@@ -1,9 +1,9 @@
 import { Suspense, lazy, type ReactNode } from "react";
 import { Button, buttonVariants } from "@web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@web/components/ui/card";
-import { Spinner } from "@web/components/ui/spinner";
 import { useAuth, useSignOut } from "./auth";
 import { CurrentUserContext } from "./current-user";
+import { FullScreenSpinner } from "./gate-screens";
 import { StoreLink } from "./store-link";
 
 export { LostBox, StoreLink } from "./store-link";
@@ -23,10 +23,10 @@ const SignInScreen = lazy(loadSignInScreen);
 export function AuthGate({ children }: { children: ReactNode }) {
   const auth = useAuth();
 
-  if (auth.status === "loading") return <SessionSpinner />;
+  if (auth.status === "loading") return <FullScreenSpinner label="Loading session" />;
   if (auth.status === "signed-out") {
     return (
-      <Suspense fallback={<SessionSpinner />}>
+      <Suspense fallback={<FullScreenSpinner label="Loading session" />}>
         <SignInScreen />
       </Suspense>
     );
@@ -34,14 +34,6 @@ export function AuthGate({ children }: { children: ReactNode }) {
   // Admins and viewers open the panel; viewers see every screen with its actions disabled.
   if (!auth.user.panelAccess) return <AccessDenied />;
   return <CurrentUserContext.Provider value={auth.user}>{children}</CurrentUserContext.Provider>;
-}
-
-function SessionSpinner() {
-  return (
-    <div className="flex min-h-screen items-center justify-center">
-      <Spinner label="Loading session" />
-    </div>
-  );
 }
 
 /** A signed-in user without panel access, under any provider; 'Sign out' uses the provider's sign-out (auth.tsx). */

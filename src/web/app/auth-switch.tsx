@@ -1,9 +1,7 @@
 import { Suspense, lazy, type ReactNode } from "react";
-import { Button } from "@web/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader } from "@web/components/ui/card";
-import { Spinner } from "@web/components/ui/spinner";
 import { usePublicConfig } from "@web/lib/use-public-config";
 import { AuthGate } from "./auth-gate";
+import { FullScreenSpinner, SignInProblem } from "./gate-screens";
 
 /**
  * Clerk's sign-in (its JS, its UI and our screen around them) is a chunk of its own, downloaded
@@ -11,14 +9,6 @@ import { AuthGate } from "./auth-gate";
  * a byte of it (scripts/check-web-budget.ts proves no local-mode chunk holds a Clerk module).
  */
 const ClerkAuthGate = lazy(() => import("./clerk-auth-gate"));
-
-function FullScreenSpinner({ label }: { label: string }) {
-  return (
-    <div className="flex min-h-screen items-center justify-center">
-      <Spinner label={label} />
-    </div>
-  );
-}
 
 /**
  * Picks the sign-in the server configured (docs/product.md §1.2), from the public config the web
@@ -38,20 +28,6 @@ export function AuthSwitch({ children }: { children: ReactNode }) {
     }
     return <AuthGate>{children}</AuthGate>;
   }
-  if (config.isError) {
-    return (
-      <main className="flex min-h-screen items-center justify-center bg-gray-50 p-4">
-        <Card className="w-full max-w-md text-center">
-          <CardHeader>
-            <h1 className="text-xl font-semibold leading-none tracking-tight">HKI Global Admin</h1>
-            <CardDescription role="alert">Sign-in failed. Please try again.</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <Button onClick={() => void config.refetch()}>Try again</Button>
-          </CardContent>
-        </Card>
-      </main>
-    );
-  }
+  if (config.isError) return <SignInProblem onRetry={() => void config.refetch()} retryLabel="Try again" />;
   return <FullScreenSpinner label="Loading session" />;
 }

@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useState, type ReactNode } from "react";
 import { hasValidBetaMarker } from "@web/lib/beta-marker";
-import { Spinner } from "@web/components/ui/spinner";
+import { FullScreenSpinner } from "./gate-screens";
 
 /**
  * The password form is its own chunk: an admin past the gate never downloads it (issue 23). main.tsx
@@ -25,11 +25,7 @@ export function BetaGate({ children }: { children: ReactNode }) {
   }, []);
 
   if (state === "unlocked") return <>{children}</>;
-  const spinner = (
-    <div className="flex min-h-screen items-center justify-center">
-      <Spinner />
-    </div>
-  );
+  const spinner = <FullScreenSpinner />;
   if (state === "loading") return spinner;
   return (
     <Suspense fallback={spinner}>

@@ -4,15 +4,13 @@ import { ui } from "@clerk/ui/no-rhc";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useLayoutEffect, useState } from "react";
 import { meEndpoint } from "@contract/auth";
-import { Button } from "@web/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader } from "@web/components/ui/card";
-import { Spinner } from "@web/components/ui/spinner";
 import { callApi, errorStatus } from "@web/lib/api-client";
 import { clerkTokenSource } from "@web/lib/clerk-token-source";
 import { setTokenSource } from "@web/lib/session";
 import { AccessDenied, LostBox } from "./auth-gate";
 import { ProviderSignOutContext, authKeys } from "./auth";
 import { CurrentUserContext } from "./current-user";
+import { FullScreenSpinner, SignInProblem } from "./gate-screens";
 
 /**
  * Sign-in through Clerk (AUTH_PROVIDER=clerk; docs/product.md §1.2), the marketplace's own accounts.
@@ -72,34 +70,10 @@ export default function ClerkAuthGate({ publishableKey, children }: { publishabl
       routerReplace={routerReplace}
     >
       <ClerkFailed>
-        <ProblemScreen onRetry={() => window.location.reload()} retryLabel="Try again" />
+        <SignInProblem onRetry={() => window.location.reload()} retryLabel="Try again" />
       </ClerkFailed>
       <ClerkSessionGate>{children}</ClerkSessionGate>
     </ClerkProvider>
-  );
-}
-
-function FullScreenSpinner({ label }: { label: string }) {
-  return (
-    <div className="flex min-h-screen items-center justify-center">
-      <Spinner label={label} />
-    </div>
-  );
-}
-
-function ProblemScreen({ onRetry, retryLabel }: { onRetry: () => void; retryLabel: string }) {
-  return (
-    <main className="flex min-h-screen items-center justify-center bg-gray-50 p-4">
-      <Card className="w-full max-w-md text-center">
-        <CardHeader>
-          <h1 className="text-xl font-semibold leading-none tracking-tight">HKI Global Admin</h1>
-          <CardDescription role="alert">Sign-in failed. Please try again.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <Button onClick={onRetry}>{retryLabel}</Button>
-        </CardContent>
-      </Card>
-    </main>
   );
 }
 
@@ -135,8 +109,8 @@ function ClerkSessionGate({ children }: { children: ReactNode }) {
   else if (me.data) content = me.data.user.panelAccess ? <CurrentUserContext.Provider value={me.data.user}>{children}</CurrentUserContext.Provider> : <AccessDenied />;
   // Refused (401): this Clerk session does not open the panel, so offer to switch accounts; the
   // server unreachable (after the query client's retries): offer to ask again.
-  else if (me.isError && errorStatus(me.error) === 401) content = <ProblemScreen onRetry={() => void signOut()} retryLabel="Sign out" />;
-  else if (me.isError) content = <ProblemScreen onRetry={() => void me.refetch()} retryLabel="Try again" />;
+  else if (me.isError && errorStatus(me.error) === 401) content = <SignInProblem onRetry={() => void signOut()} retryLabel="Sign out" />;
+  else if (me.isError) content = <SignInProblem onRetry={() => void me.refetch()} retryLabel="Try again" />;
   else content = <FullScreenSpinner label="Loading session" />;
 
   return <ProviderSignOutContext.Provider value={signOut}>{content}</ProviderSignOutContext.Provider>;

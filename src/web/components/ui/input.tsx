@@ -9,3 +9,10 @@ export const inputClasses =
 export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input({ className, type = "text", ...props }, ref) {
   return <input ref={ref} type={type} className={cn(inputClasses, className)} {...props} />;
 });
+
+type PasswordInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "onChange"> & { onValueChange: (value: string) => void };
+
+/** A password field that hands its value over on change (the beta, sign-in and invitation forms). */
+export const PasswordInput = forwardRef<HTMLInputElement, PasswordInputProps>(function PasswordInput({ onValueChange, ...props }, ref) {
+  return <Input ref={ref} type="password" onChange={(e) => onValueChange(e.target.value)} {...props} />;
+});

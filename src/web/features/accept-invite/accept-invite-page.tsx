@@ -5,7 +5,7 @@ import { storeBetaMarker } from "@web/lib/beta-marker";
 import { setSessionToken } from "@web/lib/session";
 import { Button } from "@web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@web/components/ui/card";
-import { Input } from "@web/components/ui/input";
+import { Input, PasswordInput } from "@web/components/ui/input";
 import { Label } from "@web/components/ui/label";
 import { FieldError, FormError, invalidProps } from "@web/components/ui/field-error";
 import { Spinner } from "@web/components/ui/spinner";
@@ -120,13 +120,12 @@ export default function AcceptInvitePage({
               </div>
               <div className="grid gap-2">
                 <Label htmlFor={passwordId}>Password</Label>
-                <Input
+                <PasswordInput
                   id={passwordId}
-                  type="password"
                   autoComplete="new-password"
                   required
                   value={password}
-                  onChange={(e) => setPassword(e.target.value)}
+                  onValueChange={setPassword}
                   aria-invalid={errors.password ? true : undefined}
                   aria-describedby={`${passwordId}-hint`}
                 />
@@ -136,7 +135,7 @@ export default function AcceptInvitePage({
               </div>
               <div className="grid gap-2">
                 <Label htmlFor={repeatId}>Repeat password</Label>
-                <Input id={repeatId} type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} {...invalidProps(repeatId, errors.repeat)} />
+                <PasswordInput id={repeatId} autoComplete="new-password" required value={repeat} onValueChange={setRepeat} {...invalidProps(repeatId, errors.repeat)} />
                 <FieldError id={repeatId} error={errors.repeat} />
               </div>
               <FormError error={errors.form} />
