@@ -116,8 +116,9 @@ describe("DashboardPage", () => {
     // No previous week to compare with: no trend rather than a made-up one.
     expect(within(card("Week Sales")).queryByText(/vs previous/)).toBeNull();
 
+    // The row of quick actions and recent activity follows once 'Needs Attention' and 'Featured Artist' have answered.
     for (const name of ["Send Announcement", "View Analytics", "Process Payouts"]) {
-      expect(screen.getByRole("button", { name })).toBeInTheDocument();
+      expect(await screen.findByRole("button", { name })).toBeInTheDocument();
     }
     // The storefront's invite-code manager, in a new tab (as /invite-codes).
     const invite = await screen.findByRole("link", { name: /Create Invite Code/ });
