@@ -3,7 +3,8 @@ import { useId, useState, type FormEvent } from "react";
 import type { SentInvitation, StaffRole } from "@contract/admin-users";
 import { Button } from "@web/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@web/components/ui/dialog";
-import { FieldError, FormError, invalidProps } from "@web/components/ui/field-error";
+import { FieldError, invalidProps } from "@web/components/ui/field-error";
+import { FormDialogFooter } from "@web/components/ui/form-dialog-footer";
 import { Input, inputClasses } from "@web/components/ui/input";
 import { Label } from "@web/components/ui/label";
 import { toast } from "@web/components/ui/toast";
@@ -78,15 +79,11 @@ export function InviteDialog({ open, onClose, onSent }: { open: boolean; onClose
             </select>
             <FieldError id={roleId} error={errors.role} />
           </div>
-          <FormError error={errors.form} />
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={close}>
-              Cancel
-            </Button>
+          <FormDialogFooter error={errors.form} onCancel={close}>
             <Button type="submit" disabled={invite.isPending || email.trim() === ""}>
               {invite.isPending ? "Sending…" : "Send invitation"}
             </Button>
-          </DialogFooter>
+          </FormDialogFooter>
         </form>
       </DialogContent>
     </Dialog>

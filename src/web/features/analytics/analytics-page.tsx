@@ -3,7 +3,7 @@ import type { AnalyticsPeriod, AnalyticsResponse } from "@contract/analytics";
 import { Button } from "@web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@web/components/ui/card";
 import { Spinner } from "@web/components/ui/spinner";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@web/components/ui/table";
+import { type Column, DataTable } from "@web/components/list";
 import { formatCurrency, formatDate } from "@web/lib/format";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { useAnalytics } from "./analytics-api";
@@ -13,6 +13,14 @@ import { StatCard } from "@web/components/ui/stat-card";
 import { LoadErrorCard } from "@web/components/ui/load-error-card";
 import { EMPTY_TEXT, RevenueCard } from "./revenue-card";
 import { TopListsCards } from "./top-lists-cards";
+
+const breakdownColumns: Array<Column<AnalyticsResponse["metrics"][number]>> = [
+  // The day is a UTC date: format it as such, not shifted into the viewer's zone.
+  { id: "date", header: "Date", cell: (m) => formatDate(`${m.date}T12:00:00Z`) },
+  { id: "revenue", header: "Revenue", className: "text-right", cell: (m) => formatCurrency(m.total_revenue) },
+  { id: "orders", header: "Orders", className: "text-right", cell: (m) => m.total_orders },
+  { id: "fees", header: "Fees", className: "text-right", cell: (m) => formatCurrency(m.total_fees) },
+];
 
 /** Analytics (docs/product.md §6): period buttons (in the URL as ?days=), cards, chart, statistics, daily breakdown. */
 export default function AnalyticsPage() {
@@ -98,27 +106,7 @@ function AnalyticsContent({ data, days }: { data: AnalyticsResponse; days: Analy
           {empty ? (
             <p className="text-sm text-gray-600">{EMPTY_TEXT}</p>
           ) : (
-            <Table aria-label="Daily Breakdown">
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Date</TableHead>
-                  <TableHead className="text-right">Revenue</TableHead>
-                  <TableHead className="text-right">Orders</TableHead>
-                  <TableHead className="text-right">Fees</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {data.metrics.slice(0, BREAKDOWN_ROWS).map((m) => (
-                  <TableRow key={m.date}>
-                    {/* The day is a UTC date: format it as such, not shifted into the viewer's zone. */}
-                    <TableCell>{formatDate(`${m.date}T12:00:00Z`)}</TableCell>
-                    <TableCell className="text-right">{formatCurrency(m.total_revenue)}</TableCell>
-                    <TableCell className="text-right">{m.total_orders}</TableCell>
-                    <TableCell className="text-right">{formatCurrency(m.total_fees)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <DataTable label="Daily Breakdown" columns={breakdownColumns} rows={data.metrics.slice(0, BREAKDOWN_ROWS)} rowKey={(m) => m.date} />
           )}
         </CardContent>
       </Card>

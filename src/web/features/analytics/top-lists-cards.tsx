@@ -1,9 +1,8 @@
-import type { ReactNode } from "react";
 import { Link } from "react-router";
-import type { AnalyticsPeriod } from "@contract/analytics";
+import type { AnalyticsPeriod, TopProduct, TopVendor } from "@contract/analytics";
+import { type Column, DataTable } from "@web/components/list";
 import { TitledCard } from "@web/components/ui/card";
 import { Spinner } from "@web/components/ui/spinner";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@web/components/ui/table";
 import { apiErrorMessage } from "@web/lib/api-client";
 import { formatCount, formatCurrency } from "@web/lib/format";
 import { useTopProducts, useTopVendors } from "./analytics-api";
@@ -11,17 +10,36 @@ import { useTopProducts, useTopVendors } from "./analytics-api";
 const NONE = "No sales in the selected period";
 const linkClasses = "text-blue-700 hover:underline";
 
-interface Row {
-  key: string;
-  rank: number;
-  name: ReactNode;
-  by?: ReactNode;
-  revenue: number;
-  orders: number;
-  units: number;
-}
+/** The figures both lists end with. */
+const figureColumns = <T extends { revenue: number; orders: number; units: number }>(): Array<Column<T>> => [
+  { id: "revenue", header: "Revenue", className: "text-right", cell: (r) => formatCurrency(r.revenue) },
+  { id: "orders", header: "Orders", className: "text-right", cell: (r) => formatCount(r.orders) },
+  { id: "units", header: "Units", className: "text-right", cell: (r) => formatCount(r.units) },
+];
+const rankColumn = { id: "rank", header: "#", className: "w-8", cell: (r: { rank: number }) => r.rank };
+const artistLink = (r: { vendorId: string; vendorName: string }) => (
+  <Link to={`/vendors/${r.vendorId}`} className={linkClasses}>
+    {r.vendorName}
+  </Link>
+);
 
-function TopTable({ title, label, rows, error, byHeader }: { title: string; label: string; rows: Row[] | undefined; error: unknown; byHeader?: string }) {
+const productColumns: Array<Column<TopProduct>> = [
+  rankColumn,
+  {
+    id: "product",
+    header: "Product",
+    cell: (p) => (
+      <Link to={`/products?product=${encodeURIComponent(p.productId)}`} className={linkClasses}>
+        {p.productName}
+      </Link>
+    ),
+  },
+  { id: "artist", header: "Artist", cell: artistLink },
+  ...figureColumns<TopProduct>(),
+];
+const vendorColumns: Array<Column<TopVendor>> = [rankColumn, { id: "artist", header: "Artist", cell: artistLink }, ...figureColumns<TopVendor>()];
+
+function TopTable<T>({ title, columns, rows, rowKey, error }: { title: string; columns: Array<Column<T>>; rows: T[] | undefined; rowKey: (row: T) => string; error: unknown }) {
   return (
     <TitledCard title={title}>
       {error ? (
@@ -33,30 +51,7 @@ function TopTable({ title, label, rows, error, byHeader }: { title: string; labe
       ) : rows.length === 0 ? (
         <p className="text-sm text-gray-600">{NONE}</p>
       ) : (
-        <Table aria-label={title}>
-          <TableHeader>
-            <TableRow>
-              <TableHead className="w-8">#</TableHead>
-              <TableHead>{label}</TableHead>
-              {byHeader ? <TableHead>{byHeader}</TableHead> : null}
-              <TableHead className="text-right">Revenue</TableHead>
-              <TableHead className="text-right">Orders</TableHead>
-              <TableHead className="text-right">Units</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {rows.map((r) => (
-              <TableRow key={r.key}>
-                <TableCell>{r.rank}</TableCell>
-                <TableCell>{r.name}</TableCell>
-                {byHeader ? <TableCell>{r.by}</TableCell> : null}
-                <TableCell className="text-right">{formatCurrency(r.revenue)}</TableCell>
-                <TableCell className="text-right">{formatCount(r.orders)}</TableCell>
-                <TableCell className="text-right">{formatCount(r.units)}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <DataTable label={title} columns={columns} rows={rows} rowKey={rowKey} />
       )}
     </TitledCard>
   );
@@ -68,46 +63,8 @@ export function TopListsCards({ days, enabled }: { days: AnalyticsPeriod; enable
   const vendors = useTopVendors(days, enabled);
   return (
     <div className="grid gap-4 xl:grid-cols-2">
-      <TopTable
-        title="Top Products"
-        label="Product"
-        byHeader="Artist"
-        error={products.error}
-        rows={products.data?.products.map((p) => ({
-          key: p.productId,
-          rank: p.rank,
-          name: (
-            <Link to={`/products?product=${encodeURIComponent(p.productId)}`} className={linkClasses}>
-              {p.productName}
-            </Link>
-          ),
-          by: (
-            <Link to={`/vendors/${p.vendorId}`} className={linkClasses}>
-              {p.vendorName}
-            </Link>
-          ),
-          revenue: p.revenue,
-          orders: p.orders,
-          units: p.units,
-        }))}
-      />
-      <TopTable
-        title="Top Artists"
-        label="Artist"
-        error={vendors.error}
-        rows={vendors.data?.vendors.map((v) => ({
-          key: v.vendorId,
-          rank: v.rank,
-          name: (
-            <Link to={`/vendors/${v.vendorId}`} className={linkClasses}>
-              {v.vendorName}
-            </Link>
-          ),
-          revenue: v.revenue,
-          orders: v.orders,
-          units: v.units,
-        }))}
-      />
+      <TopTable title="Top Products" columns={productColumns} rows={products.data?.products} rowKey={(p) => p.productId} error={products.error} />
+      <TopTable title="Top Artists" columns={vendorColumns} rows={vendors.data?.vendors} rowKey={(v) => v.vendorId} error={vendors.error} />
     </div>
   );
 }

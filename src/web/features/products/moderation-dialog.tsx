@@ -1,8 +1,9 @@
 import { useId, useState, type FormEvent } from "react";
 import { MAX_MODERATION_REASON_LENGTH } from "@contract/products";
 import { Button } from "@web/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@web/components/ui/dialog";
-import { FieldError, FormError, invalidProps } from "@web/components/ui/field-error";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@web/components/ui/dialog";
+import { FieldError, invalidProps } from "@web/components/ui/field-error";
+import { FormDialogFooter } from "@web/components/ui/form-dialog-footer";
 import { Label } from "@web/components/ui/label";
 import { Textarea } from "@web/components/ui/textarea";
 import { toast } from "@web/components/ui/toast";
@@ -91,15 +92,11 @@ export function ModerationDialog({ target, onClose, onDone }: { target: Moderati
                 />
                 <FieldError id={reasonId} error={errors.reason} />
               </div>
-              <FormError error={errors.form} />
-              <DialogFooter>
-                <Button type="button" variant="outline" onClick={close}>
-                  Cancel
-                </Button>
+              <FormDialogFooter error={errors.form} onCancel={close}>
                 <Button type="submit" variant={hide ? "destructive" : "default"} disabled={pending}>
                   {pending ? (hide ? "Hiding…" : "Restoring…") : hide ? `Hide ${countOf(target.products.length, "product")}` : `Restore ${countOf(target.products.length, "product")}`}
                 </Button>
-              </DialogFooter>
+              </FormDialogFooter>
             </form>
           </>
         )}

@@ -19,39 +19,27 @@ async function outcomeOf(call: () => Promise<unknown>): Promise<Outcome> {
   }
 }
 
+/** The page's two probes: what each card says, its button, and the call it makes. */
+const PROBES = [
+  { title: "Error logging", description: "Writes an info entry to the Error Logs and returns an error payload.", label: "Test Error Logging", endpoint: testErrorEndpoint },
+  { title: "Invalid product", description: "Fetches the dashboard stats.", label: "Create Invalid Product", endpoint: dashboardStatsEndpoint },
+] as const;
+
 /**
  * Hidden page (docs/product.md §8.3, not in the navigation). 'Test Error Logging' posts to the debug endpoint,
  * which writes one info row to the error logs and answers with an error payload; 'Create Invalid
  * Product' only fetches the dashboard stats, as docs/product.md §8.3 says.
  */
 export default function TestErrorPage() {
-  // The test-error call writes a log entry even though it answers 418, so its areas (errors,
-  // dashboard) are refreshed after every click: the mutation itself always resolves to an outcome.
-  const testError = useMutation({ ...mutationOf(testErrorEndpoint), mutationFn: () => outcomeOf(() => callApi(testErrorEndpoint, {})) });
-  const invalidProduct = useMutation({ ...mutationOf(dashboardStatsEndpoint), mutationFn: () => outcomeOf(() => callApi(dashboardStatsEndpoint, {})) });
-
   return (
     <section aria-labelledby="page-title" className="grid gap-6">
       <h1 id="page-title" className="text-2xl font-bold">
         Test Error
       </h1>
       <div className="grid gap-4 md:grid-cols-2">
-        <Probe
-          title="Error logging"
-          description="Writes an info entry to the Error Logs and returns an error payload."
-          label="Test Error Logging"
-          pending={testError.isPending}
-          outcome={testError.data}
-          onRun={() => testError.mutate()}
-        />
-        <Probe
-          title="Invalid product"
-          description="Fetches the dashboard stats."
-          label="Create Invalid Product"
-          pending={invalidProduct.isPending}
-          outcome={invalidProduct.data}
-          onRun={() => invalidProduct.mutate()}
-        />
+        {PROBES.map((probe) => (
+          <Probe key={probe.label} {...probe} />
+        ))}
       </div>
     </section>
   );
@@ -61,12 +49,14 @@ interface ProbeProps {
   title: string;
   description: string;
   label: string;
-  pending: boolean;
-  outcome: Outcome | undefined;
-  onRun: () => void;
+  endpoint: typeof testErrorEndpoint | typeof dashboardStatsEndpoint;
 }
 
-function Probe({ title, description, label, pending, outcome, onRun }: ProbeProps) {
+function Probe({ title, description, label, endpoint }: ProbeProps) {
+  // The test-error call writes a log entry even though it answers 418, so its areas (errors,
+  // dashboard) are refreshed after every click: the mutation itself always resolves to an outcome.
+  const run = useMutation({ ...mutationOf(endpoint), mutationFn: () => outcomeOf(() => callApi(endpoint, {})) });
+  const outcome = run.data;
   return (
     <Card>
       <CardHeader>
@@ -75,7 +65,7 @@ function Probe({ title, description, label, pending, outcome, onRun }: ProbeProp
       </CardHeader>
       <CardContent className="grid gap-3">
         <div>
-          <Button onClick={onRun} disabled={pending}>
+          <Button onClick={() => run.mutate()} disabled={run.isPending}>
             {label}
           </Button>
         </div>
