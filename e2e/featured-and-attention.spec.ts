@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import type { AttentionResponse } from "../src/contract/dashboard";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { AttentionItem, AttentionResponse } from "../src/contract/dashboard";
+import type { ProductsResponse } from "../src/contract/products";
 import type { FeaturedArtistResponse } from "../src/contract/featured-artist";
 import type { VendorListItem } from "../src/contract/vendors";
 import { E2E, openAsAdmin } from "./helpers";
@@ -51,6 +52,42 @@ test("feature an artist from the vendor page and see it on the dashboard", async
   expect(((await pub.json()) as { featured: { name: string } | null }).featured?.name).toBe(artist!.name);
 });
 
+/** What each item's link must show: the list filtered to exactly those items (docs/product.md §18.3). */
+const FILTERED: Record<AttentionItem["key"], (page: Page, href: URL) => Promise<void>> = {
+  // The financial lists' status filters are Radix selects: the trigger names the status in force.
+  payout_accounts_restricted: (page) => expect(page.locator("#balances-status")).toHaveText(/^Restricted/),
+  payout_accounts_not_connected: (page) => expect(page.locator("#balances-status")).toHaveText(/^Not connected/),
+  payouts_failed: (page) => expect(page.locator("#payouts-status")).toHaveText(/^Failed/),
+  payouts_unknown: (page) => expect(page.locator("#payouts-status")).toHaveText(/^Unknown/),
+  stripe_differences: (page) => expect(page.getByTestId("stripe-differences")).toContainText("open difference"),
+  announcement_failures: async (page) => {
+    await expect(page.locator("#recipients-status")).toHaveValue("failed");
+    await expect(page.getByRole("table").last()).toContainText("Failed");
+  },
+  errors_spike: async (page) => {
+    await expect(page.getByTestId("error-card-error")).toHaveAttribute("aria-pressed", "true");
+    for (const row of await page.getByTestId("error-row").all()) await expect(row).toContainText(/error/i);
+  },
+  vendors_over_product_limit: async (page) => {
+    await expect(page.locator("#product-over-limit")).toHaveValue("over");
+    await expect(page.getByTestId("product-over-limit-filter")).toBeVisible();
+    // Every row is a product of a vendor over the limit (the list the server answers to overLimit=true).
+    const over = await apiGet<ProductsResponse>(page.request, "/api/admin/products?overLimit=true&limit=50");
+    const vendors = new Set(over.products.map((p) => p.vendorName));
+    const rows = page.getByRole("table", { name: "Products" }).getByRole("row");
+    await expect(rows.nth(1)).toBeVisible();
+    for (const row of (await rows.all()).slice(1, 6)) {
+      const text = (await row.textContent()) ?? "";
+      expect(
+        [...vendors].some((v) => text.includes(v)),
+        text,
+      ).toBe(true);
+    }
+  },
+  invitations_expiring: (page) => expect(page.getByRole("tab", { name: "Invitations" })).toHaveAttribute("aria-selected", "true"),
+  featured_slot: (page) => expect(page.locator("#vendor-status")).toHaveValue("active"),
+};
+
 test("'Needs Attention' lists what needs the operator, each item linking to its filtered list", async ({ page }) => {
   const attention = await apiGet<AttentionResponse>(page.request, "/api/admin/dashboard/attention");
   // The demo platform has artists owed money whose payout account is not usable.
@@ -58,12 +95,15 @@ test("'Needs Attention' lists what needs the operator, each item linking to its 
   await openAsAdmin(page, "/");
   const list = page.getByRole("list", { name: "Needs Attention" });
   await expect(list.getByRole("link")).toHaveCount(attention.items.length);
-  const first = attention.items[0]!;
-  const link = list.getByRole("link").first();
-  await expect(link).toContainText(first.label);
-  await link.click();
-  const target = new URL(first.href, "http://x");
-  await expect(page).toHaveURL((url) => url.pathname === target.pathname && [...target.searchParams].every(([k, v]) => url.searchParams.get(k) === v));
+  for (const [i, item] of attention.items.entries()) {
+    if (i > 0) await page.goto("/");
+    const link = list.getByRole("link").nth(i);
+    await expect(link).toContainText(item.label);
+    await link.click();
+    const target = new URL(item.href, "http://x");
+    await expect(page, item.key).toHaveURL((url) => url.pathname === target.pathname && [...target.searchParams].every(([k, v]) => url.searchParams.get(k) === v));
+    await FILTERED[item.key](page, target);
+  }
 });
 
 test.describe("quick actions land where they say", () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_PAGE_LIMIT } from "./common.ts";
+import { MAX_PAGE_LIMIT, queryBoolean } from "./common.ts";
 import { defineEndpoint } from "./endpoint.ts";
 
 /**
@@ -35,6 +35,11 @@ export const PRODUCT_COUNT_CAP = 10_000;
  * counts and sorts like any list.
  */
 export const PRODUCT_SEARCH_CAP = 1_000;
+/**
+ * The list filtered to vendors over the product limit (`overLimit=true`) covers at most this many
+ * of them, those with the most listed products: one index walk per vendor and status per page.
+ */
+export const OVER_LIMIT_FILTER_VENDORS = 50;
 /** The most products one bulk moderation changes. */
 export const MAX_BULK_PRODUCTS = 500;
 export const MAX_MODERATION_REASON_LENGTH = 500;
@@ -49,6 +54,8 @@ const filterFields = z.object({
     .optional(),
   vendorId: z.string().trim().min(1).max(100).optional(),
   status: productStatusSchema.optional(),
+  /** Only the products of vendors over the product limit (the OVER_LIMIT_FILTER_VENDORS with the most listed products). */
+  overLimit: queryBoolean.optional(),
 });
 
 /** The list's filters: also the CSV export's filters (the list's query without its paging and sort). */

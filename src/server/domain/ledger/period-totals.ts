@@ -24,10 +24,6 @@ export function shiftDay(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00.000Z`) + n * DAY_MS).toISOString().slice(0, 10);
 }
 
-function daysFrom(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00.000Z`) - Date.parse(`${from}T00:00:00.000Z`)) / DAY_MS);
-}
-
 export interface ProductSaleDelta {
   productId: string;
   vendorId: string;
@@ -216,45 +212,78 @@ async function chunkBound(trx: Executor, day: string, cursor: string | null, n: 
   return rows.length === n ? rows[n - 1]!.product_id : null;
 }
 
+/** The first day on or after `from` with a product day (the (day, product_id) index: one probe), or null. */
+async function firstSaleDayFrom(trx: Executor, from: string | null): Promise<string | null> {
+  let q = trx.selectFrom("product_sales_days").select("day");
+  if (from !== null) q = q.where("day", ">=", from);
+  const row = await q.orderBy("day").limit(1).executeTakeFirst();
+  return row?.day ?? null;
+}
+
 /**
  * One chunk of moving window `period` towards `today`, in one short transaction; returns the rows
- * it handled (at least 1 while there is work), 0 when the window ends on `today`.
- * - From nothing, or after a gap longer than the window (no step under way): the window is rebuilt
- *   from its days in this one transaction (not chunked: see decision 0013).
+ * it handled (at least 1 while there is work), 0 when the window ends on `today`. Nothing is ever
+ * rebuilt in one go (docs/decisions/0013-top-lists.md): every chunk leaves totals that are exact
+ * for the days the window row names.
+ * - From nothing (no window row): the window starts empty on the day before the first product day
+ *   (empty is then exact), and the next chunks step it forward to today.
+ * - Days that change nothing are skipped in one move: while neither the day entering nor the day
+ *   leaving has a product day (two probes of the (day, product_id) index), last_day jumps to the
+ *   day before the next step that changes something (or to today). So a gap longer than the window
+ *   costs the steps of the days that sold, never a rebuild in one transaction.
  * - Otherwise a day step: the day entering (step_to) is added and the day leaving subtracted for
  *   the products after the cursor up to the chunk's bound (at most `n` product ids per day, taken
  *   from the (day, product_id) index), and the cursor moves to the bound; the chunk that reaches
  *   the end of both days moves last_day and clears the step. The window row moves only if nobody
  *   moved it meanwhile (a conditional update on last_day, step_to and step_cursor): two processes
- *   never both apply one chunk, and a crash resumes from the committed cursor.
+ *   never both apply one chunk, and a crash resumes from the committed cursor. On PostgreSQL the
+ *   window row is locked first, so an order is either seen by the probes or sees the moved window.
  */
 async function rollChunk(db: Executor, period: PeriodWindowDays, today: string, n: number): Promise<number> {
   return inTransaction(db, async (trx) => {
-    const w = await trx.selectFrom("period_windows").select(["last_day", "step_to", "step_cursor"]).where("period_days", "=", period).executeTakeFirst();
-    if (w === undefined || (w.step_to === null && daysFrom(w.last_day, today) >= period)) {
+    let read = trx.selectFrom("period_windows").select(["last_day", "step_to", "step_cursor"]).where("period_days", "=", period);
+    if (isPostgres(trx)) read = read.forUpdate();
+    const w = await read.executeTakeFirst();
+    if (w === undefined) {
+      // No window row means no totals (the invariant); rows left by a deleted window row go first.
       await trx.deleteFrom("product_period_totals").where("period_days", "=", period).execute();
       await trx.deleteFrom("vendor_period_totals").where("period_days", "=", period).execute();
-      if (w === undefined) {
-        const added = await trx
-          .insertInto("period_windows")
-          .values({ period_days: period, last_day: today })
-          .onConflict((oc) => oc.column("period_days").doNothing())
-          .executeTakeFirst();
-        if (Number(added.numInsertedOrUpdatedRows ?? 0) !== 1) throw new WindowMoved();
-      } else {
+      const first = await firstSaleDayFrom(trx, null);
+      const start = first === null || first > today ? today : shiftDay(first, -1);
+      const added = await trx
+        .insertInto("period_windows")
+        .values({ period_days: period, last_day: start })
+        .onConflict((oc) => oc.column("period_days").doNothing())
+        .executeTakeFirst();
+      if (Number(added.numInsertedOrUpdatedRows ?? 0) !== 1) throw new WindowMoved();
+      return 1;
+    }
+    if (w.step_to === null && w.last_day >= today) return 0;
+    if (w.step_to === null) {
+      // The next step that changes anything: a day entering with sales, or a day with sales leaving.
+      const nextEntering = await firstSaleDayFrom(trx, shiftDay(w.last_day, 1));
+      const nextLeaving = await firstSaleDayFrom(trx, shiftDay(w.last_day, -(period - 1)));
+      const steps = [nextEntering, nextLeaving === null ? null : shiftDay(nextLeaving, period)].filter((d): d is string => d !== null);
+      const quietUntil =
+        steps.length === 0
+          ? today
+          : shiftDay(
+              steps.reduce((a, b) => (b < a ? b : a)),
+              -1,
+            );
+      const target = quietUntil > today ? today : quietUntil;
+      if (target > w.last_day) {
         const moved = await trx
           .updateTable("period_windows")
-          .set({ last_day: today })
+          .set({ last_day: target })
           .where("period_days", "=", period)
           .where("last_day", "=", w.last_day)
           .where("step_to", "is", null)
           .executeTakeFirst();
         if (Number(moved.numUpdatedRows) !== 1) throw new WindowMoved();
+        return 1;
       }
-      await applyDays(trx, period, shiftDay(today, -(period - 1)), today, 1);
-      return 1;
     }
-    if (w.step_to === null && w.last_day >= today) return 0;
     const stepTo = w.step_to ?? shiftDay(w.last_day, 1);
     const cursor = w.step_to === null ? null : w.step_cursor;
     const leaving = shiftDay(stepTo, -period);
@@ -325,8 +354,9 @@ export async function periodRollIsSmall(db: Executor, today: string, maxRows: nu
   const windows = new Map((await readWindows(db, false)).map((w) => [w.period, w]));
   for (const period of PERIOD_WINDOW_DAYS) {
     const w = windows.get(period);
-    if (w === undefined || (w.stepTo === null && daysFrom(w.lastDay, today) >= period)) {
-      budget -= await count(shiftDay(today, -(period - 1)), today, null);
+    if (w === undefined) {
+      // From nothing, the window steps from the first product day: each day enters, and leaves if it is old enough.
+      budget -= 2 * (await count("0000-01-01", today, null));
     } else {
       let last = w.lastDay;
       if (w.stepTo !== null) {

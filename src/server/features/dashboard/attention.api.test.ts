@@ -75,7 +75,7 @@ describe.each(testDatabaseKinds)("GET /api/admin/dashboard/attention (%s)", (kin
   });
 
   it("an empty platform needs only a featured artist; featuring one for a day says it ends soon; a longer one clears it", async () => {
-    expect(await items()).toEqual([expect.objectContaining({ key: "featured_slot", label: "No featured artist", count: 1, href: "/vendors" })]);
+    expect(await items()).toEqual([expect.objectContaining({ key: "featured_slot", label: "No featured artist", count: 1, href: "/vendors?status=active" })]);
     const v = await vendor("Ada", "active");
     const feature = (json: unknown) => ctx.request("/api/admin/featured-artist", { method: "POST", token, json });
     expect((await feature({ vendorId: v.id, duration: 1 })).status).toBe(201);
@@ -162,7 +162,14 @@ describe.each(testDatabaseKinds)("GET /api/admin/dashboard/attention (%s)", (kin
     expect(await find("vendors_over_product_limit")).toBeUndefined();
     const res = await ctx.request("/api/admin/settings", { method: "PUT", token, json: { max_products_per_vendor: "2" } });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(await find("vendors_over_product_limit")).toMatchObject({ count: 1, href: "/products" });
+    const over = await find("vendors_over_product_limit");
+    expect(over).toMatchObject({ count: 1, href: "/products?overLimit=true" });
+    // The link's list holds exactly that artist's products.
+    const list = await ctx.request(`/api/admin${over!.href}`, { token });
+    const body = (await list.json()) as { products: Array<{ vendorId: string }>; total: number };
+    expect(list.status).toBe(200);
+    expect(body.total).toBe(3);
+    expect(new Set(body.products.map((p) => p.vendorId))).toEqual(new Set([v.id]));
   });
 
   it("invitations expiring within 2 days", async () => {
@@ -178,12 +185,13 @@ describe.each(testDatabaseKinds)("GET /api/admin/dashboard/attention (%s)", (kin
     expect(await find("invitations_expiring")).toBeUndefined();
   });
 
-  it("failed announcement deliveries of the last 30 days", async () => {
-    const announcement = (createdAt: string, failed: number) =>
-      ctx.database.db
+  it("failed announcement deliveries of the last 30 days, linking to the latest one's failed recipients", async () => {
+    const announcement = async (createdAt: string, failed: number) => {
+      const id = newId();
+      await ctx.database.db
         .insertInto("announcements")
         .values({
-          id: newId(),
+          id,
           title: "Hello",
           message: "Hi",
           html_body: "<p>Hi</p>",
@@ -208,11 +216,19 @@ describe.each(testDatabaseKinds)("GET /api/admin/dashboard/attention (%s)", (kin
           finished_at: createdAt,
         } as never)
         .execute();
+      return id;
+    };
     await announcement(new Date(Date.parse(NOW) - 40 * DAY).toISOString(), 5);
     await announcement(new Date(Date.parse(NOW) - DAY).toISOString(), 0);
     expect(await find("announcement_failures")).toBeUndefined();
-    await announcement(new Date(Date.parse(NOW) - 2 * DAY).toISOString(), 3);
-    expect(await find("announcement_failures")).toMatchObject({ count: 3, detail: "In 1 announcement of the last 30 days", href: "/communications" });
+    const older = await announcement(new Date(Date.parse(NOW) - 3 * DAY).toISOString(), 3);
+    expect(await find("announcement_failures")).toMatchObject({ count: 3, detail: "In 1 announcement of the last 30 days", href: `/communications/${older}?status=failed` });
+    const latest = await announcement(new Date(Date.parse(NOW) - 2 * DAY).toISOString(), 1);
+    expect(await find("announcement_failures")).toMatchObject({
+      count: 4,
+      detail: "In 2 announcements of the last 30 days; opens the latest",
+      href: `/communications/${latest}?status=failed`,
+    });
   });
 
   it("lists the most severe first, and viewers see it too", async () => {

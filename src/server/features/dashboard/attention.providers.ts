@@ -2,7 +2,16 @@ import { ATTENTION_COUNT_CAP, type AttentionItem } from "../../../contract/dashb
 import { selectLiveSlots, splitLive } from "../../domain/featured-artist/featured-slots.ts";
 import { centsToDollars } from "../../domain/money.ts";
 import type { Executor } from "../../platform/db/executor.ts";
-import { errorsInHours, failedAnnouncementDeliveries, invitationsExpiring, openStripeDifferences, owedWithAccountStatus, payoutsInStatus, vendorsOverProductLimit } from "./attention.queries.ts";
+import {
+  errorsInHours,
+  failedAnnouncementDeliveries,
+  invitationsExpiring,
+  latestAnnouncementWithFailures,
+  openStripeDifferences,
+  owedWithAccountStatus,
+  payoutsInStatus,
+  vendorsOverProductLimit,
+} from "./attention.queries.ts";
 
 /**
  * The "needs attention" items (docs/product.md §18.3), one small provider per item: each reads its
@@ -47,16 +56,23 @@ const stripeDifferences: AttentionProvider = async (db) => {
   return item({ key: "stripe_differences", label: "Differences found by the reconciliation with Stripe", count, severity: "critical", href: "/system-debug" });
 };
 
+/**
+ * Links to the failed recipients of the newest announcement with failures (its page, recipients
+ * filtered to failed, where 'Retry failed' is); with several, the detail says the link opens the latest.
+ */
 const announcementFailures: AttentionProvider = async (db, now) => {
-  const { deliveries, announcements } = await failedAnnouncementDeliveries(db, new Date(now.getTime() - 30 * DAY_MS).toISOString());
+  const since = new Date(now.getTime() - 30 * DAY_MS).toISOString();
+  const { deliveries, announcements } = await failedAnnouncementDeliveries(db, since);
   if (deliveries === 0) return null;
+  const latest = await latestAnnouncementWithFailures(db, since);
+  const where = `In ${announcements} ${plural(announcements, "announcement", "announcements")} of the last 30 days`;
   return item({
     key: "announcement_failures",
     label: "Failed announcement deliveries",
     count: deliveries,
-    detail: `In ${announcements} ${plural(announcements, "announcement", "announcements")} of the last 30 days`,
+    detail: announcements > 1 ? `${where}; opens the latest` : where,
     severity: "warning",
-    href: "/communications",
+    href: latest === null ? "/communications" : `/communications/${latest}?status=failed`,
   });
 };
 
@@ -85,7 +101,7 @@ const errors: AttentionProvider = async (db, now) => {
 const overProductLimit: AttentionProvider = async (db) => {
   const count = await vendorsOverProductLimit(db);
   if (count <= 0) return null;
-  return item({ key: "vendors_over_product_limit", label: "Artists over the product limit", count, severity: "warning", href: "/products" });
+  return item({ key: "vendors_over_product_limit", label: "Artists over the product limit", count, severity: "warning", href: "/products?overLimit=true" });
 };
 
 const invitations: AttentionProvider = async (db, now) => {
@@ -94,11 +110,14 @@ const invitations: AttentionProvider = async (db, now) => {
   return item({ key: "invitations_expiring", label: "Invitations expiring within 2 days", count, severity: "info", href: "/admin-users?tab=invitations" });
 };
 
+/** Where an artist is featured: the active artists (each one's page has 'Feature this artist'). */
+const FEATURE_AN_ARTIST = "/vendors?status=active";
+
 /** The featured slot is empty, or ends within a day with nothing queued after it. */
 const featuredSlot: AttentionProvider = async (db, now) => {
   const iso = now.toISOString();
   const { current, upcoming } = splitLive(await selectLiveSlots(db, iso), iso);
-  if (!current) return item({ key: "featured_slot", label: "No featured artist", count: 1, detail: null, severity: "warning", href: "/vendors" });
+  if (!current) return item({ key: "featured_slot", label: "No featured artist", count: 1, detail: null, severity: "warning", href: FEATURE_AN_ARTIST });
   if (upcoming.length === 0 && Date.parse(current.ends_at) - now.getTime() <= DAY_MS) {
     return item({
       key: "featured_slot",
@@ -106,7 +125,7 @@ const featuredSlot: AttentionProvider = async (db, now) => {
       count: 1,
       detail: `${current.vendor_name}, until ${current.ends_at.slice(0, 16).replace("T", " ")} UTC`,
       severity: "info",
-      href: "/vendors",
+      href: FEATURE_AN_ARTIST,
     });
   }
   return null;

@@ -62,6 +62,20 @@ export async function failedAnnouncementDeliveries(db: Executor, since: string):
   return { deliveries: Number(row?.deliveries ?? 0), announcements: Number(row?.announcements ?? 0) };
 }
 
+/** The newest announcement sent since `since` with failed deliveries (announcements_created_idx walked back; the period's announcements are few). */
+export async function latestAnnouncementWithFailures(db: Executor, since: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("announcements")
+    .select("id")
+    .where("created_at", ">=", since)
+    .where("failed_count", ">", 0)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
 /** Error-log entries of level 'error' written in the UTC hours [fromHour, toHour] (error_log_hours, kept by a trigger). */
 export async function errorsInHours(db: Executor, fromHour: string, toHour: string): Promise<number> {
   const row = await db

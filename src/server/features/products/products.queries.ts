@@ -1,6 +1,7 @@
 import { PostgresAdapter, type RawBuilder, sql } from "kysely";
 import {
   MIN_PRODUCT_SEARCH_LENGTH,
+  OVER_LIMIT_FILTER_VENDORS,
   PRODUCT_COUNT_CAP,
   PRODUCT_SEARCH_CAP,
   type ProductListItem,
@@ -13,6 +14,7 @@ import type { Executor } from "../../platform/db/executor.ts";
 import type { Product } from "../../platform/db/schema.ts";
 import { invalidField } from "../../platform/http/http-error.ts";
 import { COUNTERS, readCounters } from "../../domain/ledger/counters.ts";
+import { readProductLimit } from "../../domain/ledger/product-limit.ts";
 import { decodeProductCursor, encodeProductCursor, type ProductCursor } from "./products-cursor.ts";
 
 /**
@@ -84,18 +86,29 @@ const orderSql = (spec: SortSpec, alias?: string) => {
  * One page without a search: one index walk per status asked for, each stopping after limit + 1
  * rows past the cursor, merged in the sort's order.
  */
-async function plainPage(db: Executor, filters: ProductsFilters, spec: SortSpec, limit: number, cursor: ProductCursor | undefined, nameFilter: RawBuilder<unknown>): Promise<ProductRowsPage> {
+async function plainPage(
+  db: Executor,
+  filters: ProductsFilters,
+  spec: SortSpec,
+  limit: number,
+  cursor: ProductCursor | undefined,
+  nameFilter: RawBuilder<unknown>,
+  vendors: string[] | undefined,
+): Promise<ProductRowsPage> {
   const after = cursor?.mode === "sorted" ? cursor : undefined;
   const statuses = filters.status ? [toDbStatus(filters.status)] : STATUSES;
-  const walk = (status: DbStatus) =>
+  if (vendors?.length === 0) return { ids: [], next: null };
+  const walk = ([status, vendorId]: [DbStatus, string | undefined]) =>
     sql`select p.id as id, ${sql.ref(`p.${spec.column}`)} as k from products p where p.status = ${status}
-      ${filters.vendorId !== undefined ? sql`and p.vendor_id = ${filters.vendorId}` : sql``} ${nameFilter}
+      ${vendorId !== undefined ? sql`and p.vendor_id = ${vendorId}` : sql``} ${nameFilter}
       ${afterSql(spec, after)} ${orderSql(spec, "p")} limit ${limit + 1}`;
+  // One walk per status (and per vendor when the list is narrowed to some).
+  const walks = statuses.flatMap((s) => (vendors ?? [undefined]).map((v): [DbStatus, string | undefined] => [s, v]));
   const merged =
-    statuses.length === 1
-      ? walk(statuses[0]!)
+    walks.length === 1
+      ? walk(walks[0]!)
       : sql`select id, k from (${sql.join(
-          statuses.map((s, i) => sql`select id, k from (${walk(s)}) ${sql.id(`w${i}`)}`),
+          walks.map((w, i) => sql`select id, k from (${walk(w)}) ${sql.id(`w${i}`)}`),
           sql` union all `,
         )}) merged ${orderSql({ ...spec, column: "k" as SortSpec["column"] })} limit ${limit + 1}`;
   const rows = (await merged.execute(db)).rows as Array<{ id: string; k: string | number }>;
@@ -195,8 +208,9 @@ async function countCapped(db: Executor, from: RawBuilder<unknown>, cap = PRODUC
 }
 
 /** A list's total without a search across vendors: the counters without a vendor, else the vendor's index range counted up to the cap. */
-async function totalOf(db: Executor, filters: ProductsFilters, nameFilter: RawBuilder<unknown>): Promise<Total> {
-  if (filters.vendorId !== undefined) return countCapped(db, sql`from products p where p.vendor_id = ${filters.vendorId} ${filterSql({ status: filters.status })} ${nameFilter}`);
+async function totalOf(db: Executor, filters: ProductsFilters, nameFilter: RawBuilder<unknown>, vendors: string[] | undefined): Promise<Total> {
+  if (vendors?.length === 0) return { total: 0, totalCapped: false };
+  if (vendors !== undefined) return countCapped(db, sql`from products p where p.vendor_id in (${sql.join(vendors)}) ${filterSql({ status: filters.status })} ${nameFilter}`);
   const c = await readCounters(db);
   const total = c[COUNTERS.productsTotal];
   const byStatus: Record<ProductStatus, number> = {
@@ -214,6 +228,17 @@ async function totalOf(db: Executor, filters: ProductsFilters, nameFilter: RawBu
  */
 const vendorNameFilter = (db: Executor, search: string): RawBuilder<unknown> => (isPostgres(db) ? sql` and ${pgMatch(search)}` : sql` and p.name like ${`%${escapeLike(search)}%`} escape '\\'`);
 
+/**
+ * The vendors a list is narrowed to (undefined: all): the one asked for, and with `overLimit` the
+ * vendors over the product limit (vendor_totals_listed_idx, the OVER_LIMIT_FILTER_VENDORS with the
+ * most listed products), both when both are given.
+ */
+async function vendorScope(db: Executor, filters: ProductsFilters): Promise<string[] | undefined> {
+  if (!filters.overLimit) return filters.vendorId === undefined ? undefined : [filters.vendorId];
+  const over = (await readVendorsOverLimit(db, await readProductLimit(db), OVER_LIMIT_FILTER_VENDORS)).map((v) => v.id);
+  return filters.vendorId === undefined ? over : over.filter((id) => id === filters.vendorId);
+}
+
 /** One page of products, searched, filtered and sorted, with its next cursor (and the total when asked). */
 export async function listProductRows(db: Executor, input: ListInput, withTotal: boolean): Promise<{ products: ProductListItem[]; next: string | null; total?: Total }> {
   const spec = sortSpec(input.sort);
@@ -223,14 +248,15 @@ export async function listProductRows(db: Executor, input: ListInput, withTotal:
   if (search !== "" && [...search].length < MIN_PRODUCT_SEARCH_LENGTH) throw invalidField("search", `must be at least ${MIN_PRODUCT_SEARCH_LENGTH} characters`);
   let page: ProductRowsPage;
   let total: Promise<Total | undefined>;
-  if (search !== "" && input.vendorId === undefined) {
+  const vendors = await vendorScope(db, input);
+  if (search !== "" && vendors === undefined) {
     const found = await searchPage(db, input, search, spec, cursor);
     page = found;
     total = Promise.resolve(found.total);
   } else {
     const nameFilter = search === "" ? sql`` : vendorNameFilter(db, search);
-    page = await plainPage(db, input, spec, input.limit, cursor, nameFilter);
-    total = withTotal ? totalOf(db, input, nameFilter) : Promise.resolve(undefined);
+    page = await plainPage(db, input, spec, input.limit, cursor, nameFilter, vendors);
+    total = withTotal ? totalOf(db, input, nameFilter, vendors) : Promise.resolve(undefined);
   }
   const [products, counted] = await Promise.all([fetchListItems(db, page.ids), total]);
   return { products, next: page.next ? encodeProductCursor(page.next) : null, ...(withTotal && counted ? { total: counted } : {}) };

@@ -1,4 +1,4 @@
-import { MIN_PRODUCT_SEARCH_LENGTH, type ProductStatus, type ProductsSummary } from "@contract/products";
+import { MIN_PRODUCT_SEARCH_LENGTH, OVER_LIMIT_FILTER_VENDORS, type ProductStatus, type ProductsSummary } from "@contract/products";
 import { FilterBar, SearchFilter, SelectFilter, type UrlSearch, useUrlParams } from "@web/components/list";
 import { Button } from "@web/components/ui/button";
 import { Label } from "@web/components/ui/label";
@@ -19,6 +19,8 @@ interface ProductFilterBarProps {
   search: UrlSearch;
   status: ProductStatus | "all";
   vendorId: string;
+  /** `?overLimit=true`: only the vendors over the product limit. */
+  overLimit: boolean;
   /** The vendor's name when the list or the summary knows it. */
   vendorName: string | undefined;
   summary: ProductsSummary | undefined;
@@ -30,10 +32,12 @@ interface ProductFilterBarProps {
  * The catalogue's filters (docs/product.md §16): name search, status, the vendors over the product
  * limit (each one a vendor filter), the vendor in force with a way out, and the CSV export of it all.
  */
-export function ProductFilterBar({ search, status, vendorId, vendorName, summary, onExport, exporting }: ProductFilterBarProps) {
+export function ProductFilterBar({ search, status, vendorId, overLimit: onlyOver, vendorName, summary, onExport, exporting }: ProductFilterBarProps) {
   const [, update] = useUrlParams();
   const overLimit = summary?.overLimit.top ?? [];
-  const overLimitValue = overLimit.some((v) => v.id === vendorId) ? vendorId : "all";
+  const overCount = summary?.overLimit.vendors ?? 0;
+  const overLimitValue = overLimit.some((v) => v.id === vendorId) ? vendorId : onlyOver ? "over" : "all";
+  const chooseOver = (value: string) => update(value === "all" ? { vendorId: null, overLimit: null } : value === "over" ? { vendorId: null, overLimit: "true" } : { vendorId: value, overLimit: null });
   return (
     <div className="grid gap-2">
       <FilterBar>
@@ -41,14 +45,9 @@ export function ProductFilterBar({ search, status, vendorId, vendorName, summary
         <SelectFilter id="product-status" label="Status" param="status" value={status} options={STATUSES} />
         <div className="grid gap-1">
           <Label htmlFor="product-over-limit">Vendors over the product limit</Label>
-          <select
-            id="product-over-limit"
-            className={inputClasses}
-            value={overLimitValue}
-            disabled={overLimit.length === 0}
-            onChange={(e) => update({ vendorId: e.target.value === "all" ? null : e.target.value })}
-          >
-            <option value="all">{overLimit.length === 0 ? "None over the limit" : `Any vendor (${formatCount(summary?.overLimit.vendors ?? 0)} over)`}</option>
+          <select id="product-over-limit" className={inputClasses} value={overLimitValue} disabled={overLimit.length === 0 && !onlyOver} onChange={(e) => chooseOver(e.target.value)}>
+            <option value="all">{overLimit.length === 0 ? "None over the limit" : `Any vendor (${formatCount(overCount)} over)`}</option>
+            {(overLimit.length > 0 || onlyOver) && <option value="over">All vendors over the limit</option>}
             {overLimit.map((v) => (
               <option key={v.id} value={v.id}>
                 {v.name} ({formatCount(v.listedProducts)} listed)
@@ -61,6 +60,15 @@ export function ProductFilterBar({ search, status, vendorId, vendorName, summary
         </Button>
       </FilterBar>
       {isShortSearch(search.input.trim()) && <p className="text-sm text-gray-600">Type at least {MIN_PRODUCT_SEARCH_LENGTH} characters to search by name.</p>}
+      {onlyOver && vendorId === "" && (
+        <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="product-over-limit-filter">
+          Only the products of the vendors over the product limit
+          {overCount > OVER_LIMIT_FILTER_VENDORS ? ` (the ${OVER_LIMIT_FILTER_VENDORS} of ${formatCount(overCount)} with the most listed products)` : ""}
+          <Button size="sm" variant="link" className="px-0" onClick={() => chooseOver("all")}>
+            Show every vendor
+          </Button>
+        </p>
+      )}
       {vendorId !== "" && (
         <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="product-vendor-filter">
           Only the products of <strong>{vendorName ?? "this vendor"}</strong>

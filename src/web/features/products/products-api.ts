@@ -9,6 +9,8 @@ export interface ProductFilters {
   search: string;
   status: ProductStatus | "all";
   vendorId: string;
+  /** Only the vendors over the product limit (`?overLimit=true`). */
+  overLimit: boolean;
 }
 
 /** Query keys of the products area (each starts with the area, which moderation invalidates by name). */
@@ -20,11 +22,12 @@ export const productKeys = {
 };
 
 /** The filters as the list call and the CSV export take them: only those that filter something. */
-export function productsQuery(filters: ProductFilters): { search?: string; status?: ProductStatus; vendorId?: string } {
+export function productsQuery(filters: ProductFilters): { search?: string; status?: ProductStatus; vendorId?: string; overLimit?: "true" } {
   return {
     ...(filters.search.trim() !== "" ? { search: filters.search.trim() } : {}),
     ...(filters.status !== "all" ? { status: filters.status } : {}),
     ...(filters.vendorId !== "" ? { vendorId: filters.vendorId } : {}),
+    ...(filters.overLimit ? { overLimit: "true" as const } : {}),
   };
 }
 

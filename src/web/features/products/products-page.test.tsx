@@ -80,6 +80,22 @@ describe("ProductsPage", () => {
     expect(screen.getByRole("columnheader", { name: /Revenue/ })).toHaveAttribute("aria-sort", "descending");
   });
 
+  it("?overLimit=true (the 'Needs Attention' link) asks the server for the vendors over the product limit, and the select leaves it", async () => {
+    const user = userEvent.setup();
+    const fetch = mockFetch((url) => (url.includes("/summary") ? json(summary) : json(page([product({ vendorId: "v9", vendorName: "Prolific Prints" })]))));
+    const router = renderPage("/products?overLimit=true");
+    await screen.findByTestId("product-row-p1");
+    expect(screen.getByTestId("product-over-limit-filter")).toHaveTextContent("Only the products of the vendors over the product limit");
+    const select = screen.getByLabelText("Vendors over the product limit");
+    expect(select).toHaveValue("over");
+    const listCall = fetch.mock.calls.map(([u]) => String(u)).find((u) => u.includes("/api/admin/products?"))!;
+    expect(new URL(listCall, "http://x").searchParams.get("overLimit")).toBe("true");
+    await user.selectOptions(select, "v9");
+    await waitFor(() => expect(router.state.location.search).toBe("?vendorId=v9"));
+    await user.selectOptions(select, "over");
+    await waitFor(() => expect(router.state.location.search).toBe("?overLimit=true"));
+  });
+
   it("hides a product only with a reason, naming what will happen, and sends it", async () => {
     const user = userEvent.setup();
     const sent: unknown[] = [];

@@ -31,8 +31,9 @@ export default function ProductsPage() {
   const sortState = useSortParam();
   const status = readStatus(searchParams.get("status"));
   const vendorId = searchParams.get("vendorId") ?? "";
+  const overLimit = searchParams.get("overLimit") === "true";
   const productId = searchParams.get("product");
-  const filters: ProductFilters = { search: isShortSearch(search.search) ? "" : search.search, status, vendorId };
+  const filters: ProductFilters = { search: isShortSearch(search.search) ? "" : search.search, status, vendorId, overLimit };
   // The table's sort (`?sort=price`, `?sort=-sold`) as the API names it; none is newest first.
   const sort = serverSort(sortState, PRODUCT_SORTS) ?? "newest";
 
@@ -68,6 +69,7 @@ export default function ProductsPage() {
         search={search}
         status={status}
         vendorId={vendorId}
+        overLimit={overLimit}
         vendorName={vendorName}
         summary={summary.data}
         exporting={csv.exporting}
