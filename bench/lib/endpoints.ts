@@ -170,7 +170,7 @@ export function endpointsFor(s: Subjects): Endpoint[] {
     { name: "balances restricted", path: "/api/admin/financial/balances?limit=20&accountStatus=restricted", p95TargetMs: 5 },
     { name: "vendor payout account", path: `/api/admin/vendors/${v}/payout-account`, p95TargetMs: 5 },
     { name: "debug", path: "/api/debug/admin", p95TargetMs: 5 },
-    // The products catalogue (docs/product.md §16): one (status, K, id) index walk per status, merged;
+    // The products catalogue (docs/product.md §16): one (status, K, id[, name]) index walk per status, merged;
     // the trigram index for a search; counters and primary keys for the summary and the detail.
     { name: "products newest", path: "/api/admin/products?limit=50", p95TargetMs: 5 },
     { name: "products by price", path: "/api/admin/products?limit=50&sort=-price", p95TargetMs: 5 },
@@ -178,6 +178,14 @@ export function endpointsFor(s: Subjects): Endpoint[] {
     { name: "products by revenue", path: "/api/admin/products?limit=50&sort=-revenue", p95TargetMs: 5 },
     { name: "products search (name)", path: `/api/admin/products?limit=50&search=${encodeURIComponent(s.productName)}`, p95TargetMs: 5 },
     { name: "products search (word)", path: `/api/admin/products?limit=50&search=${encodeURIComponent(s.productWord)}`, p95TargetMs: 5 },
+    // Issue 21: a search across vendors in every order. The word matches many (counted to the cap,
+    // the page walks the sort's (status, K, id, name) index keeping matching names); the full name
+    // few (read whole and sorted); with a status the total counts that status among the first matches.
+    { name: "products search (word) by price", path: `/api/admin/products?limit=50&sort=-price&search=${encodeURIComponent(s.productWord)}`, p95TargetMs: 5 },
+    { name: "products search (word) by units sold", path: `/api/admin/products?limit=50&sort=-sold&search=${encodeURIComponent(s.productWord)}`, p95TargetMs: 5 },
+    { name: "products search (word) by revenue", path: `/api/admin/products?limit=50&sort=-revenue&search=${encodeURIComponent(s.productWord)}`, p95TargetMs: 5 },
+    { name: "products search (name) by price", path: `/api/admin/products?limit=50&sort=price&search=${encodeURIComponent(s.productName)}`, p95TargetMs: 5 },
+    { name: "products search (word) active by revenue", path: `/api/admin/products?limit=50&status=active&sort=-revenue&search=${encodeURIComponent(s.productWord)}`, p95TargetMs: 5 },
     { name: "products hidden", path: "/api/admin/products?limit=50&status=hidden", p95TargetMs: 5 },
     { name: "products of a vendor by revenue", path: `/api/admin/products?limit=50&vendorId=${v}&status=active&sort=-revenue`, p95TargetMs: 5 },
     { name: "product detail", path: `/api/admin/products/${encodeURIComponent(s.productId)}`, p95TargetMs: 5 },

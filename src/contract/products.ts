@@ -29,12 +29,19 @@ export const MIN_PRODUCT_SEARCH_LENGTH = 3;
 /** Totals are exact up to this many; beyond it the list says "10,000+" (counting more would scan). */
 export const PRODUCT_COUNT_CAP = 10_000;
 /**
- * A search across the whole catalogue counts its matches up to this many (beyond: "1,000+", as
- * vendor search does: counting more trigram matches would walk them), and is sorted by anything
- * but newest only when it matches at most this many. A search within one vendor's products
- * counts and sorts like any list.
+ * A search across the whole catalogue counts its matches through the trigram index up to this
+ * many on SQLite ("10,000+" beyond) and PRODUCT_SEARCH_CAP_POSTGRES on PostgreSQL, and sorts by
+ * every order. With a status filter and more matches than the cap, the total counts that status
+ * among the first cap + 1 matches: a lower bound (`totalCapped`), as counting the rest would read
+ * every match. The screen shows the answer's total ("{total}+" when capped), never a constant.
  */
-export const PRODUCT_SEARCH_CAP = 1_000;
+export const PRODUCT_SEARCH_CAP = 10_000;
+/**
+ * PostgreSQL's cap of a search across vendors: its trigram (GIN) index yields row positions that
+ * are rechecked against the table, about 2 µs a row at a million products, so counting to 10,000
+ * would cost some 25 ms (docs/performance.md, issue 21).
+ */
+export const PRODUCT_SEARCH_CAP_POSTGRES = 1_000;
 /**
  * The list filtered to vendors over the product limit (`overLimit=true`) covers at most this many
  * of them, those with the most listed products: one index walk per vendor and status per page.
@@ -89,9 +96,13 @@ export type ProductListItem = z.infer<typeof productListItemSchema>;
 
 export const productsResponseSchema = z.object({
   products: z.array(productListItemSchema),
-  /** Products matching the filters (all pages), exact up to PRODUCT_COUNT_CAP (PRODUCT_SEARCH_CAP for a search across vendors). */
+  /** Products matching the filters (all pages), exact up to PRODUCT_COUNT_CAP (a search across vendors: PRODUCT_SEARCH_CAP, on PostgreSQL PRODUCT_SEARCH_CAP_POSTGRES). */
   total: z.number(),
-  /** True when more match than the cap (total is then the cap: "10,000+", or "1,000+" for a search across vendors). */
+  /**
+   * True when more match than counted: total is then a lower bound ("{total}+"), the cap, or for a
+   * search across vendors with a status filter and more matches than its cap, the matches of that
+   * status among the first cap + 1.
+   */
   totalCapped: z.boolean(),
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: z.string().nullable(),

@@ -4,6 +4,7 @@ import {
   OVER_LIMIT_FILTER_VENDORS,
   PRODUCT_COUNT_CAP,
   PRODUCT_SEARCH_CAP,
+  PRODUCT_SEARCH_CAP_POSTGRES,
   type ProductListItem,
   type ProductModerationEntry,
   type ProductSort,
@@ -95,7 +96,7 @@ async function plainPage(
   nameFilter: RawBuilder<unknown>,
   vendors: string[] | undefined,
 ): Promise<ProductRowsPage> {
-  const after = cursor?.mode === "sorted" ? cursor : undefined;
+  const after = cursor;
   const statuses = filters.status ? [toDbStatus(filters.status)] : STATUSES;
   if (vendors?.length === 0) return { ids: [], next: null };
   const walk = ([status, vendorId]: [DbStatus, string | undefined]) =>
@@ -112,7 +113,7 @@ async function plainPage(
           sql` union all `,
         )}) merged ${orderSql({ ...spec, column: "k" as SortSpec["column"] })} limit ${limit + 1}`;
   const rows = (await merged.execute(db)).rows as Array<{ id: string; k: string | number }>;
-  return pageOf(rows, limit, (r) => ({ mode: "sorted", sort: spec, value: r.k, id: r.id }));
+  return pageOf(rows, limit, (r) => ({ sort: spec, value: r.k, id: r.id }));
 }
 
 function pageOf<R extends { id: string }>(rows: R[], limit: number, cursorOf: (row: R) => ProductCursor): ProductRowsPage {
@@ -138,14 +139,20 @@ const MATCH_COLUMNS = sql`p.id as id, p.vendor_id as vendor_id, p.status as stat
 const ftsMatch = (search: string) => sql`product_search match ${`"${search.replace(/"/g, '""')}"`}`;
 const pgMatch = (search: string, alias = "p") => sql`${sql.ref(`${alias}.name_search`)} like ${`%${escapeLike(search.toLowerCase())}%`} escape '\\'`;
 
-/** The first PRODUCT_SEARCH_CAP + 1 matches of a search across vendors, from either database's trigram index. */
-async function probeMatches(db: Executor, search: string): Promise<Match[]> {
-  const limit = PRODUCT_SEARCH_CAP + 1;
+/** The first `limit` matches of a search across vendors (with what sorting and filtering them needs), from either database's trigram index. */
+async function readMatches(db: Executor, search: string, limit: number): Promise<Match[]> {
   if (isPostgres(db)) return (await sql<Match>`select ${MATCH_COLUMNS} from products p where ${pgMatch(search)} limit ${limit}`.execute(db)).rows;
   return (
     await sql<Match>`select ${MATCH_COLUMNS} from product_search s join product_search_keys k on k.key = s.rowid join products p on p.id = k.product_id
       where ${ftsMatch(search)} limit ${limit}`.execute(db)
   ).rows;
+}
+
+/** Counts a search's matches across vendors through the trigram index alone (no product row read on SQLite), up to `cap` + 1. */
+async function countMatches(db: Executor, search: string, cap: number): Promise<number> {
+  const from = isPostgres(db) ? sql`from products p where ${pgMatch(search)}` : sql`from product_search where ${ftsMatch(search)}`;
+  const row = await sql<{ n: number | string }>`select count(*) as n from (select 1 as one ${from} limit ${cap + 1}) t`.execute(db);
+  return Number(row.rows[0]?.n ?? 0);
 }
 
 /** The sort value of a match, as the cursor holds it. */
@@ -160,42 +167,58 @@ function compareMatches(spec: SortSpec) {
   };
 }
 
+/** How far a search across vendors counts its matches (docs/product.md §16.2): PostgreSQL rechecks each match against the table. */
+export const searchCountCap = (db: Executor) => (isPostgres(db) ? PRODUCT_SEARCH_CAP_POSTGRES : PRODUCT_SEARCH_CAP);
+
 /**
- * One page of a search across vendors. One read of the trigram index answers a search matching at
- * most PRODUCT_SEARCH_CAP products whole: filtered, sorted, paged and counted here. A broader one
- * walks the index newest first (SQLite: by search key, the order products entered the catalogue;
- * PostgreSQL: created_at) and counts up to the cap; it cannot be sorted otherwise.
+ * Up to how many matches a search across vendors is sorted whole (each match's row read, filtered
+ * and sorted here) rather than found by walking its sort's index. A row read costs about forty
+ * steps of the walk (the name is in the index entry: migration 018), and the walk takes about
+ * (limit + 1) × products / matches steps, so the two cost the same near
+ * sqrt((limit + 1) × products / 40) matches (about 1,100 at a million products and a page of 50;
+ * at worst some 1,100 rows read, or 45,000 index entries walked).
+ */
+export function sortWholeThreshold(products: number, limit: number, cap: number): number {
+  return Math.min(cap, Math.max(100, Math.round(Math.sqrt(((limit + 1) * products) / 40))));
+}
+
+/**
+ * One page of a search across vendors, with its total. The matches are counted through the trigram
+ * index up to the cap + 1 (searchCountCap). A search matching few (at most sortWholeThreshold) is
+ * read whole, filtered and sorted here; a broader one walks its sort's `(status, K, id, name)`
+ * indexes from the cursor keeping the names that match, as a list without a search does (its
+ * matches are dense, so the walk is short). Both answer the same keyset order, so a cursor of one
+ * serves the other if the matches change between pages.
+ *
+ * With a status filter the total counts the matches of that status among the first cap + 1
+ * matches: exact when the search matches at most the cap, else a lower bound (`totalCapped`), as
+ * counting the rest would read every match.
  */
 async function searchPage(db: Executor, input: ListInput, search: string, spec: SortSpec, cursor: ProductCursor | undefined): Promise<ProductRowsPage & { total: Total }> {
-  if (cursor?.mode !== "walk") {
-    const matches = await probeMatches(db, search);
-    if (matches.length <= PRODUCT_SEARCH_CAP) {
-      const status = input.status === undefined ? undefined : toDbStatus(input.status);
-      const order = compareMatches(spec);
-      const kept = matches.filter((m) => status === undefined || m.status === status).sort(order);
-      const after =
-        cursor?.mode === "sorted" ? ({ id: cursor.id, created_at: String(cursor.value), price_cents: cursor.value, units_sold: cursor.value, revenue_cents: cursor.value } as Match) : undefined;
-      const rest = after ? kept.filter((m) => order(m, after) > 0) : kept;
-      return { ...pageOf(rest.slice(0, input.limit + 1), input.limit, (m) => ({ mode: "sorted", sort: spec, value: keyOf(m, spec), id: m.id })), total: { total: kept.length, totalCapped: false } };
-    }
-    if (cursor?.mode === "sorted") throw invalidField("cursor", "the search now matches more products than it did: start again from the first page");
+  const cap = searchCountCap(db);
+  const [matched, counters] = await Promise.all([countMatches(db, search, cap), readCounters(db)]);
+  const status = input.status === undefined ? undefined : toDbStatus(input.status);
+  if (matched <= sortWholeThreshold(counters[COUNTERS.productsTotal], input.limit, cap)) {
+    const order = compareMatches(spec);
+    const kept = (await readMatches(db, search, cap + 1)).filter((m) => status === undefined || m.status === status).sort(order);
+    const from = cursor ? ({ id: cursor.id, created_at: String(cursor.value), price_cents: cursor.value, units_sold: cursor.value, revenue_cents: cursor.value } as Match) : undefined;
+    const rest = from ? kept.filter((m) => order(m, from) > 0) : kept;
+    return { ...pageOf(rest.slice(0, input.limit + 1), input.limit, (m) => ({ sort: spec, value: keyOf(m, spec), id: m.id })), total: { total: kept.length, totalCapped: false } };
   }
-  if (spec.column !== "created_at" || !spec.descending) {
-    throw invalidField("sort", `a search matching more than ${PRODUCT_SEARCH_CAP.toLocaleString("en-US")} products can only be sorted by newest: refine the search`);
-  }
-  const status = filterSql({ status: input.status });
-  // The total: the cap, unless a status filter leaves fewer (counted up to the cap over the matches).
-  const total = async (from: RawBuilder<unknown>) => (input.status === undefined ? { total: PRODUCT_SEARCH_CAP, totalCapped: true } : countCapped(db, from, PRODUCT_SEARCH_CAP));
-  if (isPostgres(db)) {
-    const walkAfter = cursor?.mode === "walk" && cursor.value !== undefined ? { value: cursor.value, id: cursor.id ?? "" } : undefined;
-    const rows = await sql<{ id: string; k: string }>`select p.id as id, p.created_at as k from products p
-      where ${pgMatch(search)} ${status} ${afterSql(spec, walkAfter)} order by p.created_at desc, p.id desc limit ${input.limit + 1}`.execute(db);
-    return { ...pageOf(rows.rows, input.limit, (r) => ({ mode: "walk", value: r.k, id: r.id })), total: await total(sql`from products p where ${pgMatch(search)} ${status}`) };
-  }
-  const from = sql`from product_search s join product_search_keys k on k.key = s.rowid join products p on p.id = k.product_id where ${ftsMatch(search)} ${status}`;
-  const beforeKey = cursor?.mode === "walk" && cursor.key !== undefined ? sql` and s.rowid < ${cursor.key}` : sql``;
-  const rows = await sql<{ id: string; key: number }>`select p.id as id, s.rowid as key ${from} ${beforeKey} order by s.rowid desc limit ${input.limit + 1}`.execute(db);
-  return { ...pageOf(rows.rows, input.limit, (r) => ({ mode: "walk", key: Number(r.key) })), total: await total(from) };
+  const page = await plainPage(db, input, spec, input.limit, cursor, nameLikeFilter(db, search), undefined);
+  // A first page that is also the last holds every match: its length is the exact total.
+  if (!cursor && !page.next) return { ...page, total: { total: page.ids.length, totalCapped: false } };
+  return { ...page, total: status === undefined ? { total: Math.min(matched, cap), totalCapped: matched > cap } : await countMatchesOfStatus(db, search, status, matched, cap) };
+}
+
+/** The matches of one status among the first `cap` + 1 of a search (`matched` of them in all, counted up to `cap` + 1). */
+async function countMatchesOfStatus(db: Executor, search: string, status: DbStatus, matched: number, cap: number): Promise<Total> {
+  const first = isPostgres(db)
+    ? sql`select p.status as status from products p where ${pgMatch(search)}`
+    : sql`select p.status as status from product_search s join product_search_keys k on k.key = s.rowid join products p on p.id = k.product_id where ${ftsMatch(search)}`;
+  const row = await sql<{ n: number | string }>`select count(*) as n from (${first} limit ${cap + 1}) t where t.status = ${status}`.execute(db);
+  const n = Number(row.rows[0]?.n ?? 0);
+  return { total: Math.min(n, cap), totalCapped: n > cap || matched > cap };
 }
 
 type Total = { total: number; totalCapped: boolean };
@@ -222,11 +245,12 @@ async function totalOf(db: Executor, filters: ProductsFilters, nameFilter: RawBu
 }
 
 /**
- * A search within one vendor's products: the vendor's own index ranges filtered by name (a vendor
- * has few products next to the catalogue's million), so it sorts and counts like any list.
- * Case is ignored for ASCII letters (SQLite's LIKE) or by lower() (PostgreSQL).
+ * The name filter of an index walk: a search within one vendor's products (the vendor's own index
+ * ranges: a vendor has few products next to the catalogue's million, so it sorts and counts like
+ * any list), or a broad search across vendors walked in its sort's order. Case is ignored for
+ * ASCII letters (SQLite's LIKE) or by lower() (PostgreSQL, as its trigram index).
  */
-const vendorNameFilter = (db: Executor, search: string): RawBuilder<unknown> => (isPostgres(db) ? sql` and ${pgMatch(search)}` : sql` and p.name like ${`%${escapeLike(search)}%`} escape '\\'`);
+const nameLikeFilter = (db: Executor, search: string): RawBuilder<unknown> => (isPostgres(db) ? sql` and ${pgMatch(search)}` : sql` and p.name like ${`%${escapeLike(search)}%`} escape '\\'`);
 
 /**
  * The vendors a list is narrowed to (undefined: all): the one asked for, and with `overLimit` the
@@ -254,7 +278,7 @@ export async function listProductRows(db: Executor, input: ListInput, withTotal:
     page = found;
     total = Promise.resolve(found.total);
   } else {
-    const nameFilter = search === "" ? sql`` : vendorNameFilter(db, search);
+    const nameFilter = search === "" ? sql`` : nameLikeFilter(db, search);
     page = await plainPage(db, input, spec, input.limit, cursor, nameFilter, vendors);
     total = withTotal ? totalOf(db, input, nameFilter, vendors) : Promise.resolve(undefined);
   }

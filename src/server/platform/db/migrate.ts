@@ -16,6 +16,7 @@ import * as announcements from "./migrations/014-announcements.ts";
 import * as featuredAndTopLists from "./migrations/015-featured-and-top-lists.ts";
 import * as listSorts from "./migrations/016-list-sorts.ts";
 import * as periodWindowSteps from "./migrations/017-period-window-steps.ts";
+import * as productsNameInSortIndexes from "./migrations/018-products-name-in-sort-indexes.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   "015-featured-and-top-lists": featuredAndTopLists,
   "016-list-sorts": listSorts,
   "017-period-window-steps": periodWindowSteps,
+  "018-products-name-in-sort-indexes": productsNameInSortIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
