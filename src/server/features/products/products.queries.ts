@@ -211,11 +211,15 @@ async function searchPage(db: Executor, input: ListInput, search: string, spec: 
   return { ...page, total: status === undefined ? { total: Math.min(matched, cap), totalCapped: matched > cap } : await countMatchesOfStatus(db, search, status, matched, cap) };
 }
 
-/** The matches of one status among the first `cap` + 1 of a search (`matched` of them in all, counted up to `cap` + 1). */
+/**
+ * The matches of one status among the first `cap` + 1 of a search (`matched` of them in all,
+ * counted up to `cap` + 1). SQLite reads the status beside the search key (migration 019), in the
+ * trigram index's key order, not each product's row.
+ */
 async function countMatchesOfStatus(db: Executor, search: string, status: DbStatus, matched: number, cap: number): Promise<Total> {
   const first = isPostgres(db)
     ? sql`select p.status as status from products p where ${pgMatch(search)}`
-    : sql`select p.status as status from product_search s join product_search_keys k on k.key = s.rowid join products p on p.id = k.product_id where ${ftsMatch(search)}`;
+    : sql`select k.status as status from product_search s join product_search_keys k on k.key = s.rowid where ${ftsMatch(search)}`;
   const row = await sql<{ n: number | string }>`select count(*) as n from (${first} limit ${cap + 1}) t where t.status = ${status}`.execute(db);
   const n = Number(row.rows[0]?.n ?? 0);
   return { total: Math.min(n, cap), totalCapped: n > cap || matched > cap };

@@ -17,6 +17,7 @@ import * as featuredAndTopLists from "./migrations/015-featured-and-top-lists.ts
 import * as listSorts from "./migrations/016-list-sorts.ts";
 import * as periodWindowSteps from "./migrations/017-period-window-steps.ts";
 import * as productsNameInSortIndexes from "./migrations/018-products-name-in-sort-indexes.ts";
+import * as productSearchStatus from "./migrations/019-product-search-status.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   "016-list-sorts": listSorts,
   "017-period-window-steps": periodWindowSteps,
   "018-products-name-in-sort-indexes": productsNameInSortIndexes,
+  "019-product-search-status": productSearchStatus,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
