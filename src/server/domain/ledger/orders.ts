@@ -2,7 +2,7 @@ import type { Clock } from "../../platform/clock.ts";
 import { newId } from "../../platform/db/ids.ts";
 import type { Order } from "../../platform/db/schema.ts";
 import { COUNTERS, incrementCounters } from "./counters.ts";
-import { dayOf, type Executor, inTransaction, isoTime, LedgerError } from "../../platform/db/executor.ts";
+import { dayOf, type Executor, inTransaction, isoTimeOrNow, LedgerError } from "../../platform/db/executor.ts";
 import { addToPayoutAccount } from "./payouts.ts";
 import { addToProductSales } from "./period-totals.ts";
 import { addToDailyPlatformTotals, addToDailyVendorTotals, addToVendorTotals, refreshLastSaleAt } from "./rollups.ts";
@@ -48,7 +48,7 @@ export async function placeOrder(db: Executor, input: PlaceOrderInput, clock: Cl
     }
     const gross = input.grossCents ?? (input.unitPriceCents ?? Number(product.price_cents)) * input.quantity;
     if (!Number.isInteger(gross) || gross < 0) throw new LedgerError("invalid_input", "gross must be a non-negative integer of cents");
-    const createdAt = input.createdAt === undefined ? clock.now().toISOString() : isoTime(input.createdAt);
+    const createdAt = isoTimeOrNow(input.createdAt, clock);
     const order: Order = {
       id: input.id ?? newId(),
       vendor_id: input.vendorId,

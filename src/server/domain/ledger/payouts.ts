@@ -412,14 +412,8 @@ export async function deleteVendorPayouts(db: Executor, vendorId: string): Promi
           counts: { [p.status]: -1 },
         });
       }
-      await trx
-        .deleteFrom("payouts")
-        .where(
-          "id",
-          "in",
-          rows.map((p) => p.id),
-        )
-        .execute();
+      const ids = rows.map((p) => p.id);
+      await trx.deleteFrom("payouts").where("id", "in", ids).execute();
       deleted += rows.length;
     }
     const account = await trx.selectFrom("payout_accounts").select(["status", "balance_cents"]).where("vendor_id", "=", vendorId).executeTakeFirst();

@@ -3,7 +3,7 @@ import { newId } from "../../platform/db/ids.ts";
 import type { Product } from "../../platform/db/schema.ts";
 import { COUNTERS, type CounterName, incrementCounters } from "./counters.ts";
 import { addListedProducts } from "./product-limit.ts";
-import { dayOf, type Executor, inTransaction, isoTime, LedgerError } from "../../platform/db/executor.ts";
+import { dayOf, type Executor, inTransaction, isoTimeOrNow, LedgerError, requireNonNegativeInteger } from "../../platform/db/executor.ts";
 import { addToDailyPlatformTotals } from "./rollups.ts";
 import { requireVendor } from "./vendors.ts";
 
@@ -31,9 +31,7 @@ function statusCounters(status: ProductStatus, sign: 1 | -1): Partial<Record<Cou
 
 /** Creates a product: counts it, adds it to its day's new_products and, when listed, to the vendor's listed_products. */
 export async function createProduct(db: Executor, input: CreateProductInput, clock: Clock): Promise<Product> {
-  if (!Number.isInteger(input.priceCents) || input.priceCents < 0) {
-    throw new LedgerError("invalid_input", "priceCents must be a non-negative integer");
-  }
+  requireNonNegativeInteger(input.priceCents, "priceCents");
   const product: Product = {
     id: input.id ?? newId(),
     vendor_id: input.vendorId,
@@ -43,7 +41,7 @@ export async function createProduct(db: Executor, input: CreateProductInput, clo
     status: input.status ?? "listed",
     units_sold: 0,
     revenue_cents: 0,
-    created_at: input.createdAt === undefined ? clock.now().toISOString() : isoTime(input.createdAt),
+    created_at: isoTimeOrNow(input.createdAt, clock),
     moderation_reason: null,
     moderated_at: null,
     moderated_by: null,

@@ -67,46 +67,23 @@ const dayExpr = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10
 export async function computeExpectedRollups(db: Executor): Promise<RollupSnapshot> {
   const one = async (q: Promise<{ n: unknown } | undefined>) => Number((await q)?.n ?? 0);
   const counters = {} as Record<CounterName, number>;
-  counters[COUNTERS.vendorsTotal] = await one(
-    db
-      .selectFrom("vendors")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .executeTakeFirst(),
-  );
-  counters[COUNTERS.vendorsActive] = await one(
-    db
-      .selectFrom("vendors")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .where("is_active", "=", 1)
-      .executeTakeFirst(),
-  );
-  counters[COUNTERS.vendorsInternal] = await one(
-    db
-      .selectFrom("vendors")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .where("is_internal", "=", 1)
-      .executeTakeFirst(),
-  );
-  counters[COUNTERS.productsTotal] = await one(
-    db
-      .selectFrom("products")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .executeTakeFirst(),
-  );
-  counters[COUNTERS.productsListed] = await one(
-    db
-      .selectFrom("products")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .where("status", "=", "listed")
-      .executeTakeFirst(),
-  );
-  counters[COUNTERS.productsHidden] = await one(
-    db
-      .selectFrom("products")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .where("status", "=", "hidden")
-      .executeTakeFirst(),
-  );
+  // The counters that count a table's rows, all of them or those with one column at one value.
+  const ROW_COUNTS: Array<[CounterName, "vendors" | "products" | "subscriptions" | "orders", [column: string, value: number | string]?]> = [
+    [COUNTERS.vendorsTotal, "vendors"],
+    [COUNTERS.vendorsActive, "vendors", ["is_active", 1]],
+    [COUNTERS.vendorsInternal, "vendors", ["is_internal", 1]],
+    [COUNTERS.productsTotal, "products"],
+    [COUNTERS.productsListed, "products", ["status", "listed"]],
+    [COUNTERS.productsHidden, "products", ["status", "hidden"]],
+    [COUNTERS.subscriptionsActive, "subscriptions", ["status", "active"]],
+    [COUNTERS.ordersTotal, "orders"],
+    [COUNTERS.ordersPaid, "orders", ["status", "paid"]],
+  ];
+  for (const [name, table, where] of ROW_COUNTS) {
+    let q = db.selectFrom(table).select((eb) => eb.fn.countAll().as("n"));
+    if (where) q = q.where(sql.ref(where[0]), "=", where[1]);
+    counters[name] = await one(q.executeTakeFirst());
+  }
   // Vendors whose listed products exceed the max_products_per_vendor setting, counted from the products themselves.
   const productLimit = await readProductLimit(db);
   counters[COUNTERS.vendorsOverProductLimit] = await one(
@@ -123,31 +100,11 @@ export async function computeExpectedRollups(db: Executor): Promise<RollupSnapsh
       .select((eb) => eb.fn.countAll().as("n"))
       .executeTakeFirst(),
   );
-  counters[COUNTERS.subscriptionsActive] = await one(
-    db
-      .selectFrom("subscriptions")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .where("status", "=", "active")
-      .executeTakeFirst(),
-  );
   counters[COUNTERS.mrrCents] = await one(
     db
       .selectFrom("subscriptions")
       .select((eb) => eb.fn.coalesce(eb.fn.sum("monthly_fee_cents"), eb.lit(0)).as("n"))
       .where("status", "=", "active")
-      .executeTakeFirst(),
-  );
-  counters[COUNTERS.ordersTotal] = await one(
-    db
-      .selectFrom("orders")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .executeTakeFirst(),
-  );
-  counters[COUNTERS.ordersPaid] = await one(
-    db
-      .selectFrom("orders")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .where("status", "=", "paid")
       .executeTakeFirst(),
   );
 
@@ -179,18 +136,32 @@ export async function computeExpectedRollups(db: Executor): Promise<RollupSnapsh
     if (vt && (vt.last_sale_at === null || String(vt.last_sale_at) < s.last_sale_at)) vt.last_sale_at = s.last_sale_at;
   }
 
-  const vendorsByDay = await db
-    .selectFrom("vendors")
-    .select((eb) => [dayExpr("joined_at").as("day"), eb.fn.countAll<number>().as("n")])
-    .groupBy(dayExpr("joined_at"))
-    .execute();
-  for (const r of vendorsByDay) add(dailyPlatform, r.day, PLATFORM_FIELDS, { new_vendors: Number(r.n) });
-  const productsByDay = await db
-    .selectFrom("products")
-    .select((eb) => [dayExpr("created_at").as("day"), eb.fn.countAll<number>().as("n")])
-    .groupBy(dayExpr("created_at"))
-    .execute();
-  for (const r of productsByDay) add(dailyPlatform, r.day, PLATFORM_FIELDS, { new_products: Number(r.n) });
+  // The platform's other figures per day: vendors joined and products created; refunds by the day
+  // they happened; recurring revenue changes on the days subscriptions started and were cancelled
+  // (payouts by the day they were paid come with the payouts below). Each counts rows (sum null)
+  // or sums a column, of the rows with `where` if given, grouped by the day of `day`.
+  const PER_DAY: Array<{
+    field: (typeof PLATFORM_FIELDS)[number];
+    table: "vendors" | "products" | "orders" | "subscriptions";
+    day: string;
+    sum: string | null;
+    where?: [column: string, op: "=" | "is not", value: string | null];
+    sign: 1 | -1;
+  }> = [
+    { field: "new_vendors", table: "vendors", day: "joined_at", sum: null, sign: 1 },
+    { field: "new_products", table: "products", day: "created_at", sum: null, sign: 1 },
+    { field: "refunds_cents", table: "orders", day: "updated_at", sum: "gross_cents", where: ["status", "=", "refunded"], sign: 1 },
+    { field: "mrr_change_cents", table: "subscriptions", day: "started_at", sum: "monthly_fee_cents", sign: 1 },
+    { field: "mrr_change_cents", table: "subscriptions", day: "cancelled_at", sum: "monthly_fee_cents", where: ["cancelled_at", "is not", null], sign: -1 },
+  ];
+  for (const { field, table, day, sum, where, sign } of PER_DAY) {
+    let q = db
+      .selectFrom(table)
+      .select((eb) => [dayExpr(day).as("day"), (sum === null ? eb.fn.countAll<number>() : eb.fn.sum<number>(sql.ref(sum))).as("n")])
+      .groupBy(dayExpr(day));
+    if (where) q = q.where(sql.ref(where[0]), where[1], where[2]);
+    for (const r of await q.execute()) add(dailyPlatform, r.day, PLATFORM_FIELDS, { [field]: sign * Number(r.n) });
+  }
 
   // Every vendor has a vendor_totals row, even one with nothing yet.
   const vendorIds = await db.selectFrom("vendors").select("id").execute();
@@ -224,28 +195,6 @@ export async function computeExpectedRollups(db: Executor): Promise<RollupSnapsh
       productTotals.set(r.product_id, { units_sold: Number(r.units_sold), revenue_cents: Number(r.revenue_cents) });
     }
   }
-  // Refunds by the day they happened; payouts by the day they were paid; recurring revenue changes
-  // on the days subscriptions started and were cancelled.
-  const refunds = await db
-    .selectFrom("orders")
-    .select((eb) => [dayExpr("updated_at").as("day"), eb.fn.sum<number>("gross_cents").as("n")])
-    .where("status", "=", "refunded")
-    .groupBy(dayExpr("updated_at"))
-    .execute();
-  for (const r of refunds) add(dailyPlatform, r.day, PLATFORM_FIELDS, { refunds_cents: Number(r.n) });
-  const started = await db
-    .selectFrom("subscriptions")
-    .select((eb) => [dayExpr("started_at").as("day"), eb.fn.sum<number>("monthly_fee_cents").as("n")])
-    .groupBy(dayExpr("started_at"))
-    .execute();
-  for (const r of started) add(dailyPlatform, r.day, PLATFORM_FIELDS, { mrr_change_cents: Number(r.n) });
-  const cancelled = await db
-    .selectFrom("subscriptions")
-    .select((eb) => [dayExpr("cancelled_at").as("day"), eb.fn.sum<number>("monthly_fee_cents").as("n")])
-    .where("cancelled_at", "is not", null)
-    .groupBy(dayExpr("cancelled_at"))
-    .execute();
-  for (const r of cancelled) add(dailyPlatform, r.day, PLATFORM_FIELDS, { mrr_change_cents: -Number(r.n) });
 
   const payouts = await db.selectFrom("payouts").select(["run_id", "vendor_id", "status", "amount_cents", "paid_at"]).execute();
   const payoutAccounts = new Map<string, Row>();

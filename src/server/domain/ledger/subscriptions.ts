@@ -3,7 +3,7 @@ import type { Clock } from "../../platform/clock.ts";
 import { newId } from "../../platform/db/ids.ts";
 import type { SubscriptionsTable } from "../../platform/db/schema.ts";
 import { COUNTERS, incrementCounters } from "./counters.ts";
-import { dayOf, type Executor, inTransaction, isoTime, LedgerError } from "../../platform/db/executor.ts";
+import { dayOf, type Executor, inTransaction, isoTimeOrNow, requireNonNegativeInteger } from "../../platform/db/executor.ts";
 import { addToDailyPlatformTotals } from "./rollups.ts";
 import { requireVendor } from "./vendors.ts";
 
@@ -20,16 +20,14 @@ export interface StartSubscriptionInput {
 
 /** Starts an active subscription: counts it and adds its fee to mrr_cents. */
 export async function startSubscription(db: Executor, input: StartSubscriptionInput, clock: Clock): Promise<Subscription> {
-  if (!Number.isInteger(input.monthlyFeeCents) || input.monthlyFeeCents < 0) {
-    throw new LedgerError("invalid_input", "monthlyFeeCents must be a non-negative integer");
-  }
+  requireNonNegativeInteger(input.monthlyFeeCents, "monthlyFeeCents");
   const sub: Subscription = {
     id: input.id ?? newId(),
     vendor_id: input.vendorId,
     plan: input.plan,
     monthly_fee_cents: input.monthlyFeeCents,
     status: "active",
-    started_at: input.startedAt === undefined ? clock.now().toISOString() : isoTime(input.startedAt),
+    started_at: isoTimeOrNow(input.startedAt, clock),
     cancelled_at: null,
   };
   return inTransaction(db, async (trx) => {
@@ -48,7 +46,7 @@ export async function cancelSubscription(db: Executor, subscriptionId: string, c
     const sub = await trx.selectFrom("subscriptions").selectAll().where("id", "=", subscriptionId).executeTakeFirst();
     if (!sub) return null;
     if (sub.status !== "active") return sub;
-    const at = cancelledAt === undefined ? clock.now().toISOString() : isoTime(cancelledAt);
+    const at = isoTimeOrNow(cancelledAt, clock);
     await trx.updateTable("subscriptions").set({ status: "cancelled", cancelled_at: at }).where("id", "=", subscriptionId).execute();
     await incrementCounters(trx, { [COUNTERS.subscriptionsActive]: -1, [COUNTERS.mrrCents]: -Number(sub.monthly_fee_cents) });
     await addToDailyPlatformTotals(trx, dayOf(at), { mrrChangeCents: -Number(sub.monthly_fee_cents) });

@@ -131,14 +131,7 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
         byDay.set(day, d);
       }
       for (const [day, d] of byDay) await addToDailyPlatformTotals(trx, day, d);
-      await trx
-        .deleteFrom("orders")
-        .where(
-          "id",
-          "in",
-          rows.map((o) => o.id),
-        )
-        .execute();
+      await trx.deleteFrom("orders").where("id", "in", ids(rows)).execute();
       await incrementCounters(trx, { [COUNTERS.ordersTotal]: -rows.length, [COUNTERS.ordersPaid]: -paid });
       result.orders += rows.length;
     }
@@ -149,26 +142,10 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
       const byDay = new Map<string, number>();
       for (const p of rows) byDay.set(dayOf(p.created_at), (byDay.get(dayOf(p.created_at)) ?? 0) + 1);
       for (const [day, n] of byDay) await addToDailyPlatformTotals(trx, day, { newProducts: -n });
-      await deleteProductSales(
-        trx,
-        rows.map((p) => p.id),
-      );
-      await trx
-        .deleteFrom("product_moderations")
-        .where(
-          "product_id",
-          "in",
-          rows.map((p) => p.id),
-        )
-        .execute();
-      await trx
-        .deleteFrom("products")
-        .where(
-          "id",
-          "in",
-          rows.map((p) => p.id),
-        )
-        .execute();
+      const productIds = ids(rows);
+      await deleteProductSales(trx, productIds);
+      await trx.deleteFrom("product_moderations").where("product_id", "in", productIds).execute();
+      await trx.deleteFrom("products").where("id", "in", productIds).execute();
       await incrementCounters(trx, {
         [COUNTERS.productsTotal]: -rows.length,
         [COUNTERS.productsListed]: -rows.filter((p) => p.status === "listed").length,
@@ -186,14 +163,7 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
         await addToDailyPlatformTotals(trx, dayOf(s.started_at), { mrrChangeCents: -fee });
         if (s.cancelled_at) await addToDailyPlatformTotals(trx, dayOf(s.cancelled_at), { mrrChangeCents: fee });
       }
-      await trx
-        .deleteFrom("subscriptions")
-        .where(
-          "id",
-          "in",
-          rows.map((s) => s.id),
-        )
-        .execute();
+      await trx.deleteFrom("subscriptions").where("id", "in", ids(rows)).execute();
       await incrementCounters(trx, {
         [COUNTERS.subscriptionsActive]: -active.length,
         [COUNTERS.mrrCents]: -active.reduce((sum, s) => sum + Number(s.monthly_fee_cents), 0),
@@ -201,35 +171,8 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
       result.subscriptions += rows.length;
     }
 
-    for (;;) {
-      const days = await trx.selectFrom("store_visits").select("day").where("vendor_id", "=", vendorId).limit(CHUNK_ROWS).execute();
-      if (days.length === 0) break;
-      await trx
-        .deleteFrom("store_visits")
-        .where("vendor_id", "=", vendorId)
-        .where(
-          "day",
-          "in",
-          days.map((r) => r.day),
-        )
-        .execute();
-      result.storeVisitDays += days.length;
-    }
-
-    for (;;) {
-      const days = await trx.selectFrom("daily_vendor_totals").select("day").where("vendor_id", "=", vendorId).limit(CHUNK_ROWS).execute();
-      if (days.length === 0) break;
-      await trx
-        .deleteFrom("daily_vendor_totals")
-        .where("vendor_id", "=", vendorId)
-        .where(
-          "day",
-          "in",
-          days.map((r) => r.day),
-        )
-        .execute();
-      result.dailyVendorTotals += days.length;
-    }
+    result.storeVisitDays = await deleteVendorDays(trx, "store_visits", vendorId);
+    result.dailyVendorTotals = await deleteVendorDays(trx, "daily_vendor_totals", vendorId);
 
     await deleteVendorPeriodTotals(trx, vendorId);
     // A vendor over the product limit stops being one (its listed products leave with its totals row).
@@ -245,6 +188,24 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
     await addToDailyPlatformTotals(trx, dayOf(vendor.joined_at), { newVendors: -1 });
     return result;
   });
+}
+
+function ids(rows: ReadonlyArray<{ id: string }>): string[] {
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Deletes a vendor's rows of a per-day table (no platform rollup sums them: they go with the
+ * vendor), CHUNK_ROWS days per statement; returns how many.
+ */
+async function deleteVendorDays(trx: Executor, table: "store_visits" | "daily_vendor_totals", vendorId: string): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const days = (await trx.selectFrom(table).select("day").where("vendor_id", "=", vendorId).limit(CHUNK_ROWS).execute()).map((r) => r.day);
+    if (days.length === 0) return deleted;
+    await trx.deleteFrom(table).where("vendor_id", "=", vendorId).where("day", "in", days).execute();
+    deleted += days.length;
+  }
 }
 
 /** The vendor_totals row of a vendor with nothing yet. */

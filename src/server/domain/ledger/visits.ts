@@ -1,4 +1,4 @@
-import { type Executor, inTransaction, LedgerError } from "../../platform/db/executor.ts";
+import { type Executor, inTransaction, LedgerError, requireNonNegativeInteger } from "../../platform/db/executor.ts";
 import { addToVendorTotals } from "./rollups.ts";
 
 export interface DayVisits {
@@ -16,7 +16,7 @@ export function recordVisits(db: Executor, vendorId: string, day: string, count:
 export async function recordVisitsMany(db: Executor, vendorId: string, entries: readonly DayVisits[]): Promise<void> {
   for (const e of entries) {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(e.day)) throw new LedgerError("invalid_input", `Invalid day: ${e.day}`);
-    if (!Number.isInteger(e.count) || e.count < 0) throw new LedgerError("invalid_input", "visit count must be a non-negative integer");
+    requireNonNegativeInteger(e.count, "visit count");
   }
   // One statement may not upsert the same key twice (PostgreSQL refuses), so merge repeated days.
   const byDay = new Map<string, number>();

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import type { Clock } from "../clock.ts";
 import type { DB } from "./schema.ts";
 
 /** A database handle or an open transaction: ledger functions accept either. */
@@ -19,6 +20,16 @@ export function isoTime(t: Date | string): string {
   const d = typeof t === "string" ? new Date(t) : t;
   if (Number.isNaN(d.getTime())) throw new LedgerError("invalid_input", `Invalid time: ${String(t)}`);
   return d.toISOString();
+}
+
+/** isoTime of a time given to the ledger, or the clock's now when none was given (seeds pass their own times). */
+export function isoTimeOrNow(t: Date | string | undefined, clock: Clock): string {
+  return t === undefined ? clock.now().toISOString() : isoTime(t);
+}
+
+/** Throws invalid_input unless `value` is a whole number of at least 0 (cents, counts); `what` names it in the message. */
+export function requireNonNegativeInteger(value: number, what: string): void {
+  if (!Number.isInteger(value) || value < 0) throw new LedgerError("invalid_input", `${what} must be a non-negative integer`);
 }
 
 /** The UTC "YYYY-MM-DD" day of an ISO time written by isoTime. */
