@@ -35,17 +35,24 @@ import { ensureBuild } from "../ensure-build.ts";
  */
 const failures: string[] = [];
 const log = (line: string) => console.log(`[faults] ${line}`);
+const envNumber = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+/** Runs `rounds` on a database file in a new temporary folder, removed once they have finished. */
+async function inTempDatabase<T>(prefix: string, rounds: (file: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const result = await rounds(join(dir, "admin.sqlite"));
+  rmSync(dir, { recursive: true, force: true });
+  return result;
+}
 
 async function killRounds(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "hki-faults-"));
-  const rounds = Number(process.env.FAULT_KILL_ROUNDS ?? 20);
-  const results = await runCrashRounds(join(dir, "admin.sqlite"), { rounds, log, from: "build" });
+  const rounds = envNumber("FAULT_KILL_ROUNDS", 20);
+  const results = await inTempDatabase("hki-faults-", (file) => runCrashRounds(file, { rounds, log, from: "build" }));
   const acked = results.reduce((n, r) => n + r.acknowledged, 0);
   const lost = results.reduce((n, r) => n + r.missing.length, 0);
   const bad = results.filter((r) => r.integrity !== "ok" || r.rollupDifferences > 0).length;
   log(`kill -9: ${rounds} rounds, ${acked} acknowledged writes, ${lost} lost, ${bad} rounds with integrity/rollup problems`);
   if (lost || bad) failures.push("kill -9");
-  rmSync(dir, { recursive: true, force: true });
 }
 
 async function diskFull(): Promise<void> {
@@ -134,15 +141,9 @@ async function pgRestartFault(): Promise<void> {
 }
 
 async function payoutRounds(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "hki-faults-payouts-"));
-  const r = await runPayoutCrashRounds(join(dir, "admin.sqlite"), {
-    rounds: Number(process.env.FAULT_PAYOUT_ROUNDS ?? 20),
-    vendors: Number(process.env.FAULT_PAYOUT_VENDORS ?? 3000),
-    rps: Number(process.env.FAULT_PAYOUT_RPS ?? 50),
-    ...(process.env.FAULT_PAYOUT_SEED ? { seed: Number(process.env.FAULT_PAYOUT_SEED) } : {}),
-    log,
-    from: "build",
-  });
+  const seed = process.env.FAULT_PAYOUT_SEED ? { seed: Number(process.env.FAULT_PAYOUT_SEED) } : {};
+  const options = { rounds: envNumber("FAULT_PAYOUT_ROUNDS", 20), vendors: envNumber("FAULT_PAYOUT_VENDORS", 3000), rps: envNumber("FAULT_PAYOUT_RPS", 50), ...seed, log, from: "build" as const };
+  const r = await inTempDatabase("hki-faults-payouts-", (file) => runPayoutCrashRounds(file, options));
   log(
     `payouts: ${r.rounds} kill -9 rounds, ${r.eligible} eligible vendors, ${r.transfers} transfers (${r.transferCalls} calls), ` +
       `paid twice ${r.paidTwice.length}, not paid ${r.notPaid.length}, wrong amount ${r.wrongAmount.length}, unexpected ${r.paidUnexpectedly.length}, ` +
@@ -167,18 +168,17 @@ async function payoutRounds(): Promise<void> {
     r.secondRunStatus !== "completed" ||
     r.integrity !== "ok";
   if (bad) failures.push("payout kill -9");
-  rmSync(dir, { recursive: true, force: true });
 }
 
 async function announcementRounds(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "hki-faults-announcements-"));
-  const r = await runAnnouncementCrashRounds(join(dir, "admin.sqlite"), {
-    rounds: Number(process.env.FAULT_ANNOUNCEMENT_ROUNDS ?? 10),
-    vendors: Number(process.env.FAULT_ANNOUNCEMENT_VENDORS ?? 5000),
-    perSecond: Number(process.env.FAULT_ANNOUNCEMENT_RATE ?? 200),
+  const options = {
+    rounds: envNumber("FAULT_ANNOUNCEMENT_ROUNDS", 10),
+    vendors: envNumber("FAULT_ANNOUNCEMENT_VENDORS", 5000),
+    perSecond: envNumber("FAULT_ANNOUNCEMENT_RATE", 200),
     log,
-    from: "build",
-  });
+    from: "build" as const,
+  };
+  const r = await inTempDatabase("hki-faults-announcements-", (file) => runAnnouncementCrashRounds(file, options));
   log(
     `announcements: ${r.kills} kill -9 rounds while sending to ${r.recipients} artists, ${r.accepted} mails accepted (${r.distinct} distinct), ` +
       `lost ${r.lost}, unexpected ${r.unexpected}, duplicates ${r.duplicates} (at most ${r.maxDuplicatesPerKill} after one kill; batch ${r.batchSize}), ` +
@@ -193,7 +193,6 @@ async function announcementRounds(): Promise<void> {
     r.counts.pending + r.counts.failed > 0 ||
     r.integrity !== "ok";
   if (bad) failures.push("announcement kill -9");
-  rmSync(dir, { recursive: true, force: true });
 }
 
 async function main(): Promise<void> {

@@ -36,6 +36,27 @@ export async function seedDemoStaff(trx: Transaction<DB>, input: DemoStaffInput)
     ).join("");
   const admin = await trx.selectFrom("users").select(["id", "role"]).where("email", "=", adminEmail).executeTakeFirst();
   const actor = { actor_email: adminEmail, actor_id: admin?.id ?? null, actor_role: "admin", ip_address: "203.0.113.10", user_agent: "Mozilla/5.0 (demo)" };
+  // An invitation the first admin sent at `sentAt`, valid for 7 days, accepted when `accepted` is given.
+  const insertInvitation = async (id: string, email: string, role: "admin" | "viewer", sentAt: number, accepted?: { at: number; userId: string }) => {
+    await trx
+      .insertInto("user_invitations")
+      .values({
+        id,
+        email,
+        role,
+        token_hash: hex() + hex(),
+        invited_by_id: actor.actor_id,
+        invited_by_email: adminEmail,
+        created_at: iso(sentAt),
+        expires_at: iso(sentAt + 7 * DAY_MS),
+        accepted_at: accepted ? iso(accepted.at) : null,
+        accepted_user_id: accepted?.userId ?? null,
+        revoked_at: null,
+        revoked_reason: null,
+        provider_invitation_id: null,
+      })
+      .execute();
+  };
 
   // The viewer: invited 12 days ago, accepted the next day, signed in last 2 days ago.
   const invitedAt = at(12, 0.4);
@@ -46,24 +67,7 @@ export async function seedDemoStaff(trx: Transaction<DB>, input: DemoStaffInput)
     .values({ id: viewerId, email: DEMO_VIEWER_EMAIL, name: "Avery Quinn", role: "viewer", password_hash: null, created_at: iso(acceptedAt), updated_at: iso(acceptedAt) })
     .execute();
   const viewerInvitation = rand.id(invitedAt);
-  await trx
-    .insertInto("user_invitations")
-    .values({
-      id: viewerInvitation,
-      email: DEMO_VIEWER_EMAIL,
-      role: "viewer",
-      token_hash: hex() + hex(),
-      invited_by_id: actor.actor_id,
-      invited_by_email: adminEmail,
-      created_at: iso(invitedAt),
-      expires_at: iso(invitedAt + 7 * DAY_MS),
-      accepted_at: iso(acceptedAt),
-      accepted_user_id: viewerId,
-      revoked_at: null,
-      revoked_reason: null,
-      provider_invitation_id: null,
-    })
-    .execute();
+  await insertInvitation(viewerInvitation, DEMO_VIEWER_EMAIL, "viewer", invitedAt, { at: acceptedAt, userId: viewerId });
   const lastSignIn = at(2, 0.35);
   await trx
     .insertInto("sessions")
@@ -73,24 +77,7 @@ export async function seedDemoStaff(trx: Transaction<DB>, input: DemoStaffInput)
   // The pending invitation: sent yesterday, valid six more days.
   const pendingAt = at(1, 0.5);
   const pendingId = rand.id(pendingAt);
-  await trx
-    .insertInto("user_invitations")
-    .values({
-      id: pendingId,
-      email: DEMO_INVITED_EMAIL,
-      role: "admin",
-      token_hash: hex() + hex(),
-      invited_by_id: actor.actor_id,
-      invited_by_email: adminEmail,
-      created_at: iso(pendingAt),
-      expires_at: iso(pendingAt + 7 * DAY_MS),
-      accepted_at: null,
-      accepted_user_id: null,
-      revoked_at: null,
-      revoked_reason: null,
-      provider_invitation_id: null,
-    })
-    .execute();
+  await insertInvitation(pendingId, DEMO_INVITED_EMAIL, "admin", pendingAt);
 
   const disabled = vendors.find((v) => v.is_active === 0 && v.is_internal === 0);
   const maintenanceOn = at(5, 0.3);

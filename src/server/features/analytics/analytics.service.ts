@@ -3,6 +3,7 @@ import { addDays, readPlatformDays } from "../../domain/ledger/platform-days.que
 import { type PeriodWindowDays, periodRollIsSmall, periodWindowEnds, periodWindowsCurrent, rollPeriodWindows } from "../../domain/ledger/period-totals.ts";
 import { centsToDollars } from "../../domain/money.ts";
 import { utcDay } from "../../platform/clock.ts";
+import type { Executor } from "../../platform/db/executor.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import { readAnalytics } from "./analytics.queries.ts";
 import { salesBuckets } from "./sales-buckets.ts";
@@ -46,61 +47,36 @@ export class AnalyticsService {
 
   /**
    * A top list of `days` through the read cache: the windows are brought up to date (or their end
-   * read) first, then `read` answers from them, given the days they cover.
+   * read) first, then the first `limit` rows are read from them and ranked, each with its figures
+   * and what `describe` says of it, under `list`.
    */
-  private topList<T>(key: string, days: PeriodWindowDays, dataVersion: () => string, read: (span: { from: string; to: string }) => Promise<T>): Promise<T> {
-    const { clock, readCache } = this.deps;
+  private topList<L extends "products" | "vendors", R extends { gross_cents: number; orders: number; units: number }, D extends object>(
+    list: L,
+    days: PeriodWindowDays,
+    limit: number,
+    dataVersion: () => string,
+    select: (db: Executor, days: number, limit: number) => Promise<R[]>,
+    describe: (row: R) => D,
+  ) {
+    const { database, clock, readCache } = this.deps;
     return readCache.read(
-      key,
+      `top-${list}:${days}:${limit}`,
       async () => {
         const to = await this.windowEnd(days, utcDay(clock.now()));
-        return read({ from: addDays(to, -(days - 1)), to });
+        const rows = await select(database.db, days, limit);
+        const ranked = rows.map((r, i) => ({ rank: i + 1, ...describe(r), revenue: centsToDollars(r.gross_cents), orders: Number(r.orders), units: Number(r.units) }));
+        return { days, limit, from: addDays(to, -(days - 1)), to, [list]: ranked } as { days: PeriodWindowDays; limit: number; from: string; to: string } & Record<L, typeof ranked>;
       },
       dataVersion,
     );
   }
 
   topProducts(days: PeriodWindowDays, limit: number, dataVersion: () => string): Promise<TopProductsResponse> {
-    return this.topList(`top-products:${days}:${limit}`, days, dataVersion, async ({ from, to }) => {
-      const rows = await selectTopProducts(this.deps.database.db, days, limit);
-      return {
-        days,
-        limit,
-        from,
-        to,
-        products: rows.map((r, i) => ({
-          rank: i + 1,
-          productId: r.product_id,
-          productName: r.product_name,
-          vendorId: r.vendor_id,
-          vendorName: r.vendor_name,
-          revenue: centsToDollars(r.gross_cents),
-          orders: Number(r.orders),
-          units: Number(r.units),
-        })),
-      };
-    });
+    return this.topList("products", days, limit, dataVersion, selectTopProducts, (r) => ({ productId: r.product_id, productName: r.product_name, vendorId: r.vendor_id, vendorName: r.vendor_name }));
   }
 
   topVendors(days: PeriodWindowDays, limit: number, dataVersion: () => string): Promise<TopVendorsResponse> {
-    return this.topList(`top-vendors:${days}:${limit}`, days, dataVersion, async ({ from, to }) => {
-      const rows = await selectTopVendors(this.deps.database.db, days, limit);
-      return {
-        days,
-        limit,
-        from,
-        to,
-        vendors: rows.map((r, i) => ({
-          rank: i + 1,
-          vendorId: r.vendor_id,
-          vendorName: r.vendor_name,
-          vendorSlug: r.vendor_slug,
-          revenue: centsToDollars(r.gross_cents),
-          orders: Number(r.orders),
-          units: Number(r.units),
-        })),
-      };
-    });
+    return this.topList("vendors", days, limit, dataVersion, selectTopVendors, (r) => ({ vendorId: r.vendor_id, vendorName: r.vendor_name, vendorSlug: r.vendor_slug }));
   }
 
   /** Buckets from the per-day platform rollup: at most 366 primary-key rows, whatever the orders. */

@@ -20,13 +20,14 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 const LIST_COLUMNS = ["id", "name", "owner_name", "email", "slug", "joined_at", "is_active", "is_internal"] as const;
 type VendorListRow = Pick<Vendor, (typeof LIST_COLUMNS)[number]>;
 
+/** Who a vendor is, as every vendor answer names it (the list's rows and the detail). */
+function vendorIdentity(v: Pick<Vendor, "id" | "name" | "owner_name" | "email" | "slug">) {
+  return { id: v.id, name: v.name, owner: v.owner_name, email: v.email, slug: v.slug };
+}
+
 export function toVendorListItem(v: VendorListRow): VendorListItem {
   return {
-    id: v.id,
-    name: v.name,
-    owner: v.owner_name,
-    email: v.email,
-    slug: v.slug,
+    ...vendorIdentity(v),
     joinedDate: v.joined_at,
     isActive: v.is_active === 1,
     isInternal: v.is_internal === 1,
@@ -258,11 +259,7 @@ export async function getVendorDetail(db: Executor, vendorId: string): Promise<V
   const gross = Number(t?.gross_cents ?? 0);
   const visits = t?.visits ?? 0;
   return {
-    id: v.id,
-    name: v.name,
-    owner: v.owner_name,
-    email: v.email,
-    slug: v.slug,
+    ...vendorIdentity(v),
     status: v.is_active === 1 ? "active" : "suspended",
     isInternal: v.is_internal === 1,
     joinedDate: v.joined_at,
@@ -291,10 +288,11 @@ export interface Paged<T> {
 }
 
 /**
- * One page of a vendor's rows of `table`, newest first. The count and the page of ids walk only that
- * vendor's (vendor_id, created_at, id) index range; then just that page's rows are read.
+ * One page of a vendor's rows of `table`, newest first, each as `toItem` makes it. The count and the
+ * page of ids walk only that vendor's (vendor_id, created_at, id) index range; then just that page's
+ * rows are read.
  */
-async function vendorPage<T extends "products" | "orders">(db: Executor, table: T, vendorId: string, page: number, limit: number): Promise<Paged<Selectable<DB[T]>>> {
+async function vendorPage<T extends "products" | "orders", I>(db: Executor, table: T, vendorId: string, page: number, limit: number, toItem: (row: Selectable<DB[T]>) => I): Promise<Paged<I>> {
   // Both tables have vendor_id, created_at and id; Kysely cannot type a query over a union of
   // table names, so the query is written against one and its rows retyped for the caller.
   const from = table as "products";
@@ -322,42 +320,34 @@ async function vendorPage<T extends "products" | "orders">(db: Executor, table: 
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .execute();
-  return { rows: rows as unknown as Selectable<DB[T]>[], total: Number(n) };
+  return { rows: (rows as unknown as Selectable<DB[T]>[]).map(toItem), total: Number(n) };
 }
 
 /** A vendor's products, newest first. */
 export async function listVendorProducts(db: Executor, vendorId: string, page: number, limit: number): Promise<Paged<VendorProduct>> {
-  const { rows, total } = await vendorPage(db, "products", vendorId, page, limit);
-  return {
-    total,
-    rows: rows.map((p) => ({
-      id: p.id,
-      name: p.name,
-      price: centsToDollars(p.price_cents),
-      inventory: p.inventory,
-      status: p.status,
-      sold: p.units_sold,
-      revenue: centsToDollars(p.revenue_cents),
-      createdAt: p.created_at,
-    })),
-  };
+  return vendorPage(db, "products", vendorId, page, limit, (p) => ({
+    id: p.id,
+    name: p.name,
+    price: centsToDollars(p.price_cents),
+    inventory: p.inventory,
+    status: p.status,
+    sold: p.units_sold,
+    revenue: centsToDollars(p.revenue_cents),
+    createdAt: p.created_at,
+  }));
 }
 
 /** A vendor's orders, newest first (all statuses, so refunds are visible too). */
 export async function listVendorSales(db: Executor, vendorId: string, page: number, limit: number): Promise<Paged<VendorSale>> {
-  const { rows, total } = await vendorPage(db, "orders", vendorId, page, limit);
-  return {
-    total,
-    rows: rows.map((o) => ({
-      id: o.id,
-      date: o.created_at,
-      productName: o.product_name,
-      items: o.quantity,
-      total: centsToDollars(o.gross_cents),
-      platformFee: centsToDollars(o.fee_cents),
-      status: o.status,
-    })),
-  };
+  return vendorPage(db, "orders", vendorId, page, limit, (o) => ({
+    id: o.id,
+    date: o.created_at,
+    productName: o.product_name,
+    items: o.quantity,
+    total: centsToDollars(o.gross_cents),
+    platformFee: centsToDollars(o.fee_cents),
+    status: o.status,
+  }));
 }
 
 /** The local account of a vendor's owner (e-mail and role), for the delete guard; undefined when there is none. */
