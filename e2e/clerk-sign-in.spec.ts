@@ -14,7 +14,7 @@ const TOKEN_TTL_SECONDS = 12;
 
 let deployment: ClerkDeployment;
 
-test.describe.configure({ mode: "serial" });
+test.describe.configure({ mode: "serial", timeout: 60_000 });
 
 test.beforeAll(async () => {
   deployment = await startClerkDeployment({ tokenTtlSeconds: TOKEN_TTL_SECONDS });
@@ -40,7 +40,8 @@ async function openPanel(page: Page, path = "/"): Promise<void> {
 
 /** Signs in through Clerk's form: the e-mail, 'Continue', then the password step (it names the account). */
 async function signInThroughClerk(page: Page, email: string, password: string): Promise<void> {
-  await expect(page.getByText("Administrator access required")).toBeVisible();
+  // The first wait covers Clerk's lazy 390 kB chunk, which a loaded 2-core CI machine can take over 10 s to run.
+  await expect(page.getByText("Administrator access required")).toBeVisible({ timeout: 30_000 });
   await page.getByLabel("Email address").fill(email);
   await page.getByRole("button", { name: "Continue", exact: true }).click();
   await expect(page.getByRole("button", { name: "Edit identifier" })).toBeVisible();
@@ -60,7 +61,7 @@ test("the screen is Clerk's form with the two titles, no social button, sign-up 
     if (request.resourceType() === "script") scripts.push(request.url());
   });
   await openPanel(page);
-  await expect(page.getByRole("heading", { name: "HKI Global Admin" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "HKI Global Admin" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText("Administrator access required")).toBeVisible();
   await expect(page.getByLabel("Email address")).toBeVisible();
   // The instance offers Google and open sign-up, and Clerk renders them: the panel hides them.

@@ -44,7 +44,7 @@ import { dollars, toAccountItem, toBalanceItem, toPayoutItem, toRunItem } from "
 import { settleUnknownPayout } from "./payout-reconcile.ts";
 import { PAYOUT_RETRY_JOB, PAYOUT_RUN_JOB } from "./payout-run.job.ts";
 import { payoutProviderFor } from "./payout-provider.ts";
-import { decodeKeyset, encodeKeyset } from "../../domain/keyset-cursor.ts";
+import { encodeKeyset, readKeyset } from "../../domain/keyset-cursor.ts";
 
 const providerMissing = () => new HttpError(422, "payment_provider_not_configured", "Payment provider not configured");
 const badCursor = () => invalidField("cursor", "not a valid cursor (use nextCursor from a previous answer)");
@@ -139,8 +139,7 @@ export class FinancialService {
   async payouts(query: PayoutsQuery): Promise<PayoutsResponse> {
     let after: { createdAt: string; id: string } | undefined;
     if (query.cursor) {
-      const key = decodeKeyset(query.cursor, ["string", "string"] as const);
-      if (!key) throw badCursor();
+      const key = readKeyset(query.cursor, ["string", "string"] as const);
       after = { createdAt: key[0], id: key[1] };
     }
     const filters = { status: query.status, vendorId: query.vendorId, runId: query.runId };
@@ -157,8 +156,7 @@ export class FinancialService {
   async balances(query: BalancesQuery): Promise<BalancesResponse> {
     let after: { balanceCents: number; vendorId: string } | undefined;
     if (query.cursor) {
-      const key = decodeKeyset(query.cursor, ["number", "string"] as const);
-      if (!key) throw badCursor();
+      const key = readKeyset(query.cursor, ["number", "string"] as const);
       after = { balanceCents: key[0], vendorId: key[1] };
     }
     const rows = await listBalancesPage(this.db, query.accountStatus, query.limit + 1, after);
@@ -242,8 +240,7 @@ export class FinancialService {
   async listRuns(limit: number, cursor: string | undefined): Promise<PayoutRunsResponse> {
     let after: { createdAt: string; id: string } | undefined;
     if (cursor) {
-      const key = decodeKeyset(cursor, ["string", "string"] as const);
-      if (!key) throw badCursor();
+      const key = readKeyset(cursor, ["string", "string"] as const);
       after = { createdAt: key[0], id: key[1] };
     }
     const rows = await listPayoutRunsPage(this.db, limit + 1, after);
