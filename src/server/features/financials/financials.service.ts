@@ -20,7 +20,7 @@ import { utcDay } from "../../platform/clock.ts";
 import { newId } from "../../platform/db/ids.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
 import type { Executor } from "../../platform/db/executor.ts";
-import { conflict, HttpError, invalidField, notFound } from "../../platform/http/http-error.ts";
+import { conflict, HttpError, notFound } from "../../platform/http/http-error.ts";
 import { cancelPayout, insertPayoutRun, requestPayoutRunCancel, retryFailedPayout, setPayoutAccount } from "../../domain/ledger/payouts.ts";
 import { accountStatusOf, Pacer, type PayoutProvider, ProviderError } from "../../platform/stripe/stripe-payouts.ts";
 import { currentMinimumPayoutCents } from "../../domain/settings/settings.queries.ts";
@@ -47,7 +47,6 @@ import { payoutProviderFor } from "./payout-provider.ts";
 import { encodeKeyset, readKeyset } from "../../domain/keyset-cursor.ts";
 
 const providerMissing = () => new HttpError(422, "payment_provider_not_configured", "Payment provider not configured");
-const badCursor = () => invalidField("cursor", "not a valid cursor (use nextCursor from a previous answer)");
 /** A run retries a job that failed on its own (a database outage) for a long while: its payouts wait for it. */
 const RUN_MAX_ATTEMPTS = 50;
 const RECENT_PAYOUTS = 5;
