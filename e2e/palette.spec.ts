@@ -25,6 +25,8 @@ test.describe("keyboard", () => {
 
     // A vendor: found by name on the server, chosen with the arrow keys.
     await page.keyboard.press("Control+k");
+    // Keys typed before the search field has focus would go to the page (as for a person typing ahead).
+    await expect(palette.getByRole("combobox")).toBeFocused();
     await page.keyboard.type(vendor.name);
     const option = palette.getByRole("option", { name: new RegExp(vendor.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) }).first();
     await expect(option).toBeVisible();
