@@ -176,6 +176,26 @@ describe.each(testDatabaseKinds)("the audit log API on %s (docs/product.md §14.
     expect(await worker.runOnce()).toBe(false);
     await worker.stop();
   });
+
+  it("sweeps a large log in slices: a run that used its slice queues a continuation, so other jobs get their turn", async () => {
+    await seedRows(
+      t,
+      Array.from({ length: 7 }, (_, i) => ({ id: `old${i}`, minutesAgo: 400 * 24 * 60 + i })),
+    );
+    const worker = new JobWorker(t.database, t.clock);
+    // A slice of 0 ms: every run stops after its first chunk (3 rows) and hands over.
+    auditJobs(worker, t.deps, { sliceMs: 0, chunkRows: 3 });
+    await worker.enqueueDueSchedules();
+    for (let run = 0; run < 10 && (await worker.runOnce()); run++);
+    const runs = await t.database.db.selectFrom("jobs").select(["status", "result"]).where("kind", "=", "audit.retention").orderBy("created_at").orderBy("id").execute();
+    const results = runs.map((r) => JSON.parse(r.result!) as { deleted: number; continued: boolean });
+    expect(runs.every((r) => r.status === "completed")).toBe(true);
+    expect(results.map((r) => r.deleted).sort()).toEqual([0, 1, 3, 3]);
+    expect(results.filter((r) => !r.continued)).toEqual([expect.objectContaining({ deleted: 0, continued: false })]);
+    const left = await t.database.db.selectFrom("audit_log").select("target_id").where("target_id", "like", "old%").execute();
+    expect(left).toEqual([]);
+    await worker.stop();
+  });
 });
 
 describe("AUDIT_RETENTION_DAYS", () => {
