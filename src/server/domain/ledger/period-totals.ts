@@ -319,7 +319,7 @@ class WindowMoved extends Error {}
  * at a time through the one chunk loop (platform/db/in-chunks.ts): each chunk stays near the pace's
  * budget and requests run between chunks.
  */
-export async function rollPeriodWindows(db: Executor, today: string, options: RollOptions = {}): Promise<void> {
+export async function rollPeriodWindows(db: Executor, today: string, options: RollOptions = {}): Promise<{ stopped: boolean }> {
   for (const period of PERIOD_WINDOW_DAYS) {
     let last = { period, rows: 0, ms: 0 };
     const { stopped } = await inChunks(
@@ -336,8 +336,9 @@ export async function rollPeriodWindows(db: Executor, today: string, options: Ro
         ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
       },
     );
-    if (stopped) return;
+    if (stopped) return { stopped: true };
   }
+  return { stopped: false };
 }
 
 /**

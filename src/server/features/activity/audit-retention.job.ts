@@ -3,19 +3,12 @@ import type { Clock } from "../../platform/clock.ts";
 import type { JobWorker } from "../../platform/jobs/job-worker.ts";
 import { inChunks } from "../../platform/db/in-chunks.ts";
 import { CHUNK_ROWS, type Executor } from "../../platform/db/executor.ts";
-import { newId } from "../../platform/db/ids.ts";
-import { insertJob } from "../../platform/jobs/jobs.queries.ts";
+import { inJobSlice } from "../../platform/jobs/job-slice.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
 import { deleteAuditRows, selectAuditIdsBefore } from "../../domain/audit/audit.queries.ts";
 
 export const AUDIT_RETENTION_JOB = "audit.retention";
 const DAY_MS = 86_400_000;
-/**
- * How long one run of the sweep deletes before it hands over to a continuation: the worker runs one
- * job at a time, and a first sweep of a large log (half a million rows at the background pace takes
- * minutes) must not keep an announcement or a payout run waiting behind it.
- */
-const RETENTION_SLICE_MS = 10_000;
 
 export interface RetentionResult {
   deleted: number;
@@ -60,24 +53,21 @@ export async function sweepAuditRetention(
 
 /**
  * The daily retention sweep (AUDIT_RETENTION_DAYS), on the job worker of every server process (one
- * runs it), in slices: a run that used its slice queues a continuation at once (after jobs already
- * waiting) and ends, so other work takes its turn between slices.
+ * runs it), in slices (platform/jobs/job-slice.ts): a first sweep of a large log takes minutes.
  */
 export function auditJobs(worker: JobWorker, deps: AppDeps, options: { sliceMs?: number; chunkRows?: number } = {}): void {
-  const sliceMs = options.sliceMs ?? RETENTION_SLICE_MS;
-  worker.register(AUDIT_RETENTION_JOB, async (context) => {
-    const sliceEnds = performance.now() + sliceMs;
-    let sliceUsed = false;
-    const result = await sweepAuditRetention(deps.database.db, deps.clock, deps.config.auditRetentionDays, {
-      shouldStop: async () => (await context.shouldStop()) || (sliceUsed = performance.now() >= sliceEnds),
-      onChunk: (deleted) => context.reportProgress({ deleted }),
-      ...(options.chunkRows ? { chunkRows: options.chunkRows } : {}),
-    });
-    if (result.stopped && sliceUsed) {
-      const now = deps.clock.now().toISOString();
-      await insertJob(deps.database.db, { id: newId(), kind: AUDIT_RETENTION_JOB, payload: {}, dedupeKey: `${AUDIT_RETENTION_JOB}:after:${context.job.id}`, runAfter: now, now });
-    }
-    return { ...result, continued: result.stopped && sliceUsed };
-  });
+  worker.register(AUDIT_RETENTION_JOB, (context) =>
+    inJobSlice(
+      context,
+      { db: deps.database.db, clock: deps.clock },
+      (shouldStop) =>
+        sweepAuditRetention(deps.database.db, deps.clock, deps.config.auditRetentionDays, {
+          shouldStop,
+          onChunk: (deleted) => context.reportProgress({ deleted }),
+          ...(options.chunkRows ? { chunkRows: options.chunkRows } : {}),
+        }),
+      options.sliceMs,
+    ),
+  );
   worker.schedule(AUDIT_RETENTION_JOB, DAY_MS);
 }

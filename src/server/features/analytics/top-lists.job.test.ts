@@ -47,4 +47,27 @@ describe.each(testDatabaseKinds)("the top lists' roll job (%s)", (kind) => {
     expect(await seven()).toEqual([]);
     expect(await db.selectFrom("product_period_totals").select("period_days").where("period_days", "=", 30).execute()).toHaveLength(1);
   });
+
+  it("works in slices: a run that used its slice queues its continuation, and the windows end where one long run would", async () => {
+    const { db } = ctx.database;
+    const worker = new JobWorker(ctx.database, ctx.clock, { pollMs: 10 });
+    // A slice of 0 ms: every run stops after its first chunk and hands over.
+    topListsJobs(worker, ctx.deps, { sliceMs: 0 });
+    const v = await createVendor(db, { name: "Ada", ownerName: "A", email: "a@x.com", slug: "ada", joinedAt: "2026-01-01T00:00:00.000Z" }, ctx.clock);
+    const p = await createProduct(db, { vendorId: v.id, name: "Print", priceCents: 1000, createdAt: "2026-01-01T00:00:00.000Z" }, ctx.clock);
+    await placeOrder(db, { vendorId: v.id, productId: p.id, quantity: 1, feeRateBasisPoints: 150, createdAt: "2026-11-16T10:00:00.000Z" }, ctx.clock);
+    await worker.enqueueDueSchedules();
+    for (let run = 0; run < 20 && (await worker.runOnce()); run++);
+
+    const runs = await db.selectFrom("jobs").select(["status", "result"]).where("kind", "=", "top-lists.roll").execute();
+    expect(runs.length).toBeGreaterThan(1);
+    expect(runs.every((r) => r.status === "completed")).toBe(true);
+    expect(runs.filter((r) => !(JSON.parse(r.result!) as { continued: boolean }).continued)).toHaveLength(1);
+    expect(await windows()).toEqual([
+      [7, "2026-11-22"],
+      [30, "2026-11-22"],
+      [90, "2026-11-22"],
+    ]);
+    expect((await db.selectFrom("product_period_totals").select("gross_cents").where("period_days", "=", 7).execute()).map((r) => Number(r.gross_cents))).toEqual([1000]);
+  });
 });
