@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkPayoutResponseSchema, type PayoutRunResponse, type PayoutsResponse } from "../../../contract/financials.ts";
 import { debugResponseSchema } from "../../../contract/system-debug.ts";
+import { type Clock, fixedClock } from "../../platform/clock.ts";
 import { JobWorker } from "../../platform/jobs/job-worker.ts";
 import { placeOrder } from "../../domain/ledger/orders.ts";
 import { createProduct } from "../../domain/ledger/products.ts";
@@ -37,8 +38,9 @@ describe.each(testDatabaseKinds)("payouts with unknown outcomes on %s", (kind) =
   let ava: Artist;
   let ben: Artist;
 
-  const worker = (options: PayoutJobOptions = {}) => {
-    const w = new JobWorker(ctx.database, ctx.clock, { leaseMs: 30_000, retryBaseMs: 1_000 });
+  /** `leaseClock`: the clock the worker's lease is held by (the test's clock unless said). */
+  const worker = (options: PayoutJobOptions = {}, leaseClock: Clock = ctx.clock) => {
+    const w = new JobWorker(ctx.database, leaseClock, { leaseMs: 30_000, retryBaseMs: 1_000 });
     payoutJobs(w, ctx.deps, { provider: new StripePayouts({ secretKey: KEY, apiBase: fake.url, timeoutMs: 300 }), maxRps: 1000, backoffBaseMs: 1, maxCallsPerPayout: 3, ...options });
     return w;
   };
@@ -230,8 +232,15 @@ describe.each(testDatabaseKinds)("payouts with unknown outcomes on %s", (kind) =
       },
     };
     const run = await startRun();
-    void worker({ provider: dying }).runOnce();
+    // A dead process renews nothing. This one is only stuck in memory: its lease clock stays at the
+    // moment it died, so a progress report or heartbeat it still makes cannot keep its lease past
+    // the takeover (it did, now and then, on a loaded machine).
+    void worker({ provider: dying }, fixedClock(ctx.clock.now())).runOnce();
     await expect.poll(() => fake.transfers.length, { timeout: 5_000, interval: 20 }).toBe(1);
+    // It is gone once it has reported launching both payouts: a takeover racing that last write
+    // (its row locked for the update) would find nothing to claim.
+    const reported = async () => (await ctx.database.db.selectFrom("jobs").select("progress").where("id", "=", run.id).executeTakeFirst())?.progress ?? null;
+    await expect.poll(reported, { timeout: 5_000, interval: 20 }).not.toBeNull();
     const sent = fake.transfers[0]!;
     // The survivor takes the run over; Stripe rate-limits every one of its calls (2 payouts × 2 calls).
     ctx.clock.advance(31_000);
