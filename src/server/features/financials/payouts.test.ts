@@ -11,6 +11,7 @@ import {
   type VendorPayoutsResponse,
   vendorPayoutsResponseSchema,
 } from "../../../contract/financials.ts";
+import { type Clock, fixedClock } from "../../platform/clock.ts";
 import { JobWorker } from "../../platform/jobs/job-worker.ts";
 import { placeOrder } from "../../domain/ledger/orders.ts";
 import { createProduct } from "../../domain/ledger/products.ts";
@@ -44,8 +45,9 @@ describe.each(testDatabaseKinds)("payouts on %s", (kind) => {
   let artists: Record<"ava" | "ben" | "cleo" | "dan" | "eve", Artist>;
 
   /** A worker as a server process runs it, against the fake Stripe, without real waiting. */
-  const worker = (options: PayoutJobOptions = {}) => {
-    const w = new JobWorker(ctx.database, ctx.clock, { leaseMs: 30_000, retryBaseMs: 1_000 });
+  /** `leaseClock`: the clock the worker's lease is held by (the test's clock unless said). */
+  const worker = (options: PayoutJobOptions = {}, leaseClock: Clock = ctx.clock) => {
+    const w = new JobWorker(ctx.database, leaseClock, { leaseMs: 30_000, retryBaseMs: 1_000 });
     payoutJobs(w, ctx.deps, { provider: new StripePayouts({ secretKey: KEY, apiBase: fake.url, timeoutMs: 400 }), maxRps: 1000, backoffBaseMs: 1, ...options });
     return w;
   };
@@ -254,9 +256,13 @@ describe.each(testDatabaseKinds)("payouts on %s", (kind) => {
       },
     };
     const run = await startRun();
-    const doomed = worker({ provider: dying, maxRps: 1000 });
+    // A dead process renews nothing; this one is only stuck in memory, so its lease clock stays
+    // where it died and the takeover waits for its last progress write (which locks the job's row).
+    const doomed = worker({ provider: dying, maxRps: 1000 }, fixedClock(ctx.clock.now()));
     void doomed.runOnce();
     await expect.poll(() => fake.transfers.length, { timeout: 5_000, interval: 20 }).toBe(2);
+    const reported = async () => (await ctx.database.db.selectFrom("jobs").select("progress").where("id", "=", run.id).executeTakeFirst())?.progress ?? null;
+    await expect.poll(reported, { timeout: 5_000, interval: 20 }).not.toBeNull();
     expect(await runOf(run.id)).toMatchObject({ status: "running", done: 1 });
     const stuck = await payoutsOf("?status=processing");
     expect(stuck.total).toBe(1);
