@@ -6,8 +6,14 @@ import { encodeCursor, encodeKeyset } from "../../src/server/domain/keyset-curso
 export interface Endpoint {
   name: string;
   path: string;
-  /** The issue's single-request p95 budget, ms. */
-  p95TargetMs: number;
+  /** The issue's single-request p95 budget, ms; null: measured and shown, no budget. */
+  p95TargetMs: number | null;
+  /**
+   * Before each request (outside the timed span) the catalogue's version is moved, so a product
+   * search counts its matches afresh every time: what a search costs the first time it is made
+   * (the server keeps a search's counts per catalogue version, features/products/search-counts.ts).
+   */
+  newCatalogueVersion?: true;
 }
 
 export interface Subjects {
@@ -186,6 +192,9 @@ export function endpointsFor(s: Subjects): Endpoint[] {
     { name: "products search (word) by revenue", path: `/api/admin/products?limit=50&sort=-revenue&search=${encodeURIComponent(s.productWord)}`, p95TargetMs: 5 },
     { name: "products search (name) by price", path: `/api/admin/products?limit=50&sort=price&search=${encodeURIComponent(s.productName)}`, p95TargetMs: 5 },
     { name: "products search (word) active by revenue", path: `/api/admin/products?limit=50&status=active&sort=-revenue&search=${encodeURIComponent(s.productWord)}`, p95TargetMs: 5 },
+    // The same searches made for the first time (their counts not kept yet): shown, no budget.
+    { name: "products search (word), first time", path: `/api/admin/products?limit=50&search=${encodeURIComponent(s.productWord)}`, p95TargetMs: null, newCatalogueVersion: true },
+    { name: "products search (name), first time", path: `/api/admin/products?limit=50&search=${encodeURIComponent(s.productName)}`, p95TargetMs: null, newCatalogueVersion: true },
     { name: "products hidden", path: "/api/admin/products?limit=50&status=hidden", p95TargetMs: 5 },
     { name: "products of a vendor by revenue", path: `/api/admin/products?limit=50&vendorId=${v}&status=active&sort=-revenue`, p95TargetMs: 5 },
     { name: "product detail", path: `/api/admin/products/${encodeURIComponent(s.productId)}`, p95TargetMs: 5 },

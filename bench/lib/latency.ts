@@ -46,12 +46,14 @@ export type Client = ReturnType<typeof createClient>;
  * alike and their ratio stays meaningful. Any non-200 answer aborts: a benchmark of errors is no
  * benchmark.
  */
-export async function measureLatency(targets: Array<{ client: Client; path: string }>, requests: number): Promise<LatencyFigures[]> {
+/** `before`: run ahead of each request, outside its timed span. */
+export async function measureLatency(targets: Array<{ client: Client; path: string; before?: () => Promise<void> }>, requests: number): Promise<LatencyFigures[]> {
   const warmup = Math.min(30, Math.ceil(requests / 10));
   const bytes = targets.map(() => 0);
   const times: number[][] = targets.map(() => []);
   for (let i = 0; i < warmup + requests; i++) {
-    for (const [k, { client, path }] of targets.entries()) {
+    for (const [k, { client, path, before }] of targets.entries()) {
+      if (before) await before();
       const start = process.hrtime.bigint();
       const res = await client.get(path);
       const ms = Number(process.hrtime.bigint() - start) / 1e6;

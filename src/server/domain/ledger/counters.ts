@@ -57,3 +57,14 @@ export async function readCounters(db: Executor): Promise<Record<CounterName, nu
   for (const r of rows) out[r.name as CounterName] = Number(r.value);
   return out;
 }
+
+/**
+ * The catalogue's version: moves whenever a product is added, deleted, renamed or changes status
+ * (database triggers, migration 020), in the same transaction. Not among COUNTERS (it counts no rows).
+ */
+export const CATALOGUE_VERSION = "catalogue_version";
+
+export async function readCatalogueVersion(db: Executor): Promise<number> {
+  const row = await db.selectFrom("counters").select("value").where("name", "=", CATALOGUE_VERSION).executeTakeFirst();
+  return Number(row?.value ?? 0);
+}

@@ -155,6 +155,34 @@ async function countMatches(db: Executor, search: string, cap: number): Promise<
   return Number(row.rows[0]?.n ?? 0);
 }
 
+/**
+ * The matches of one status among the first `cap` + 1 of a search. SQLite reads the status beside
+ * the search key (migration 019), in the trigram index's key order, not each product's row.
+ */
+async function countMatchesOfStatus(db: Executor, search: string, status: DbStatus, cap: number): Promise<number> {
+  const first = isPostgres(db)
+    ? sql`select p.status as status from products p where ${pgMatch(search)}`
+    : sql`select k.status as status from product_search s join product_search_keys k on k.key = s.rowid where ${ftsMatch(search)}`;
+  const row = await sql<{ n: number | string }>`select count(*) as n from (${first} limit ${cap + 1}) t where t.status = ${status}`.execute(db);
+  return Number(row.rows[0]?.n ?? 0);
+}
+
+/**
+ * How a search across vendors is counted: straight from the trigram index here; the service keeps
+ * the counts per catalogue version (search-counts.ts), as they depend on names and statuses only.
+ */
+export interface SearchCounts {
+  /** The search's matches, counted up to `cap` + 1. */
+  matched(search: string, cap: number): Promise<number>;
+  /** The matches of `status` among the search's first `cap` + 1. */
+  ofStatus(search: string, status: DbStatus, cap: number): Promise<number>;
+}
+
+export const countSearchInIndex = (db: Executor): SearchCounts => ({
+  matched: (search, cap) => countMatches(db, search, cap),
+  ofStatus: (search, status, cap) => countMatchesOfStatus(db, search, status, cap),
+});
+
 /** The sort value of a match, as the cursor holds it. */
 const keyOf = (m: Match, spec: SortSpec): string | number => (spec.column === "created_at" ? m.created_at : Number(m[spec.column]));
 
@@ -194,9 +222,9 @@ export function sortWholeThreshold(products: number, limit: number, cap: number)
  * matches: exact when the search matches at most the cap, else a lower bound (`totalCapped`), as
  * counting the rest would read every match.
  */
-async function searchPage(db: Executor, input: ListInput, search: string, spec: SortSpec, cursor: ProductCursor | undefined): Promise<ProductRowsPage & { total: Total }> {
+async function searchPage(db: Executor, input: ListInput, search: string, spec: SortSpec, cursor: ProductCursor | undefined, counts: SearchCounts): Promise<ProductRowsPage & { total: Total }> {
   const cap = searchCountCap(db);
-  const [matched, counters] = await Promise.all([countMatches(db, search, cap), readCounters(db)]);
+  const [matched, counters] = await Promise.all([counts.matched(search, cap), readCounters(db)]);
   const status = input.status === undefined ? undefined : toDbStatus(input.status);
   if (matched <= sortWholeThreshold(counters[COUNTERS.productsTotal], input.limit, cap)) {
     const order = compareMatches(spec);
@@ -208,21 +236,10 @@ async function searchPage(db: Executor, input: ListInput, search: string, spec: 
   const page = await plainPage(db, input, spec, input.limit, cursor, nameLikeFilter(db, search), undefined);
   // A first page that is also the last holds every match: its length is the exact total.
   if (!cursor && !page.next) return { ...page, total: { total: page.ids.length, totalCapped: false } };
-  return { ...page, total: status === undefined ? { total: Math.min(matched, cap), totalCapped: matched > cap } : await countMatchesOfStatus(db, search, status, matched, cap) };
-}
-
-/**
- * The matches of one status among the first `cap` + 1 of a search (`matched` of them in all,
- * counted up to `cap` + 1). SQLite reads the status beside the search key (migration 019), in the
- * trigram index's key order, not each product's row.
- */
-async function countMatchesOfStatus(db: Executor, search: string, status: DbStatus, matched: number, cap: number): Promise<Total> {
-  const first = isPostgres(db)
-    ? sql`select p.status as status from products p where ${pgMatch(search)}`
-    : sql`select k.status as status from product_search s join product_search_keys k on k.key = s.rowid where ${ftsMatch(search)}`;
-  const row = await sql<{ n: number | string }>`select count(*) as n from (${first} limit ${cap + 1}) t where t.status = ${status}`.execute(db);
-  const n = Number(row.rows[0]?.n ?? 0);
-  return { total: Math.min(n, cap), totalCapped: n > cap || matched > cap };
+  if (status === undefined) return { ...page, total: { total: Math.min(matched, cap), totalCapped: matched > cap } };
+  // Exact when the search matches at most the cap, else a lower bound: counting the rest would read every match.
+  const ofStatus = await counts.ofStatus(search, status, cap);
+  return { ...page, total: { total: Math.min(ofStatus, cap), totalCapped: ofStatus > cap || matched > cap } };
 }
 
 type Total = { total: number; totalCapped: boolean };
@@ -268,7 +285,12 @@ async function vendorScope(db: Executor, filters: ProductsFilters): Promise<stri
 }
 
 /** One page of products, searched, filtered and sorted, with its next cursor (and the total when asked). */
-export async function listProductRows(db: Executor, input: ListInput, withTotal: boolean): Promise<{ products: ProductListItem[]; next: string | null; total?: Total }> {
+export async function listProductRows(
+  db: Executor,
+  input: ListInput,
+  withTotal: boolean,
+  counts: SearchCounts = countSearchInIndex(db),
+): Promise<{ products: ProductListItem[]; next: string | null; total?: Total }> {
   const spec = sortSpec(input.sort);
   const cursor = input.cursor === undefined ? undefined : decodeProductCursor(input.cursor, spec);
   const search = input.search?.trim() ?? "";
@@ -278,7 +300,7 @@ export async function listProductRows(db: Executor, input: ListInput, withTotal:
   let total: Promise<Total | undefined>;
   const vendors = await vendorScope(db, input);
   if (search !== "" && vendors === undefined) {
-    const found = await searchPage(db, input, search, spec, cursor);
+    const found = await searchPage(db, input, search, spec, cursor, counts);
     page = found;
     total = Promise.resolve(found.total);
   } else {

@@ -6,6 +6,7 @@ import { moderateProducts } from "../../domain/ledger/products.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
 import { notFound } from "../../platform/http/http-error.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
+import { SearchCountMemo } from "./search-counts.ts";
 import { findProductWithVendor, listProductRows, readModerationHistory, readProductsAddedSince, readVendorOfProduct, readVendorsOverLimit, toApiStatus, toListItem } from "./products.queries.ts";
 
 const DAY_MS = 86_400_000;
@@ -20,6 +21,9 @@ const productNotFound = () => notFound("Product not found");
  * (hide with a reason, restore) through the ledger with its audit row in the same transaction.
  */
 export class ProductsService {
+  /** A search's counts across vendors, kept per catalogue version (search-counts.ts). */
+  private readonly searchCounts = new SearchCountMemo();
+
   constructor(private readonly deps: Pick<AppDeps, "database" | "clock">) {}
 
   private get db() {
@@ -27,7 +31,7 @@ export class ProductsService {
   }
 
   async list(query: ProductsQuery): Promise<ProductsResponse> {
-    const { products, next, total } = await listProductRows(this.db, query, true);
+    const { products, next, total } = await listProductRows(this.db, query, true, this.searchCounts.at(this.db));
     return { products, total: total!.total, totalCapped: total!.totalCapped, nextCursor: next };
   }
 

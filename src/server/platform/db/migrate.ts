@@ -18,6 +18,7 @@ import * as listSorts from "./migrations/016-list-sorts.ts";
 import * as periodWindowSteps from "./migrations/017-period-window-steps.ts";
 import * as productsNameInSortIndexes from "./migrations/018-products-name-in-sort-indexes.ts";
 import * as productSearchStatus from "./migrations/019-product-search-status.ts";
+import * as catalogueVersion from "./migrations/020-catalogue-version.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   "017-period-window-steps": periodWindowSteps,
   "018-products-name-in-sort-indexes": productsNameInSortIndexes,
   "019-product-search-status": productSearchStatus,
+  "020-catalogue-version": catalogueVersion,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -80,20 +80,21 @@ export const httpRequestDuration = new RequestDurationHistogram();
 register.registerMetric(httpRequestDuration as unknown as Metric);
 
 /** Cache lookups counted in plain numbers (two per cached request) and handed to prom-client when scraped. */
-const cacheLookupCounts = { read: { hit: 0, miss: 0 }, session: { hit: 0, miss: 0 } };
+const cacheLookupCounts = { read: { hit: 0, miss: 0 }, session: { hit: 0, miss: 0 }, "search-count": { hit: 0, miss: 0 } };
+type CacheName = keyof typeof cacheLookupCounts;
 
-export function countCacheLookup(cache: "read" | "session", hit: boolean): void {
+export function countCacheLookup(cache: CacheName, hit: boolean): void {
   if (hit) cacheLookupCounts[cache].hit += 1;
   else cacheLookupCounts[cache].miss += 1;
 }
 
 export const cacheLookups = new Counter({
   name: "hki_cache_lookups_total",
-  help: "Lookups in the in-process caches (read: dashboard/analytics answers; session: resolved sessions), by result",
+  help: "Lookups in the in-process caches (read: dashboard/analytics answers; session: resolved sessions; search-count: product searches' counts), by result",
   labelNames: ["cache", "result"] as const,
   collect() {
     this.reset();
-    for (const cache of ["read", "session"] as const) {
+    for (const cache of Object.keys(cacheLookupCounts) as CacheName[]) {
       for (const result of ["hit", "miss"] as const) {
         const n = cacheLookupCounts[cache][result];
         if (n > 0) this.inc({ cache, result }, n);

@@ -1,0 +1,95 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { productsResponseSchema } from "../../../contract/products.ts";
+import { readCatalogueVersion } from "../../domain/ledger/counters.ts";
+import { placeOrder } from "../../domain/ledger/orders.ts";
+import { createProduct } from "../../domain/ledger/products.ts";
+import { createVendor, deleteVendorCascade } from "../../domain/ledger/vendors.ts";
+import { type TestContext, createTestContext, testDatabaseKinds } from "../../testing/test-app.ts";
+
+/**
+ * A search's counts across vendors are kept per catalogue version (search-counts.ts, migration
+ * 020): a repeated search is counted once, and every change of who matches shows in the very next
+ * total, whichever way it was written (the ledger, the API, or SQL from another process).
+ */
+const METRICS_TOKEN = "metrics-token-for-search-counts-0123456789";
+
+describe.each(testDatabaseKinds)("a search's kept counts (%s)", (kind) => {
+  let ctx: TestContext;
+  let token: string;
+  let vendorId: string;
+  const ids: string[] = [];
+
+  const totalOf = async (query: string) => {
+    const res = await ctx.request(`/api/admin/products?limit=3&${query}`, { token });
+    expect(res.status, query).toBe(200);
+    const body = productsResponseSchema.parse(await res.json());
+    return { total: body.total, capped: body.totalCapped };
+  };
+  /** What the metrics say of the search-count memo so far. */
+  const lookups = async () => {
+    const text = await (await ctx.request("/metrics", { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const of = (result: string) => Number(new RegExp(`hki_cache_lookups_total\\{cache="search-count",result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+    return { hit: of("hit"), miss: of("miss") };
+  };
+
+  beforeAll(async () => {
+    ctx = await createTestContext(kind, { env: { METRICS_TOKEN } });
+    token = (await ctx.createUser({ email: "counts@hki.global", role: "admin" })).token;
+    const db = ctx.database.db;
+    vendorId = (await createVendor(db, { name: "Lantern Works", ownerName: "Ida", email: "ida@example.com", slug: "lantern-works", joinedAt: "2026-01-01T00:00:00.000Z" }, ctx.clock)).id;
+    // More matches than a search reads whole (sortWholeThreshold: 100 here), so its total is the kept count.
+    await db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 240; i++) {
+        const p = await createProduct(
+          trx,
+          { vendorId, name: `${i % 2 === 0 ? "Moonlit" : "Sunlit"} Lamp ${i}`, priceCents: 1000 + i, status: "listed", createdAt: "2026-10-01T00:00:00.000Z" },
+          ctx.clock,
+        );
+        ids.push(p.id);
+      }
+    });
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it("counts a repeated search once, and a sale (which changes no match) keeps the count", async () => {
+    const before = await lookups();
+    expect(await totalOf("search=Moonlit")).toEqual({ total: 120, capped: false });
+    expect(await totalOf("search=Moonlit&sort=-price")).toEqual({ total: 120, capped: false });
+    expect(await totalOf("search=Moonlit")).toEqual({ total: 120, capped: false });
+    const version = await readCatalogueVersion(ctx.database.db);
+    await placeOrder(ctx.database.db, { vendorId, productId: ids[0]!, quantity: 2, feeRateBasisPoints: 150, createdAt: "2026-11-20T10:00:00.000Z" }, ctx.clock);
+    expect(await readCatalogueVersion(ctx.database.db)).toBe(version);
+    expect(await totalOf("search=Moonlit&sort=-sold")).toEqual({ total: 120, capped: false });
+    const after = await lookups();
+    expect(after.miss - before.miss).toBe(1);
+    expect(after.hit - before.hit).toBe(3);
+  });
+
+  it("a product added, renamed by another process, hidden, restored or deleted shows in the next total", async () => {
+    const db = ctx.database.db;
+    expect(await totalOf("search=Moonlit")).toEqual({ total: 120, capped: false });
+    // Added through the ledger.
+    const added = await createProduct(db, { vendorId, name: "Moonlit Shade", priceCents: 900, status: "listed", createdAt: "2026-10-02T00:00:00.000Z" }, ctx.clock);
+    expect(await totalOf("search=Moonlit")).toEqual({ total: 121, capped: false });
+    // Renamed by SQL outside the app (a CLI, psql): the trigger moves the version all the same.
+    await sql`update products set name = 'Sunlit Shade' where id = ${added.id}`.execute(db);
+    expect(await totalOf("search=Moonlit")).toEqual({ total: 120, capped: false });
+    expect(await totalOf("search=Shade")).toEqual({ total: 1, capped: false });
+    // Hidden and restored through the API: the per-status totals follow.
+    expect(await totalOf("search=Moonlit&status=hidden")).toEqual({ total: 0, capped: false });
+    const hide = await ctx.request(`/api/admin/products/${ids[4]}/status`, { method: "PATCH", token, json: { status: "hidden", reason: "Counterfeit" } });
+    expect(hide.status).toBe(200);
+    expect(await totalOf("search=Moonlit&status=hidden")).toEqual({ total: 1, capped: false });
+    expect(await totalOf("search=Moonlit&status=active")).toEqual({ total: 119, capped: false });
+    const restore = await ctx.request(`/api/admin/products/${ids[4]}/status`, { method: "PATCH", token, json: { status: "active" } });
+    expect(restore.status).toBe(200);
+    expect(await totalOf("search=Moonlit&status=hidden")).toEqual({ total: 0, capped: false });
+    // Deleted with its vendor.
+    await deleteVendorCascade(db, vendorId);
+    expect(await totalOf("search=Moonlit")).toEqual({ total: 0, capped: false });
+    expect(await totalOf("search=Shade")).toEqual({ total: 0, capped: false });
+  });
+});
