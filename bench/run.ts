@@ -19,7 +19,7 @@ import { type LoadFigures, runLoad, startBareServer } from "./lib/load.ts";
 import { describeMachine } from "./lib/machine.ts";
 import { parseBenchOptions } from "./lib/options.ts";
 import { checkTargets, type EndpointResult, latencyTable, loadTable, targetsTable } from "./lib/report.ts";
-import { type RunningServer, serverPeakRss, signIn, startServer } from "./lib/server-process.ts";
+import { memoryLine, type RunningServer, serverPeakRss, signIn, startServer } from "./lib/server-process.ts";
 
 const options = parseBenchOptions(process.argv.slice(2));
 const machine = describeMachine();
@@ -57,7 +57,7 @@ async function openSide(dataset: Dataset): Promise<Side> {
   sides.push(side);
   side.token = await signIn(server.baseUrl);
   side.client = createClient(server.baseUrl, side.token);
-  log(`${dataset.label}: server pid ${server.pid} on ${server.baseUrl}, busiest vendor "${subjects.vendorName}" (${subjects.vendorOrders} orders)`);
+  log(`${dataset.label}: server pid ${server.pid} on ${server.baseUrl}, busiest vendor "${subjects.vendorName}" (${subjects.vendorOrders} orders); ${memoryLine(server.pid)}`);
   return side;
 }
 
@@ -86,6 +86,7 @@ async function main(): Promise<void> {
     side.subjects.announcementId = figures.announcementId;
     side.subjects.recipientsMidCursor = figures.recipientsMidCursor;
     announcementRuns.push({ label: side.dataset.label, url: side.dataset.url, figures });
+    log(`${side.dataset.label}: after the announcement, ${memoryLine(side.server.pid)}`);
   }
   // Growth compares the SAME request on both sets: the searches use the tenth's texts on both
   // (each set's busiest store has another name; a longer phrase costs more trigram lists).
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
     endpoints.push({ name: e.name, path: e.path, p95TargetMs: e.p95TargetMs, full: f!, tenth: t ?? null, growth: t ? f!.p95 / t.p95 : null });
     log(`${e.name}: p95 ${f!.p95.toFixed(2)} ms${t ? ` (tenth ${t.p95.toFixed(2)} ms)` : ""}`);
   }
+  log(`full: after the single requests, ${memoryLine(full.server.pid)}`);
   for (const database of catalogueWriters.values()) await database.close();
   if (tenth) {
     tenth.client.close();
@@ -128,6 +130,7 @@ async function main(): Promise<void> {
       log(`load: bare node:http answering the same ${dashboardBody.length}-byte body (round ${round} of ${THROUGHPUT_ROUNDS})`);
       const bareRun = await runLoad(bareServer.baseUrl, ["/"], load);
       rounds.push({ dashboard: dashboardRun, bare: bareRun, ratio: dashboardRun.requestsPerSecond / bareRun.requestsPerSecond });
+      log(`full: after load round ${round}, ${memoryLine(full.server.pid)}`);
     }
   } finally {
     await bareServer.stop();
@@ -135,6 +138,7 @@ async function main(): Promise<void> {
   const { dashboard, bare } = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
   log(`load: read mix`);
   const mix = await runLoad(full.server.baseUrl, loadMix(full.subjects), { ...load, token: full.token });
+  log(`full: after the read mix, ${memoryLine(full.server.pid)}`);
   const peak = serverPeakRss(full.server.pid);
   const rss = peak.perProcess;
   await full.server.stop();

@@ -12,9 +12,19 @@ export { freePort };
 
 /** Peak resident set size (VmHWM) of a Linux process, in MB; null where /proc is unavailable. */
 export function peakRssMb(pid: number): number | null {
+  return statusMb(pid, "VmHWM");
+}
+
+/** A process's memory now and its peak so far, for the log between phases (which phase set the peak). */
+export function memoryLine(pid: number): string {
+  const mb = (field: string) => statusMb(pid, field)?.toFixed(0) ?? "?";
+  return `server RSS ${mb("VmRSS")} MB, peak ${mb("VmHWM")} MB`;
+}
+
+function statusMb(pid: number, field: string): number | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+    const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1];
     return kb ? Number(kb) / 1024 : null;
   } catch {
     return null;
