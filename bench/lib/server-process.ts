@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ensureBuild } from "../../scripts/ensure-build.ts";
 import { serverCommand } from "../../src/server/testing/server-command.ts";
 import { freePort } from "../../src/server/platform/free-port.ts";
@@ -76,6 +78,9 @@ export async function startServer(databaseUrl: string, options: { readyTimeoutMs
   const [command, ...bundleArgs] = serverCommand("build");
   const args = [...(options.nodeArgs ?? []), ...bundleArgs];
   const replicas = options.replicas ?? 1;
+  const logDir = mkdtempSync(join(tmpdir(), "hki-bench-server-"));
+  const logPath = join(logDir, "server.log");
+  const logFd = openSync(logPath, "a");
   const child = spawn(command, args, {
     env: {
       ...process.env,
@@ -91,44 +96,49 @@ export async function startServer(databaseUrl: string, options: { readyTimeoutMs
       WEB_CONCURRENCY: String(replicas),
       ...options.env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", logFd, logFd],
   });
-  let output = "";
-  let listening = 0;
-  let carry = "";
-  const keep = (chunk: Buffer) => {
-    const text = chunk.toString("utf8");
-    output = (output + text).slice(-4000);
-    // Every worker prints one "listening" line; chunks may split it, so a short tail is carried over.
-    const lines = (carry + text).split("\n");
-    carry = lines.pop()!.slice(-200);
-    listening += lines.filter((l) => l.startsWith("HKI Global Admin listening")).length;
+  closeSync(logFd);
+  // The server's log goes to a file, as production's goes to its collector, not to a pipe read by
+  // this process while it drives autocannon (a full pipe makes the server's asynchronous log writer
+  // hold the lines in memory). Measured: no change to the peak RSS (docs/performance.md).
+  const logText = () => {
+    try {
+      return readFileSync(logPath, "utf8");
+    } catch {
+      return "";
+    }
   };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
+  const output = () => logText().slice(-4000);
+  // Every worker prints one "listening" line.
+  const listening = () =>
+    logText()
+      .split("\n")
+      .filter((l) => l.startsWith("HKI Global Admin listening")).length;
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (child.exitCode !== null || child.signalCode !== null) return rmSync(logDir, { recursive: true, force: true });
     child.kill("SIGTERM");
     const timer = setTimeout(() => child.kill("SIGKILL"), 8000);
     await exited;
     clearTimeout(timer);
+    rmSync(logDir, { recursive: true, force: true });
   };
 
   const deadline = Date.now() + options.readyTimeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before it was ready:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before it was ready:\n${output()}`);
     try {
       const res = await fetch(`${baseUrl}/api/health`);
       // Under a supervisor the first worker answers before the others have started.
-      if (res.ok && listening >= replicas) break;
+      if (res.ok && listening() >= replicas) break;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`the server was not ready within ${options.readyTimeoutMs} ms:\n${output}`);
+      throw new Error(`the server was not ready within ${options.readyTimeoutMs} ms:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
