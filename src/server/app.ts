@@ -20,6 +20,7 @@ import { OTHER_ROUTE, httpRequestDuration, metricsText, metricsTokenMatches } fr
 import { serveWebApp } from "./platform/http/static-files.ts";
 import { areaRoutes } from "./routes.ts";
 import { issuerFromPublishableKey } from "./platform/config/config.ts";
+import { noteRequest } from "./platform/traffic.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -73,6 +74,7 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
   app.use("*", securityHeaders({ clerkFrontendApiOrigin: clerkOrigin(deps.config) }));
   app.use("*", async (c, next) => {
     const started = performance.now();
+    noteRequest();
     c.set("clientIp", clientIp(c, deps.config.trustProxy));
     const incomingId = c.req.header("x-request-id");
     // A random UUID: Node draws its randomness in batches, so this costs ~0.1 µs (a UUIDv7 cost ~1 µs;

