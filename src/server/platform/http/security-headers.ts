@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { type IncomingMessage, type OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { nodeResponse } from "./exchange-headers.ts";
 
 /**
  * Headers on every response, API and static alike. No inline script is allowed; inline styles
@@ -83,10 +84,10 @@ export function secureServerResponse(options: { clerkFrontendApiOrigin?: string 
  */
 export function securityHeaders(options: { clerkFrontendApiOrigin?: string | undefined } = {}): MiddlewareHandler {
   const entries = securityHeaderEntries(options);
-  return async (c, next) => {
+  const setAfterwards: MiddlewareHandler = async (c, next) => {
     await next();
-    const outgoing = (c.env as { outgoing?: Record<symbol, unknown> } | undefined)?.outgoing;
-    if (outgoing?.[ADDS_SECURITY_HEADERS] === true) return;
     for (const [name, value] of entries) c.res.headers.set(name, value);
   };
+  // Passing through is a plain call: an async wrapper would cost every request a promise for nothing.
+  return (c, next) => ((nodeResponse(c) as Record<symbol, unknown> | undefined)?.[ADDS_SECURITY_HEADERS] === true ? next() : setAfterwards(c, next));
 }

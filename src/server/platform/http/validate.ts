@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { readRequestText } from "./client-abort.ts";
+import { requestHeader } from "./exchange-headers.ts";
 import { HttpError, badRequest, invalidField } from "./http-error.ts";
 
 /** What a 400 says of a key the schema does not know (request bodies refuse them: src/contract). */
@@ -69,7 +70,7 @@ export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): 
   const text = await readRequestText(c);
   let value: unknown = {};
   if (text.trim() !== "") {
-    const contentType = c.req.header("content-type") ?? "";
+    const contentType = requestHeader(c, "content-type") ?? "";
     if (!/^application\/([a-z.+-]*\+)?json\b/i.test(contentType)) {
       throw new HttpError(415, "unsupported_media_type", "Content-Type must be application/json");
     }

@@ -1,8 +1,16 @@
 import pino, { type DestinationStream, type Logger } from "pino";
+import SonicBoom from "sonic-boom";
 import { REDACTED, redactRequestTarget } from "../error-recorder/redact.ts";
 import { CLIENT_CLOSED_REQUEST } from "../http/client-abort.ts";
 
 export type { Logger };
+
+// sonic-boom's types describe its default (string) mode only; in buffer mode `write` takes a Buffer.
+declare module "sonic-boom" {
+  interface SonicBoom {
+    write(chunk: Buffer): boolean;
+  }
+}
 
 /**
  * The server's JSON log (pino): one line per request (the access line) with method, path, status,
@@ -44,20 +52,25 @@ function isoTimeOncePerMillisecond(): string {
 
 /**
  * stdout, written asynchronously (a slow log reader must not block the event loop), flushed
- * synchronously when the process exits so the last lines are not lost. Batching lines (sonic-boom's
- * minLength, 4 KB / 100 ms) was tried for issue 25 and left out: no measurable gain in the
- * request-path profile (docs/performance.md).
+ * synchronously when the process exits so the last lines are not lost.
+ *
+ * sonic-boom in buffer mode, each line handed over as its own Buffer: in its default (string)
+ * mode every line is appended to the pending chunk with `+=` and the chunk's UTF-8 length is
+ * measured again, which flattens the whole chunk (up to 16 KB) per line. Under load that was ~8 KB
+ * of garbage per request, the largest single allocation of a cached dashboard answer
+ * (docs/performance.md, seventh session). In buffer mode pending lines are a list joined once per
+ * write.
  */
 function stdoutDestination(): DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false });
+  const boom = new SonicBoom({ fd: 1, sync: false, contentMode: "buffer" });
   process.once("exit", () => {
     try {
-      destination.flushSync();
+      boom.flushSync();
     } catch {
-      // Nothing more can be done for a log at exit.
+      // Nothing is left to write to (stdout closed): the lines have nowhere to go.
     }
   });
-  return destination;
+  return { write: (line: string) => boom.write(Buffer.from(line)) };
 }
 
 export interface AccessLine {

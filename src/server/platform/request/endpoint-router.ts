@@ -5,10 +5,15 @@ import { bearerToken } from "./auth-middleware.ts";
 import type { ActingUser, Actor } from "../identity/actor.ts";
 import { unauthorized } from "../http/http-error.ts";
 import { strictBodyProblem } from "../http/strict-body.ts";
+import { requestHeader, setAnswerHeader } from "../http/exchange-headers.ts";
 import { parseWith, readJsonBody, readQuery } from "../http/validate.ts";
 
-/** As Hono's c.json() sets it. */
-const JSON_CONTENT_TYPE = { "Content-Type": "application/json" } as const;
+/**
+ * The header record of a JSON answer, as Hono's c.json() sets it: a new object per answer, because
+ * node:http's adapter writes the answer's Content-Length (and the response class the security
+ * headers) into the record it is given.
+ */
+const jsonContentType = (): Record<string, string> => ({ "Content-Type": "application/json" });
 
 /** What a handler gets besides its parsed input: the request's facts, read one way everywhere. */
 export interface RequestFacts<D extends EndpointDefinition = EndpointDefinition> {
@@ -56,7 +61,7 @@ export class EndpointRouter {
     this.app.on(definition.method.toUpperCase(), honoPath(definition.path), async (c) => {
       c.set("route", definition.path);
       // Before anything can fail: a 401 or 400 of an endpoint that needs a token is not cached either.
-      if (definition.access !== "public") c.header("Cache-Control", "no-store");
+      if (definition.access !== "public") setAnswerHeader(c, "Cache-Control", "no-store");
       const user = c.get("user") ?? null;
       if (definition.access !== "public" && !user) throw unauthorized();
       // Query before body: a malformed query is reported even when the body is malformed too.
@@ -68,15 +73,14 @@ export class EndpointRouter {
       const success = definition.success;
       if (!success) throw new Error(`${definition.method} ${definition.path} has no success answer but its handler returned`);
       if (success.mediaTypes) return result as Response;
-      if (definition.access !== "public") c.header("Cache-Control", "no-store");
-      else if (success.cacheControl) c.header("Cache-Control", success.cacheControl);
+      if (success.cacheControl && definition.access === "public") setAnswerHeader(c, "Cache-Control", success.cacheControl);
       if (success.status === 204 || success.schema === undefined) return c.body(null, success.status === 204 ? 204 : success.status);
       // A cached answer (read-cache.ts) is the same object request after request: serialised once.
       if (result !== lastResult || lastJson === undefined) {
         lastJson = JSON.stringify(result);
         lastResult = result;
       }
-      return c.body(lastJson, success.status, JSON_CONTENT_TYPE);
+      return c.body(lastJson, success.status, jsonContentType());
     });
     // The endpoint's last answer and its JSON (answers are never changed once returned).
     let lastResult: unknown;
@@ -86,7 +90,7 @@ export class EndpointRouter {
 
 function requestFacts(c: Context<AppEnv>, user: ActingUser | null): RequestFacts<EndpointDefinition> | RequestFacts<EndpointDefinition & { access: "public" }> {
   const requestId = c.get("requestId");
-  const userAgent = c.req.header("user-agent") ?? null;
+  const userAgent = requestHeader(c, "user-agent") ?? null;
   // The token and the URL are parsed only by the few handlers that read them (sign-out, links).
   let url: URL | undefined;
   return {
@@ -97,7 +101,7 @@ function requestFacts(c: Context<AppEnv>, user: ActingUser | null): RequestFacts
     userAgent,
     method: c.req.method,
     get bearerToken() {
-      return bearerToken(c.req.header("authorization"));
+      return bearerToken(requestHeader(c, "authorization"));
     },
     dataVersion: c.get("dataVersion"),
     get url() {

@@ -1,0 +1,45 @@
+import type { Context } from "hono";
+import { IncomingMessage, ServerResponse } from "node:http";
+
+/**
+ * Reading a request's headers and adding headers to its answer without web `Headers` objects when
+ * node:http serves the app (serve.ts through @hono/node-server; in-process requests in tests go
+ * through Hono's own objects). `c.req.header()` builds a full `Headers` copy of the incoming
+ * headers on first use, and a header set on the answer after it was made turns its plain header
+ * record into a `Headers` that is sorted again when written: together ~4 KB of garbage and a tenth
+ * of a cached answer's CPU under load (docs/performance.md, seventh session).
+ */
+
+interface NodeBindings {
+  incoming?: unknown;
+  outgoing?: unknown;
+}
+
+const bindings = (c: Context): NodeBindings | undefined => c.env as NodeBindings | undefined;
+
+/** A request header by its name (any case), as `c.req.header(name)` answers it. */
+export function requestHeader(c: Context, name: string): string | undefined {
+  const incoming = bindings(c)?.incoming;
+  if (!(incoming instanceof IncomingMessage)) return c.req.header(name);
+  // node joins repeated headers with ", " as Headers.get does (set-cookie aside, never read here).
+  const value = incoming.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/**
+ * Sets a header on this request's answer, whichever answer it turns out to be (the handler's, an
+ * error's, a 404); a value the handler gives the same header itself wins. Under node:http it goes
+ * on node's response and is written with the status line (node merges it with the answer's own
+ * headers, which take precedence); in-process it is one of Hono's prepared headers.
+ */
+export function setAnswerHeader(c: Context, name: string, value: string): void {
+  const outgoing = bindings(c)?.outgoing;
+  if (outgoing instanceof ServerResponse && !outgoing.headersSent) outgoing.setHeader(name, value);
+  else c.header(name, value);
+}
+
+/** node's response object of this request when node:http serves the app. */
+export function nodeResponse(c: Context): ServerResponse | undefined {
+  const outgoing = bindings(c)?.outgoing;
+  return outgoing instanceof ServerResponse ? outgoing : undefined;
+}
