@@ -33,4 +33,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=40s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The bundle itself (what `npm start` runs once the build is present): no npm, no tsx, no build tools.
-CMD ["node", "dist/server/main.js"]
+CMD ["node", "--max-old-space-size=1024", "dist/server/main.js"]

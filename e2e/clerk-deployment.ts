@@ -7,6 +7,10 @@ import { fileURLToPath } from "node:url";
 import type { BrowserContext } from "@playwright/test";
 import { type FakeClerkServer, startFakeClerk } from "../src/server/testing/fake-clerk-server";
 import { E2E } from "./test-env";
+import { serverCommand } from "../src/server/testing/server-command";
+
+/** The production bundle with the server's node options, as `npm start` runs it (server-command.ts). */
+const [productionServer, ...productionServerArgs] = serverCommand("build");
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -93,7 +97,7 @@ export async function startClerkDeployment(options: { tokenTtlSeconds: number })
     CLERK_AUTHORIZED_PARTIES: baseUrl,
   };
   const log = openSync(logFile, "a");
-  const server = spawn(process.execPath, ["dist/server/main.js"], { cwd: ROOT, env, stdio: ["ignore", log, log] });
+  const server = spawn(productionServer, productionServerArgs, { cwd: ROOT, env, stdio: ["ignore", log, log] });
   const stop = async () => {
     if (server.exitCode === null) {
       const exited = new Promise((r) => server.once("exit", r));

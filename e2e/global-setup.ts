@@ -6,6 +6,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeStripe } from "../src/server/testing/fake-stripe-server";
 import { E2E } from "./test-env";
+import { serverCommand } from "../src/server/testing/server-command";
+
+/** The production bundle with the server's node options, as `npm start` runs it (server-command.ts). */
+const [productionServer, ...productionServerArgs] = serverCommand("build");
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -77,7 +81,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   // The production bundle, as `npm start` runs it: one process, so its PID is the one to stop.
   const log = openSync(logFile, "a");
-  const server = spawn(process.execPath, ["dist/server/main.js"], { cwd: ROOT, env, stdio: ["ignore", log, log] });
+  const server = spawn(productionServer, productionServerArgs, { cwd: ROOT, env, stdio: ["ignore", log, log] });
   const stop = async () => {
     if (server.exitCode === null && server.pid !== undefined) {
       const exited = new Promise((r) => server.once("exit", r));
@@ -113,7 +117,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const payoutsPort = await freePort(port + 1);
   const payoutsUrl = `http://127.0.0.1:${payoutsPort}`;
   const payoutsLog = join(dir, "payouts-server.log");
-  const payoutsServer = spawn(process.execPath, ["dist/server/main.js"], {
+  const payoutsServer = spawn(productionServer, productionServerArgs, {
     cwd: ROOT,
     env: {
       ...env,
