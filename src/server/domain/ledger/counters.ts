@@ -59,12 +59,17 @@ export async function readCounters(db: Executor): Promise<Record<CounterName, nu
 }
 
 /**
- * The catalogue's version: moves whenever a product is added, deleted, renamed or changes status
- * (database triggers, migration 020), in the same transaction. Not among COUNTERS (it counts no rows).
+ * Version counters (migrations 020, 021): database triggers move them in the same transaction as
+ * the changes they stand for, whoever writes. Not among COUNTERS (they count no rows).
+ * - the catalogue's: a product added, deleted, renamed or changing status;
+ * - the vendor search's: a vendor added or deleted, or its name, owner, e-mail or slug changed.
  */
 export const CATALOGUE_VERSION = "catalogue_version";
+export const VENDOR_SEARCH_VERSION = "vendor_search_version";
 
-export async function readCatalogueVersion(db: Executor): Promise<number> {
-  const row = await db.selectFrom("counters").select("value").where("name", "=", CATALOGUE_VERSION).executeTakeFirst();
+export async function readVersionCounter(db: Executor, name: typeof CATALOGUE_VERSION | typeof VENDOR_SEARCH_VERSION): Promise<number> {
+  const row = await db.selectFrom("counters").select("value").where("name", "=", name).executeTakeFirst();
   return Number(row?.value ?? 0);
 }
+
+export const readCatalogueVersion = (db: Executor): Promise<number> => readVersionCounter(db, CATALOGUE_VERSION);

@@ -6,6 +6,7 @@ import { placeOrder } from "../../domain/ledger/orders.ts";
 import { createProduct } from "../../domain/ledger/products.ts";
 import { createVendor, deleteVendorCascade } from "../../domain/ledger/vendors.ts";
 import { type TestContext, createTestContext, testDatabaseKinds } from "../../testing/test-app.ts";
+import { cacheLookups } from "../../testing/cache-lookups.ts";
 
 /**
  * A search's counts across vendors are kept per catalogue version (search-counts.ts, migration
@@ -27,11 +28,7 @@ describe.each(testDatabaseKinds)("a search's kept counts (%s)", (kind) => {
     return { total: body.total, capped: body.totalCapped };
   };
   /** What the metrics say of the search-count memo so far. */
-  const lookups = async () => {
-    const text = await (await ctx.request("/metrics", { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-    const of = (result: string) => Number(new RegExp(`hki_cache_lookups_total\\{cache="search-count",result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
-    return { hit: of("hit"), miss: of("miss") };
-  };
+  const lookups = () => cacheLookups(ctx, METRICS_TOKEN, "search-count");
 
   beforeAll(async () => {
     ctx = await createTestContext(kind, { env: { METRICS_TOKEN } });

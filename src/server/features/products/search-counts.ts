@@ -1,15 +1,10 @@
 import { readCatalogueVersion } from "../../domain/ledger/counters.ts";
 import type { Executor } from "../../platform/db/executor.ts";
-import { countCacheLookup } from "../../platform/metrics/metrics.ts";
+import { VersionedMemo } from "../../platform/db/versioned-memo.ts";
 import { countSearchInIndex, type SearchCounts } from "./products.queries.ts";
 
 /** Searches whose counts are kept; the least recently used goes first. */
 const MAX_SEARCHES = 256;
-
-interface Entry {
-  version: number;
-  count: Promise<number>;
-}
 
 /**
  * Keeps what a search across vendors counted (its matches up to the cap, and per status), per
@@ -19,12 +14,13 @@ interface Entry {
  * sales, prices and stock do not touch it. At a million products a broad search's count to the cap
  * costs 3–12 ms of trigram reading (docs/performance.md), the rest of its page well under 2 ms:
  * paging through a search, coming back to it, or several admins on the same search count it once.
- * Concurrent misses share one count; a failed one is not kept.
  */
 export class SearchCountMemo {
-  private readonly entries = new Map<string, Entry>();
+  private readonly memo: VersionedMemo<number>;
 
-  constructor(private readonly maxSearches = MAX_SEARCHES) {}
+  constructor(maxSearches = MAX_SEARCHES) {
+    this.memo = new VersionedMemo("search-count", maxSearches);
+  }
 
   /**
    * The counts of one request: the catalogue's version is read once, at the first count asked
@@ -35,30 +31,8 @@ export class SearchCountMemo {
     let version: Promise<number> | undefined;
     const versionOnce = () => (version ??= readCatalogueVersion(db));
     return {
-      matched: async (search, cap) => this.read(await versionOnce(), `${cap}\u0000${search}`, () => direct.matched(search, cap)),
-      ofStatus: async (search, status, cap) => this.read(await versionOnce(), `${cap}\u0000${search}\u0000${status}`, () => direct.ofStatus(search, status, cap)),
+      matched: async (search, cap) => this.memo.read(await versionOnce(), `${cap}\u0000${search}`, () => direct.matched(search, cap)),
+      ofStatus: async (search, status, cap) => this.memo.read(await versionOnce(), `${cap}\u0000${search}\u0000${status}`, () => direct.ofStatus(search, status, cap)),
     };
-  }
-
-  private read(version: number, key: string, count: () => Promise<number>): Promise<number> {
-    const hit = this.entries.get(key);
-    if (hit && hit.version === version) {
-      countCacheLookup("search-count", true);
-      // Most recently used last: the Map's order is the eviction order.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit.count;
-    }
-    countCacheLookup("search-count", false);
-    // The version was read BEFORE counting: a change committed meanwhile leaves this entry stale
-    // for the next request (which reads the new version), never a stale count marked current.
-    const entry: Entry = { version, count: count() };
-    entry.count.catch(() => {
-      if (this.entries.get(key) === entry) this.entries.delete(key);
-    });
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    if (this.entries.size > this.maxSearches) this.entries.delete(this.entries.keys().next().value!);
-    return entry.count;
   }
 }

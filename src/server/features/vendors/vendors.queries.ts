@@ -84,16 +84,50 @@ export function postgresSearchMatch(search: string): RawBuilder<unknown> {
 }
 
 /**
+ * The trigram-table keys (vendor_search rowids) matching a search, newest first: all of them when
+ * `complete`, else the first `max` the index gave. Kept per vendor-search version by the service
+ * (vendor-matches.ts); SQLite only.
+ */
+export interface SearchMatches {
+  keys: number[];
+  complete: boolean;
+}
+export type MatchesOf = (search: string) => Promise<SearchMatches>;
+
+/** SQLite: the keys matching `search`, up to `max` (the trigram match, read once per kept search). */
+export async function sqliteMatchKeys(db: Executor, search: string, max: number): Promise<SearchMatches> {
+  const rows = await sql<{ key: number }>`select rowid as key from vendor_search where ${sqliteSearchMatch(search)} limit ${max + 1}`.execute(db);
+  return {
+    keys: rows.rows
+      .map((r) => r.key)
+      .sort((a, b) => b - a)
+      .slice(0, max),
+    complete: rows.rows.length <= max,
+  };
+}
+
+/** Vendor ids of matched keys passing a status filter, newest key first (one join per key). */
+async function idsOfMatchedKeys(db: Executor, keys: number[], status: AdminVendorsQuery["status"]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const rows = await sql<{ id: string }>`select k.vendor_id as id from vendor_search_keys k join vendors v on v.id = k.vendor_id
+    where k.key in (${sql.join(keys)}) ${statusCondition(status, "v")} order by k.key desc`.execute(db);
+  return rows.rows.map((r) => r.id);
+}
+
+/**
  * Ids of up to `max` vendors matching a search and status filter, in no particular order: what a
  * sorted search orders (it is sorted only when the matches are few; the caller asks for one more
  * than it accepts to know).
  */
-export async function searchMatchIds(database: Database, search: string, status: AdminVendorsQuery["status"], max: number): Promise<string[]> {
-  const rows =
-    database.kind === "postgres"
-      ? await sql<{ id: string }>`select v.id as id from vendors v where ${postgresSearchMatch(search)} ${statusCondition(status, "v")} limit ${max}`.execute(database.db)
-      : await sql<{ id: string }>`select k.vendor_id as id from vendor_search join vendor_search_keys k on k.key = vendor_search.rowid
-          join vendors v on v.id = k.vendor_id where ${sqliteSearchMatch(search)} ${statusCondition(status, "v")} limit ${max}`.execute(database.db);
+export async function searchMatchIds(database: Database, search: string, status: AdminVendorsQuery["status"], max: number, matchesOf: MatchesOf): Promise<string[]> {
+  if (database.kind === "postgres") {
+    const rows = await sql<{ id: string }>`select v.id as id from vendors v where ${postgresSearchMatch(search)} ${statusCondition(status, "v")} limit ${max}`.execute(database.db);
+    return rows.rows.map((r) => r.id);
+  }
+  const matched = await matchesOf(search);
+  if (matched.complete) return (await idsOfMatchedKeys(database.db, matched.keys, status)).slice(0, max);
+  const rows = await sql<{ id: string }>`select k.vendor_id as id from vendor_search join vendor_search_keys k on k.key = vendor_search.rowid
+    join vendors v on v.id = k.vendor_id where ${sqliteSearchMatch(search)} ${statusCondition(status, "v")} limit ${max}`.execute(database.db);
   return rows.rows.map((r) => r.id);
 }
 
@@ -101,25 +135,24 @@ export async function searchMatchIds(database: Database, search: string, status:
  * SQLite: matches come from the FTS5 trigram table (migration 005), newest key first, joined to
  * vendors by integer key, so a page stops after `limit` matches however common the term is.
  */
-async function searchSqlite(database: Database, query: AdminVendorsQuery, search: string): Promise<{ ids: string[]; total: number }> {
+async function searchSqlite(database: Database, query: AdminVendorsQuery, search: string, matchesOf: MatchesOf): Promise<{ ids: string[]; total: number }> {
   const { db } = database;
   const match = sqliteSearchMatch(search);
   const offset = (query.page - 1) * query.limit;
   const countCapped = (countFrom: RawBuilder<unknown>) => sql<{ n: number }>`select count(*) as n from (select 1 ${countFrom} limit ${SEARCH_COUNT_CAP + 1}) t`.execute(db);
 
+  // A search for a store's name has few matches: the kept matches (all of them, newest key first)
+  // give the page and the exact total; a status filter is applied to them here, on every request.
+  const matched = await matchesOf(search);
+  if (matched.complete) {
+    const ids = query.status === undefined ? await vendorIdsForKeys(database, matched.keys.slice(offset, offset + query.limit)) : await idsOfMatchedKeys(db, matched.keys, query.status);
+    return query.status === undefined ? { ids, total: matched.keys.length } : { ids: ids.slice(offset, offset + query.limit), total: ids.length };
+  }
+
   if (query.status === undefined && offset + query.limit <= SEARCH_COUNT_CAP) {
-    // Without a status filter the trigram table alone answers (the triggers keep exactly one row
-    // there per vendor). A search for a store's name has few matches: when fewer than the window
-    // come back, they are all of them, so the page (newest key first, sorted here: FTS5 walks
-    // its lists backwards ~40 % slower) and the exact total come from one trigram match.
-    const window = Math.max(offset + query.limit, FEW_MATCHES) + 1;
-    const found = await sql<{ key: number }>`select rowid as key from vendor_search where ${match} limit ${window}`.execute(db);
-    if (found.rows.length < window) {
-      const newestFirst = found.rows.map((r) => r.key).sort((a, b) => b - a);
-      return { ids: await vendorIdsForKeys(database, newestFirst.slice(offset, offset + query.limit)), total: newestFirst.length };
-    }
-    // A broad term: its newest page in index order, and a capped count on the trigram table alone
-    // (two joins per match cheaper than through vendors).
+    // A broad term without a status filter: the trigram table alone answers (the triggers keep
+    // exactly one row there per vendor): its newest page in index order, and a capped count on the
+    // trigram table alone (two joins per match cheaper than through vendors).
     const page = await sql<{ key: number }>`select rowid as key from vendor_search where ${match} order by rowid desc limit ${query.limit} offset ${offset}`.execute(db);
     const counted = await countCapped(sql`from vendor_search where ${match}`);
     return {
@@ -138,9 +171,6 @@ async function searchSqlite(database: Database, query: AdminVendorsQuery, search
   const ids = rows.rows.map((r) => r.id);
   return { ids, total: await searchTotal(ids.length, query, () => countCapped(from)) };
 }
-
-/** Matches a search fetches in one go before it counts separately: more than any store name has. */
-const FEW_MATCHES = 100;
 
 /** Vendor ids of trigram-table keys, in the keys' order. */
 async function vendorIdsForKeys(database: Database, keys: number[]): Promise<string[]> {
@@ -188,18 +218,18 @@ export async function fetchAdminRows(db: Executor, ids: string[]): Promise<Admin
 }
 
 /** One page of vendors, filtered and searched on the server; a list without search is newest joined first. */
-export async function listVendorsPage(database: Database, query: AdminVendorsQuery): Promise<VendorPage> {
+export async function listVendorsPage(database: Database, query: AdminVendorsQuery, matchesOf: MatchesOf): Promise<VendorPage> {
   // The summary counts and the page are independent: read at once (one round trip of waiting on PostgreSQL).
-  const [counts, page] = await Promise.all([readVendorCounts(database.db), vendorsOfPage(database, query)]);
+  const [counts, page] = await Promise.all([readVendorCounts(database.db), vendorsOfPage(database, query, matchesOf)]);
   return { ...page, total: page.total ?? (query.status ? counts[query.status] : counts.total), counts };
 }
 
 /** The page's vendors; `total` only for a search (a plain list's total comes from the counters). */
-async function vendorsOfPage(database: Database, query: AdminVendorsQuery): Promise<{ vendors: AdminVendorRow[]; total: number | null; totalCapped: boolean }> {
+async function vendorsOfPage(database: Database, query: AdminVendorsQuery, matchesOf: MatchesOf): Promise<{ vendors: AdminVendorRow[]; total: number | null; totalCapped: boolean }> {
   const { db, kind } = database;
   const search = query.search?.trim() ?? "";
   if (search !== "") {
-    const found = kind === "postgres" ? await searchPostgres(database, query, search) : await searchSqlite(database, query, search);
+    const found = kind === "postgres" ? await searchPostgres(database, query, search) : await searchSqlite(database, query, search, matchesOf);
     return { vendors: await fetchAdminRows(db, found.ids), total: Math.min(found.total, SEARCH_COUNT_CAP), totalCapped: found.total > SEARCH_COUNT_CAP };
   }
 

@@ -34,6 +34,7 @@ import {
   searchMatchIds,
   toVendorListItem,
 } from "./vendors.queries.ts";
+import { VendorMatchMemo } from "./vendor-matches.ts";
 
 const vendorNotFound = () => notFound("Vendor not found");
 
@@ -42,6 +43,9 @@ const vendorNotFound = () => notFound("Vendor not found");
  * with its audit row in the same transaction.
  */
 export class VendorsService {
+  /** Which vendors a search matches, kept per vendor-search version (vendor-matches.ts). */
+  private readonly matches = new VendorMatchMemo();
+
   constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "auth" | "config">) {}
 
   private get db() {
@@ -51,7 +55,7 @@ export class VendorsService {
   /** The spec's page-numbered call, or with `sort` (or a cursor) keyset pages in that order. */
   async listPage(query: AdminVendorsQuery): Promise<AdminVendorsResponse> {
     if (query.sort === undefined && query.cursor === undefined) {
-      const page = await listVendorsPage(this.deps.database, query);
+      const page = await listVendorsPage(this.deps.database, query, this.matches.at(this.db));
       return { ...page, page: query.page, limit: query.limit, nextCursor: null };
     }
     return this.listSorted(query, query.sort ?? "-joined");
@@ -65,7 +69,7 @@ export class VendorsService {
     let keys: Array<{ id: string; value: string | number }>;
     let total: number;
     if (search !== "") {
-      const ids = await searchMatchIds(database, search, query.status, VENDOR_SEARCH_SORT_CAP + 1);
+      const ids = await searchMatchIds(database, search, query.status, VENDOR_SEARCH_SORT_CAP + 1, this.matches.at(this.db));
       if (ids.length > VENDOR_SEARCH_SORT_CAP) {
         throw invalidField("sort", `a search is sorted only when it matches at most ${VENDOR_SEARCH_SORT_CAP.toLocaleString("en-US")} vendors; refine the search`);
       }

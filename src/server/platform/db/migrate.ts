@@ -19,6 +19,7 @@ import * as periodWindowSteps from "./migrations/017-period-window-steps.ts";
 import * as productsNameInSortIndexes from "./migrations/018-products-name-in-sort-indexes.ts";
 import * as productSearchStatus from "./migrations/019-product-search-status.ts";
 import * as catalogueVersion from "./migrations/020-catalogue-version.ts";
+import * as vendorSearchVersion from "./migrations/021-vendor-search-version.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   "018-products-name-in-sort-indexes": productsNameInSortIndexes,
   "019-product-search-status": productSearchStatus,
   "020-catalogue-version": catalogueVersion,
+  "021-vendor-search-version": vendorSearchVersion,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -80,8 +80,8 @@ export const httpRequestDuration = new RequestDurationHistogram();
 register.registerMetric(httpRequestDuration as unknown as Metric);
 
 /** Cache lookups counted in plain numbers (two per cached request) and handed to prom-client when scraped. */
-const cacheLookupCounts = { read: { hit: 0, miss: 0 }, session: { hit: 0, miss: 0 }, "search-count": { hit: 0, miss: 0 } };
-type CacheName = keyof typeof cacheLookupCounts;
+const cacheLookupCounts = { read: { hit: 0, miss: 0 }, session: { hit: 0, miss: 0 }, "search-count": { hit: 0, miss: 0 }, "vendor-matches": { hit: 0, miss: 0 } };
+export type CacheName = keyof typeof cacheLookupCounts;
 
 export function countCacheLookup(cache: CacheName, hit: boolean): void {
   if (hit) cacheLookupCounts[cache].hit += 1;
