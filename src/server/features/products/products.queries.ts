@@ -147,13 +147,18 @@ const MATCH_COLUMNS = sql`p.id as id, p.vendor_id as vendor_id, p.status as stat
 const ftsMatch = (search: string) => sql`product_search match ${`"${search.replace(/"/g, '""')}"`}`;
 const pgMatch = (search: string, alias = "p") => sql`${sql.ref(`${alias}.name_search`)} like ${`%${escapeLike(search.toLowerCase())}%`} escape '\\'`;
 
-/** The first `limit` matches of a search across vendors (with what sorting and filtering them needs), from either database's trigram index. */
-async function readMatches(db: Executor, search: string, limit: number): Promise<Match[]> {
-  if (isPostgres(db)) return (await sql<Match>`select ${MATCH_COLUMNS} from products p where ${pgMatch(search)} limit ${limit}`.execute(db)).rows;
-  return (
-    await sql<Match>`select ${MATCH_COLUMNS} from product_search s join product_search_keys k on k.key = s.rowid join products p on p.id = k.product_id
-      where ${ftsMatch(search)} limit ${limit}`.execute(db)
-  ).rows;
+/** The ids of the first `limit` matches of a search across vendors, from either database's trigram index. */
+async function readMatchIds(db: Executor, search: string, limit: number): Promise<string[]> {
+  const rows = isPostgres(db)
+    ? await sql<{ id: string }>`select p.id as id from products p where ${pgMatch(search)} limit ${limit}`.execute(db)
+    : await sql<{ id: string }>`select k.product_id as id from product_search s join product_search_keys k on k.key = s.rowid where ${ftsMatch(search)} limit ${limit}`.execute(db);
+  return rows.rows.map((r) => r.id);
+}
+
+/** What sorting and filtering matches needs, read now for the given products (by primary key). */
+async function readMatchesByIds(db: Executor, ids: string[]): Promise<Match[]> {
+  if (ids.length === 0) return [];
+  return (await sql<Match>`select ${MATCH_COLUMNS} from products p where p.id in (${sql.join(ids)})`.execute(db)).rows;
 }
 
 /** Counts a search's matches across vendors through the trigram index alone (no product row read on SQLite), up to `cap` + 1. */
@@ -176,19 +181,23 @@ async function countMatchesOfStatus(db: Executor, search: string, status: DbStat
 }
 
 /**
- * How a search across vendors is counted: straight from the trigram index here; the service keeps
- * the counts per catalogue version (search-counts.ts), as they depend on names and statuses only.
+ * What a search across vendors reads from the trigram index: its counts, and the ids of a narrow
+ * search's matches. They depend on names and statuses only, so the service keeps them per
+ * catalogue version (search-counts.ts); prices, sales and statuses are read per request.
  */
-export interface SearchCounts {
+export interface SearchIndexReads {
   /** The search's matches, counted up to `cap` + 1. */
   matched(search: string, cap: number): Promise<number>;
   /** The matches of `status` among the search's first `cap` + 1. */
   ofStatus(search: string, status: DbStatus, cap: number): Promise<number>;
+  /** The ids of the search's first `limit` matches (asked only when they are few). */
+  matchIds(search: string, limit: number): Promise<string[]>;
 }
 
-export const countSearchInIndex = (db: Executor): SearchCounts => ({
+export const readSearchIndex = (db: Executor): SearchIndexReads => ({
   matched: (search, cap) => countMatches(db, search, cap),
   ofStatus: (search, status, cap) => countMatchesOfStatus(db, search, status, cap),
+  matchIds: (search, limit) => readMatchIds(db, search, limit),
 });
 
 /** The sort value of a match, as the cursor holds it. */
@@ -230,13 +239,15 @@ export function sortWholeThreshold(products: number, limit: number, cap: number)
  * matches: exact when the search matches at most the cap, else a lower bound (`totalCapped`), as
  * counting the rest would read every match.
  */
-async function searchPage(db: Executor, input: ListInput, search: string, spec: SortSpec, cursor: ProductCursor | undefined, counts: SearchCounts): Promise<ProductRowsPage & { total: Total }> {
+async function searchPage(db: Executor, input: ListInput, search: string, spec: SortSpec, cursor: ProductCursor | undefined, index: SearchIndexReads): Promise<ProductRowsPage & { total: Total }> {
   const cap = searchCountCap(db);
-  const [matched, counters] = await Promise.all([counts.matched(search, cap), readCounters(db)]);
+  const [matched, counters] = await Promise.all([index.matched(search, cap), readCounters(db)]);
   const status = input.status === undefined ? undefined : toDbStatus(input.status);
   if (matched <= sortWholeThreshold(counters[COUNTERS.productsTotal], input.limit, cap)) {
     const order = compareMatches(spec);
-    const kept = (await readMatches(db, search, cap + 1)).filter((m) => status === undefined || m.status === status).sort(order);
+    // Which products match is kept with the counts; what they are sorted and filtered by is read now.
+    const matches = await readMatchesByIds(db, await index.matchIds(search, cap + 1));
+    const kept = matches.filter((m) => status === undefined || m.status === status).sort(order);
     const from = cursor ? ({ id: cursor.id, created_at: String(cursor.value), price_cents: cursor.value, units_sold: cursor.value, revenue_cents: cursor.value } as Match) : undefined;
     const rest = from ? kept.filter((m) => order(m, from) > 0) : kept;
     return { ...pageOf(rest.slice(0, input.limit + 1), input.limit, (m) => ({ sort: spec, value: keyOf(m, spec), id: m.id })), total: { total: kept.length, totalCapped: false } };
@@ -246,7 +257,7 @@ async function searchPage(db: Executor, input: ListInput, search: string, spec: 
   if (!cursor && !page.next) return { ...page, total: { total: page.ids.length, totalCapped: false } };
   if (status === undefined) return { ...page, total: { total: Math.min(matched, cap), totalCapped: matched > cap } };
   // Exact when the search matches at most the cap, else a lower bound: counting the rest would read every match.
-  const ofStatus = await counts.ofStatus(search, status, cap);
+  const ofStatus = await index.ofStatus(search, status, cap);
   return { ...page, total: { total: Math.min(ofStatus, cap), totalCapped: ofStatus > cap || matched > cap } };
 }
 
@@ -297,7 +308,7 @@ export async function listProductRows(
   db: Executor,
   input: ListInput,
   withTotal: boolean,
-  counts: SearchCounts = countSearchInIndex(db),
+  index: SearchIndexReads = readSearchIndex(db),
 ): Promise<{ products: ProductListItem[]; next: string | null; total?: Total }> {
   const spec = sortSpec(input.sort);
   const cursor = input.cursor === undefined ? undefined : decodeProductCursor(input.cursor, spec);
@@ -308,7 +319,7 @@ export async function listProductRows(
   let total: Promise<Total | undefined>;
   const vendors = await vendorScope(db, input);
   if (search !== "" && vendors === undefined) {
-    const found = await searchPage(db, input, search, spec, cursor, counts);
+    const found = await searchPage(db, input, search, spec, cursor, index);
     page = found;
     total = Promise.resolve(found.total);
   } else {

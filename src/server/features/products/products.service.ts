@@ -6,7 +6,7 @@ import { moderateProducts } from "../../domain/ledger/products.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
 import { notFound } from "../../platform/http/http-error.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
-import { SearchCountMemo } from "./search-counts.ts";
+import { SearchIndexMemo } from "./search-counts.ts";
 import { findProductWithVendor, listProductRows, readModerationHistory, readProductsAddedSince, readVendorOfProduct, readVendorsOverLimit, toApiStatus, toListItem } from "./products.queries.ts";
 
 const DAY_MS = 86_400_000;
@@ -22,7 +22,7 @@ const productNotFound = () => notFound("Product not found");
  */
 export class ProductsService {
   /** A search's counts across vendors, kept per catalogue version (search-counts.ts). */
-  private readonly searchCounts = new SearchCountMemo();
+  private readonly searchIndex = new SearchIndexMemo();
 
   constructor(private readonly deps: Pick<AppDeps, "database" | "clock">) {}
 
@@ -31,7 +31,7 @@ export class ProductsService {
   }
 
   async list(query: ProductsQuery): Promise<ProductsResponse> {
-    const { products, next, total } = await listProductRows(this.db, query, true, this.searchCounts.at(this.db));
+    const { products, next, total } = await listProductRows(this.db, query, true, this.searchIndex.at(this.db));
     return { products, total: total!.total, totalCapped: total!.totalCapped, nextCursor: next };
   }
 

@@ -65,6 +65,36 @@ describe.each(testDatabaseKinds)("a search's kept counts (%s)", (kind) => {
     expect(after.hit - before.hit).toBe(3);
   });
 
+  it("keeps a narrow search's matches but sorts and filters them by what they are now", async () => {
+    const db = ctx.database.db;
+    const vases: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      vases.push((await createProduct(db, { vendorId, name: `Amber Vase ${i}`, priceCents: 2000 + i * 100, status: "listed", createdAt: "2026-10-03T00:00:00.000Z" }, ctx.clock)).id);
+    }
+    const names = async (query: string) => {
+      const res = await ctx.request(`/api/admin/products?limit=10&search=Amber%20Vase&${query}`, { token });
+      expect(res.status, query).toBe(200);
+      return productsResponseSchema.parse(await res.json()).products.map((p) => p.name);
+    };
+    expect(await names("sort=-price")).toEqual(["Amber Vase 3", "Amber Vase 2", "Amber Vase 1", "Amber Vase 0"]);
+    const before = await lookups();
+    // A price changed by SQL from outside and a sale do not move the catalogue version: the kept
+    // matches are sorted by the values read now.
+    await sql`update products set price_cents = 9900 where id = ${vases[0]!}`.execute(db);
+    expect(await names("sort=-price")).toEqual(["Amber Vase 0", "Amber Vase 3", "Amber Vase 2", "Amber Vase 1"]);
+    await placeOrder(db, { vendorId, productId: vases[2]!, quantity: 1, feeRateBasisPoints: 150, createdAt: "2026-11-20T11:00:00.000Z" }, ctx.clock);
+    expect((await names("sort=-revenue"))[0]).toBe("Amber Vase 2");
+    const after = await lookups();
+    expect(after.miss - before.miss).toBe(0);
+    // Hidden through the API: the filter reads the status now.
+    const hide = await ctx.request(`/api/admin/products/${vases[1]}/status`, { method: "PATCH", token, json: { status: "hidden", reason: "Counterfeit" } });
+    expect(hide.status).toBe(200);
+    expect(await names("status=hidden")).toEqual(["Amber Vase 1"]);
+    // Renamed by SQL from outside: gone from the next answer.
+    await sql`update products set name = 'Amber Bowl' where id = ${vases[3]!}`.execute(db);
+    expect(await names("sort=-price")).toEqual(["Amber Vase 0", "Amber Vase 2", "Amber Vase 1"]);
+  });
+
   it("a product added, renamed by another process, hidden, restored or deleted shows in the next total", async () => {
     const db = ctx.database.db;
     expect(await totalOf("search=Moonlit")).toEqual({ total: 120, capped: false });
