@@ -155,10 +155,15 @@ async function readMatchIds(db: Executor, search: string, limit: number): Promis
   return rows.rows.map((r) => r.id);
 }
 
-/** What sorting and filtering matches needs, read now for the given products (by primary key). */
+/**
+ * What sorting and filtering matches needs, read now for the given products (by primary key). On
+ * PostgreSQL the ids go as one array parameter: an IN list of ~1,000 parameters is parsed and
+ * planned afresh on every request.
+ */
 async function readMatchesByIds(db: Executor, ids: string[]): Promise<Match[]> {
   if (ids.length === 0) return [];
-  return (await sql<Match>`select ${MATCH_COLUMNS} from products p where p.id in (${sql.join(ids)})`.execute(db)).rows;
+  const byId = isPostgres(db) ? sql`p.id = any(${ids}::text[])` : sql`p.id in (${sql.join(ids)})`;
+  return (await sql<Match>`select ${MATCH_COLUMNS} from products p where ${byId}`.execute(db)).rows;
 }
 
 /** Counts a search's matches across vendors through the trigram index alone (no product row read on SQLite), up to `cap` + 1. */
