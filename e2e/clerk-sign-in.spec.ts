@@ -155,10 +155,15 @@ test("a session token that expires mid-session is refreshed without a visible si
 
   // Past the first token's expiry (and the server's 5 s leeway), then open screens that call the API.
   await page.waitForTimeout(Math.max(0, firstExp * 1000 + 6_000 - Date.now()));
+  // Each screen's data is waited for, not just its heading: the call goes out only after Clerk has fetched the
+  // fresh token, which can take longer than rendering the heading on a loaded machine.
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
   await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+  await expect(page.getByLabel("Platform Fee Percentage (%)", { exact: true })).toBeVisible({ timeout: 20_000 });
+  const vendorsAnswered = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/admin/vendors", { timeout: 20_000 });
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Vendors" }).click();
   await expect(page.getByRole("heading", { name: "Vendors", level: 1 })).toBeVisible();
+  expect((await vendorsAnswered).status()).toBe(200);
 
   const late = seen.filter((s) => s.at > firstExp * 1000);
   expect(late.length).toBeGreaterThan(0);
