@@ -39,13 +39,17 @@ const THROUGHPUT_ROUNDS = 3;
 
 /**
  * Moves a data set's catalogue version (migration 020) as a product change would, from another
- * connection: the server's kept search counts no longer match, so its next search counts afresh.
+ * connection: the server's kept search counts no longer match, so its next search counts afresh,
+ * and its data version moves, so no kept answer or session matches either. PostgreSQL tells the
+ * server through a notification that arrives a moment after the commit: the wait lets it arrive.
  */
+const CHANGE_NOTIFICATION_WAIT_MS = 5;
 const catalogueWriters = new Map<Side, Database>();
 async function moveCatalogueVersion(side: Side): Promise<void> {
   let database = catalogueWriters.get(side);
   if (!database) catalogueWriters.set(side, (database = openDatabase(parseDatabaseUrl(side.dataset.url))));
   await sql`update counters set value = value + 1 where name = 'catalogue_version'`.execute(database.db);
+  if (database.kind === "postgres") await new Promise((resolve) => setTimeout(resolve, CHANGE_NOTIFICATION_WAIT_MS));
 }
 
 const sides: Side[] = [];
@@ -101,7 +105,7 @@ async function main(): Promise<void> {
   const tenthEndpoints = tenth ? endpointsFor(tenth.subjects) : null;
   const endpoints: EndpointResult[] = [];
   for (const [i, e] of fullEndpoints.entries()) {
-    const before = (side: Side) => (e.newCatalogueVersion ? () => moveCatalogueVersion(side) : undefined);
+    const before = (side: Side) => (e.afterAChange ? () => moveCatalogueVersion(side) : undefined);
     const targets = [{ client: full.client, path: e.path, before: before(full) }];
     if (tenth && tenthEndpoints) targets.push({ client: tenth.client, path: tenthEndpoints[i]!.path, before: before(tenth) });
     const [f, t] = await measureLatency(targets, options.requests);

@@ -122,4 +122,36 @@ describe.each(testDatabaseKinds)("changes made through one replica, seen by the 
 
     expect(await eventually(async () => (await activeOnB()) === active - 1)).toBeLessThanOrEqual(SEEN_WITHIN_MS);
   });
+  it("the lists, a vendor's detail and tabs, and the settings kept on B follow changes made through A within a second", async () => {
+    const admin = await a.createUser({ email: "lists@hki.global", role: "admin" });
+    const vendor = await createVendor(a.database.db, { name: "Kept Answers Store", ownerName: "O", email: "kept@store.example", slug: "kept-answers" }, a.clock);
+    await a.database.db
+      .insertInto("error_logs")
+      .values({ id: "err-kept-1", level: "error", message: "Kept answer failure", created_at: "2026-01-01T00:00:00.000Z", archived_at: null, archived: 0 } as never)
+      .execute();
+    const json = async <T>(path: string) => (await (await onB(path, admin.token)).json()) as T;
+    const reads = {
+      inactiveVendors: async () => (await json<{ counts: { inactive: number } }>("/api/admin/vendors?page=1&limit=20")).counts.inactive,
+      detail: async () => (await json<{ status: string }>(`/api/admin/vendors/${vendor.id}`)).status,
+      sales: async () => (await json<{ total: number }>(`/api/admin/vendors/${vendor.id}/sales?page=1&limit=20`)).total,
+      errors: async () => (await json<{ errors: Array<{ id: string }> }>("/api/admin/errors?page=1&limit=20")).errors.map((e) => e.id),
+      fee: async () => (await json<Record<string, { value: string }>>("/api/admin/settings")).platform_fee_percentage?.value,
+    };
+    const inactive = await reads.inactiveVendors();
+    expect(await reads.detail()).toBe("active");
+    expect(await reads.errors()).toContain("err-kept-1");
+    const fee = await reads.fee();
+    // Each of them is answered from B's read cache once the set-up's writes have arrived.
+    for (const read of Object.values(reads)) expect(await answeredFromCache("read", read)).toBe(true);
+
+    expect((await a.request(`/api/vendors/${vendor.id}/status`, { method: "PATCH", token: admin.token, json: { isActive: false } })).status).toBe(200);
+    expect((await a.request("/api/admin/errors/err-kept-1/archive", { method: "POST", token: admin.token })).status).toBe(200);
+    const newFee = fee === "12" ? "13" : "12";
+    expect((await a.request("/api/admin/settings", { method: "PUT", token: admin.token, json: { platform_fee_percentage: newFee } })).status).toBe(200);
+
+    expect(await eventually(async () => (await reads.inactiveVendors()) === inactive + 1)).toBeLessThanOrEqual(SEEN_WITHIN_MS);
+    expect(await reads.detail()).toBe("suspended");
+    expect(await reads.errors()).not.toContain("err-kept-1");
+    expect(await reads.fee()).toBe(newFee);
+  });
 });

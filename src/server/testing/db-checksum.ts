@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { DB } from "../platform/db/schema.ts";
 
 /**
@@ -7,7 +7,13 @@ import type { DB } from "../platform/db/schema.ts";
  * them in does not matter). Two equal checksums mean nothing was written in between.
  */
 export async function databaseChecksum(db: Kysely<DB>, options: { exclude?: string[] } = {}): Promise<Record<string, string>> {
-  const tables = (await db.introspection.getTables()).map((t) => t.name).filter((name) => !options.exclude?.includes(name) && !name.startsWith("kysely_"));
+  const all = await db.introspection.getTables();
+  // PostgreSQL lists every schema's tables (other tests', the benchmark's): only this connection's own count.
+  const own = all.some((t) => t.schema) ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const tables = all
+    .filter((t) => own === undefined || t.schema === own)
+    .map((t) => t.name)
+    .filter((name) => !options.exclude?.includes(name) && !name.startsWith("kysely_"));
   const out: Record<string, string> = {};
   for (const table of tables.sort()) {
     const rows = await (db as unknown as Kysely<Record<string, Record<string, unknown>>>).selectFrom(table).selectAll().execute();

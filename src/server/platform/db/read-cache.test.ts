@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fixedClock } from "../clock.ts";
-import { READ_CACHE_MAX_AGE_MS, ReadCache } from "./read-cache.ts";
+import { READ_CACHE_MAX_AGE_MS, READ_CACHE_MAX_ENTRIES, ReadCache } from "./read-cache.ts";
 
 function setup() {
   const clock = fixedClock("2026-11-22T10:00:00.000Z");
@@ -84,6 +84,6 @@ describe("ReadCache", () => {
     const before = t.computations();
     await t.cache.read("key:499", t.compute);
     expect(t.computations()).toBe(before);
-    expect((t.cache as unknown as { entries: Map<string, unknown> }).entries.size).toBeLessThanOrEqual(64);
+    expect((t.cache as unknown as { entries: Map<string, unknown> }).entries.size).toBeLessThanOrEqual(READ_CACHE_MAX_ENTRIES);
   });
 });

@@ -3,7 +3,8 @@ import { countCacheLookup } from "../metrics/metrics.ts";
 
 /** How long a cached answer may be served at most, whatever the data version says. */
 export const READ_CACHE_MAX_AGE_MS = 1000;
-const MAX_ENTRIES = 64;
+/** Distinct answers kept at once (a list's pages, a vendor's tabs): a few megabytes at most. */
+export const READ_CACHE_MAX_ENTRIES = 128;
 
 interface Entry {
   at: number;
@@ -12,9 +13,9 @@ interface Entry {
 }
 
 /**
- * Keeps the answers of expensive, read-mostly aggregates (dashboard figures, analytics) for at most
- * READ_CACHE_MAX_AGE_MS, so a burst of identical requests costs one computation instead of one
- * each (docs/performance.md). An answer is dropped at once when the database's data version moves
+ * Keeps read answers (dashboard figures, analytics, and since decision 0016 the opening pages of the
+ * lists, a vendor's detail and tabs, the settings) for at most READ_CACHE_MAX_AGE_MS, so a burst of
+ * identical requests costs one computation instead of one each (docs/performance.md). An answer is dropped at once when the database's data version moves
  * (Database.dataVersion: any commit by any process on SQLite; on PostgreSQL this process's writes at
  * once and other replicas' commits through the change feed, docs/decisions/0014), so a change shows
  * on the next read; the clock reaching a row dated in the future, within the max age. Without a
@@ -47,7 +48,7 @@ export class ReadCache {
     entry.value.catch(() => {
       if (this.entries.get(key) === entry) this.entries.delete(key);
     });
-    if (this.entries.size >= MAX_ENTRIES) this.dropStale(now, version);
+    if (this.entries.size >= READ_CACHE_MAX_ENTRIES) this.dropStale(now, version);
     this.entries.set(key, entry);
     return entry.value as Promise<T>;
   }
@@ -60,6 +61,6 @@ export class ReadCache {
   private dropStale(now: number, version: string): void {
     for (const [key, entry] of this.entries) if (!this.isFresh(entry, now, version)) this.entries.delete(key);
     // Still full of fresh entries (many distinct keys at once): start over rather than grow.
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    if (this.entries.size >= READ_CACHE_MAX_ENTRIES) this.entries.clear();
   }
 }
