@@ -2,6 +2,7 @@ import { serve } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setAnswerHeader } from "./exchange-headers.ts";
 import { CONTENT_SECURITY_POLICY, secureServerResponse, securityHeaders } from "./security-headers.ts";
 
 /**
@@ -18,6 +19,10 @@ describe("security headers written by the node:http response class", () => {
     app.get("/json", (c) => c.json({ ok: true }));
     app.get("/stream", (c) => c.body(new ReadableStream({ start: (ctl) => (ctl.enqueue(new TextEncoder().encode("a,b\n")), ctl.close()) })));
     app.get("/framed", (c) => c.text("own", 200, { "X-Frame-Options": "SAMEORIGIN" }));
+    app.get("/preset", (c) => (setAnswerHeader(c, "Cache-Control", "no-store"), setAnswerHeader(c, "X-Step", "first"), setAnswerHeader(c, "x-step", "second"), c.json({ ok: true })));
+    app.get("/preset-own", (c) => (setAnswerHeader(c, "cache-control", "no-store"), c.json({ ok: true }, 200, { "Cache-Control": "max-age=60" })));
+    app.get("/preset-empty", (c) => (setAnswerHeader(c, "Cache-Control", "no-store"), c.body(null, 204)));
+    app.get("/preset-stream", (c) => (setAnswerHeader(c, "Cache-Control", "no-store"), c.body(new ReadableStream({ start: (ctl) => (ctl.enqueue(new TextEncoder().encode("a\n")), ctl.close()) }))));
     app.get("/boom", () => {
       throw new Error("boom");
     });
@@ -40,6 +45,23 @@ describe("security headers written by the node:http response class", () => {
       expect(res.headers.get("permissions-policy")).toBe("camera=(), microphone=(), geolocation=()");
     });
   }
+
+  it("writes a header set before the answer once, with its last value, on every kind of answer", async () => {
+    const json = await fetch(`${base}/preset`);
+    expect(json.headers.get("cache-control")).toBe("no-store");
+    expect(json.headers.get("x-step")).toBe("second");
+    expect(await json.json()).toEqual({ ok: true });
+    for (const path of ["/preset-empty", "/preset-stream"]) {
+      const res = await fetch(`${base}${path}`);
+      expect(res.headers.get("cache-control"), path).toBe("no-store");
+      expect(res.headers.get("x-frame-options"), path).toBe("DENY");
+    }
+  });
+
+  it("lets the answer's own value win over a header set before it, whatever the names' case", async () => {
+    const res = await fetch(`${base}/preset-own`);
+    expect(res.headers.get("cache-control")).toBe("max-age=60");
+  });
 
   it("keeps a header the app set itself", async () => {
     const res = await fetch(`${base}/framed`);

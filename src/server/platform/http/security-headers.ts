@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { type IncomingMessage, type OutgoingHttpHeaders, ServerResponse } from "node:http";
-import { nodeResponse } from "./exchange-headers.ts";
+import { PRESET_ANSWER_HEADER, nodeResponse } from "./exchange-headers.ts";
 
 /**
  * Headers on every response, API and static alike. No inline script is allowed; inline styles
@@ -54,22 +54,33 @@ const ADDS_SECURITY_HEADERS = Symbol("adds security headers");
  * (docs/performance.md, request path profile). A header the app already set wins.
  */
 export function secureServerResponse(options: { clerkFrontendApiOrigin?: string | undefined } = {}): typeof ServerResponse {
-  const entries = securityHeaderEntries(options).map(([name, value]) => [name.toLowerCase(), value] as const);
+  const securityEntries = securityHeaderEntries(options).map(([name, value]) => [name.toLowerCase(), value] as const);
   class SecureServerResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+    /** Headers taken before the answer (exchange-headers.ts), by lower-case name: [name, value]. */
+    #preset: Map<string, readonly [string, string]> | undefined;
+
+    [PRESET_ANSWER_HEADER](name: string, value: string): void {
+      (this.#preset ??= new Map()).set(name.toLowerCase(), [name, value]);
+    }
+
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- node's overloads: (status, headers?) | (status, message, headers?)
     override writeHead(statusCode: number, ...rest: any[]): this {
       const headers: unknown = typeof rest[0] === "string" ? rest[1] : rest[0];
       if (headers && typeof headers === "object" && !Array.isArray(headers)) {
+        // The answer's record is written as it is (node's fast path: no header store); what it
+        // lacks is added to it. Names in a record may have any case.
         const record = headers as Record<string, unknown>;
-        for (const [name, value] of entries) if (record[name] === undefined && !this.hasHeader(name)) record[name] = value;
-      } else if (headers === undefined) {
-        for (const [name, value] of entries) if (!this.hasHeader(name)) this.setHeader(name, value);
-        if (typeof rest[0] === "string") return super.writeHead(statusCode, rest[0]);
-        return super.writeHead(statusCode);
+        const taken = new Set<string>();
+        for (const name in record) taken.add(name.toLowerCase());
+        if (this.#preset) for (const [lower, [name, value]] of this.#preset) if (!taken.has(lower) && !this.hasHeader(lower)) record[name] = value;
+        for (const [name, value] of securityEntries) if (!taken.has(name) && !this.hasHeader(name)) record[name] = value;
       } else {
-        // A raw [name, value, …] array: rare (none of ours); the app's values come first.
-        for (const [name, value] of entries) if (!this.hasHeader(name)) this.setHeader(name, value);
+        // No record (node's implicit header, an empty answer) or a raw [name, value, …] array (none
+        // of ours): through node's header store, where the answer's values come first.
+        if (this.#preset) for (const [lower, [name, value]] of this.#preset) if (!this.hasHeader(lower)) this.setHeader(name, value);
+        for (const [name, value] of securityEntries) if (!this.hasHeader(name)) this.setHeader(name, value);
       }
+      this.#preset = undefined;
       return super.writeHead(statusCode, ...(rest as [string, OutgoingHttpHeaders]));
     }
   }

@@ -89,23 +89,44 @@ export class EndpointRouter {
 }
 
 function requestFacts(c: Context<AppEnv>, user: ActingUser | null): RequestFacts<EndpointDefinition> | RequestFacts<EndpointDefinition & { access: "public" }> {
-  const requestId = c.get("requestId");
-  const userAgent = requestHeader(c, "user-agent") ?? null;
-  // The token and the URL are parsed only by the few handlers that read them (sign-out, links).
-  let url: URL | undefined;
-  return {
-    user,
-    actor: user ? { user, clientIp: c.get("clientIp"), userAgent, requestId } : null,
-    requestId,
-    clientIp: c.get("clientIp"),
-    userAgent,
-    method: c.req.method,
-    get bearerToken() {
-      return bearerToken(requestHeader(c, "authorization"));
-    },
-    dataVersion: c.get("dataVersion"),
-    get url() {
-      return (url ??= new URL(c.req.url));
-    },
-  };
+  return new FactsOfRequest(c, user) as RequestFacts<EndpointDefinition>;
+}
+
+/**
+ * A request's facts as one object whose rarer parts (the actor, the token, the URL) are read when a
+ * handler asks: an object literal with getters made two closures per request, and most handlers
+ * (every cached read) use none of them.
+ */
+class FactsOfRequest {
+  readonly requestId: string;
+  readonly clientIp: string;
+  readonly userAgent: string | null;
+  readonly method: string;
+  readonly dataVersion: () => string;
+  #actor: Actor | null | undefined;
+  #url: URL | undefined;
+
+  constructor(
+    private readonly c: Context<AppEnv>,
+    readonly user: ActingUser | null,
+  ) {
+    this.requestId = c.get("requestId");
+    this.clientIp = c.get("clientIp");
+    this.userAgent = requestHeader(c, "user-agent") ?? null;
+    this.method = c.req.method;
+    this.dataVersion = c.get("dataVersion");
+  }
+
+  get actor(): Actor | null {
+    if (this.#actor === undefined) this.#actor = this.user ? { user: this.user, clientIp: this.clientIp, userAgent: this.userAgent, requestId: this.requestId } : null;
+    return this.#actor;
+  }
+
+  get bearerToken(): string | null {
+    return bearerToken(requestHeader(this.c, "authorization"));
+  }
+
+  get url(): URL {
+    return (this.#url ??= new URL(this.c.req.url));
+  }
 }
