@@ -85,7 +85,7 @@ export function postgresSearchMatch(search: string): RawBuilder<unknown> {
 
 /**
  * The trigram-table keys (vendor_search rowids) matching a search, newest first: all of them when
- * `complete`, else the first `max` the index gave. Kept per vendor-search version by the service
+ * `complete`, else the newest `max`. Kept per vendor-search version by the service
  * (vendor-matches.ts); SQLite only.
  */
 export interface SearchMatches {
@@ -96,14 +96,9 @@ export type MatchesOf = (search: string) => Promise<SearchMatches>;
 
 /** SQLite: the keys matching `search`, up to `max` (the trigram match, read once per kept search). */
 export async function sqliteMatchKeys(db: Executor, search: string, max: number): Promise<SearchMatches> {
-  const rows = await sql<{ key: number }>`select rowid as key from vendor_search where ${sqliteSearchMatch(search)} limit ${max + 1}`.execute(db);
-  return {
-    keys: rows.rows
-      .map((r) => r.key)
-      .sort((a, b) => b - a)
-      .slice(0, max),
-    complete: rows.rows.length <= max,
-  };
+  // FTS5 walks its rowids backwards itself: the newest matches come first, unsorted here.
+  const rows = await sql<{ key: number }>`select rowid as key from vendor_search where ${sqliteSearchMatch(search)} order by rowid desc limit ${max + 1}`.execute(db);
+  return { keys: rows.rows.slice(0, max).map((r) => r.key), complete: rows.rows.length <= max };
 }
 
 /** Vendor ids of matched keys passing a status filter, newest key first (one join per key). */
@@ -147,6 +142,14 @@ async function searchSqlite(database: Database, query: AdminVendorsQuery, search
   if (matched.complete) {
     const ids = query.status === undefined ? await vendorIdsForKeys(database, matched.keys.slice(offset, offset + query.limit)) : await idsOfMatchedKeys(db, matched.keys, query.status);
     return query.status === undefined ? { ids, total: matched.keys.length } : { ids: ids.slice(offset, offset + query.limit), total: ids.length };
+  }
+
+  // A broad term (more matches than the count cap): its newest matches are kept too, so a page
+  // among them needs no trigram read, and its total is capped anyway. Without this the full set's
+  // surname search read the trigram lists twice per request (growth 1.5–1.9 against the tenth,
+  // whose matches all fit; docs/performance.md, ninth session).
+  if (query.status === undefined && matched.keys.length >= SEARCH_COUNT_CAP && offset + query.limit <= matched.keys.length) {
+    return { ids: await vendorIdsForKeys(database, matched.keys.slice(offset, offset + query.limit)), total: SEARCH_COUNT_CAP + 1 };
   }
 
   if (query.status === undefined && offset + query.limit <= SEARCH_COUNT_CAP) {
