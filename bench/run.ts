@@ -14,7 +14,7 @@ import { type Dataset, ensureDataset, scaledSize } from "./lib/dataset.ts";
 import { type AnnouncementFigures, benchAnnouncements, removeBenchAnnouncements } from "./lib/announcements.ts";
 import { endpointsFor, loadMix, pickSubjects, type Subjects } from "./lib/endpoints.ts";
 import { startSmtpSink } from "../src/server/testing/smtp-sink.ts";
-import { type Client, createClient, measureLatency } from "./lib/latency.ts";
+import { type Client, createClient, measureLatency, warmUp } from "./lib/latency.ts";
 import { type LoadFigures, runLoad, startBareServer } from "./lib/load.ts";
 import { describeMachine } from "./lib/machine.ts";
 import { parseBenchOptions } from "./lib/options.ts";
@@ -33,6 +33,9 @@ interface Side {
   token: string;
   client: Client;
 }
+
+/** Untimed requests over every endpoint before the rows, so V8's compiler is done with the request path (latency.ts). */
+const WARM_UP_SECONDS = 3;
 
 /** Alternating dashboard / bare load runs; the median ratio is the figure. */
 const THROUGHPUT_ROUNDS = 3;
@@ -104,6 +107,11 @@ async function main(): Promise<void> {
   const fullEndpoints = endpointsFor(full.subjects);
   const tenthEndpoints = tenth ? endpointsFor(tenth.subjects) : null;
   const endpoints: EndpointResult[] = [];
+  const warmed = await warmUp(
+    [{ client: full.client, paths: fullEndpoints.map((e) => e.path) }, ...(tenth && tenthEndpoints ? [{ client: tenth.client, paths: tenthEndpoints.map((e) => e.path) }] : [])],
+    WARM_UP_SECONDS,
+  );
+  log(`warm-up: ${warmed} requests over every endpoint in ${WARM_UP_SECONDS} s (the rows start ${((Date.now() - started) / 1000).toFixed(0)} s into the run, the servers started at its beginning)`);
   for (const [i, e] of fullEndpoints.entries()) {
     const before = (side: Side) => (e.afterAChange ? () => moveCatalogueVersion(side) : undefined);
     const targets = [{ client: full.client, path: e.path, before: before(full) }];

@@ -67,3 +67,24 @@ export async function measureLatency(targets: Array<{ client: Client; path: stri
     return { n: t.length, p50: percentile(t, 50), p95: percentile(t, 95), p99: percentile(t, 99), max: t[t.length - 1] ?? 0, bytes: bytes[k] ?? 0 };
   });
 }
+
+/**
+ * Sequential requests over every path, alternating between the servers, for `seconds`: V8 compiles
+ * a request path's hot functions in the background during the first few thousand requests, and on
+ * 2 shared cores which server's compiler gets the CPU first decided the first rows' p95 (sub-ms
+ * p95s 1.5–2.4 times apart on two servers answering from the same kept answer; docs/performance.md,
+ * ninth session). Untimed; any non-200 answer aborts.
+ */
+export async function warmUp(targets: Array<{ client: Client; paths: string[] }>, seconds: number): Promise<number> {
+  const until = Date.now() + seconds * 1000;
+  let requests = 0;
+  for (let i = 0; Date.now() < until; i++) {
+    for (const { client, paths } of targets) {
+      const path = paths[i % paths.length]!;
+      const res = await client.get(path);
+      if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${res.body.toString("utf8").slice(0, 300)}`);
+      requests++;
+    }
+  }
+  return requests;
+}
