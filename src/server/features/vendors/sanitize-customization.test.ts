@@ -37,6 +37,36 @@ describe("sanitizeCustomHtml", () => {
     expect(sanitizeCustomHtml("<svg><script>alert(1)</script></svg>")).not.toMatch(/script/i);
     expect(sanitizeCustomHtml("<style>body{}</style><b>b</b>")).toBe("<b>b</b>");
   });
+
+  it("drops protocol-relative links however they are spelt: a browser reads every backslash as a slash", () => {
+    // Each of these is //evil.example to the browser's URL parser (tabs and newlines anywhere and
+    // control characters or spaces in front are removed first), so each is another origin.
+    const hostile = [
+      "//evil.example",
+      "\\\\evil.example",
+      "\\evil.example",
+      "/\\evil.example",
+      "\\/evil.example",
+      " \\\\evil.example",
+      "&#x09;\\\\evil.example",
+      "\u0001\\\\evil.example",
+      "/&#x09;\\evil.example",
+      "\\&#x0a;\\evil.example",
+      "&#x0d;\\/evil.example",
+    ];
+    for (const href of hostile) {
+      expect(sanitizeCustomHtml(`<a href="${href}">x</a>`), href).toBe("<a>x</a>");
+      expect(sanitizeCustomHtml(`<img src="${href}/x.png">`), href).toBe("<img>");
+    }
+    // Whatever is kept resolves on the storefront's own origin, or is an address written out in full.
+    const base = "https://shop.example/store/artist/";
+    const kept = ["/store/about", "about\\team", "page.html", "#top", "https://example.com/x", "mailto:a@example.com"];
+    for (const href of kept) {
+      const out = sanitizeCustomHtml(`<a href="${href}">x</a>`);
+      expect(out, href).toBe(`<a href="${href}">x</a>`);
+      if (!/^(?:https?|mailto):/.test(href)) expect(new URL(href, base).origin, href).toBe("https://shop.example");
+    }
+  });
 });
 
 describe("sanitizeCustomCss (css-tree, allowlist)", () => {

@@ -1,5 +1,6 @@
 import * as csstree from "css-tree";
 import { LRUCache } from "lru-cache";
+import { SAFE_LINK_URL } from "../../platform/html/link-url.ts";
 import { htmlPurifier as purify } from "../../platform/html/purifier.ts";
 
 /**
@@ -7,9 +8,6 @@ import { htmlPurifier as purify } from "../../platform/html/purifier.ts";
  * out of the API. The web additionally renders HTML only inside a sandboxed iframe, so this is the
  * first of two layers, not the only one.
  */
-
-// Links may only point at the web, mail or phone; anything else (javascript:, data:, vbscript:) goes.
-const SAFE_URL = /^(?:https?:|mailto:|tel:|#|\/(?!\/)|[^:/?#]+(?:[/?#]|$))/i;
 
 /**
  * Sanitising is a pure function of its input, and DOMPurify on jsdom costs 0.3–2 ms plus garbage
@@ -38,7 +36,8 @@ export const sanitizeCustomHtml = memoized((html) =>
     FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed", "link", "meta", "base"],
     FORBID_ATTR: ["style", "srcset", "formaction", "action"],
     USE_PROFILES: { html: true },
-    ALLOWED_URI_REGEXP: SAFE_URL,
+    // Links may only point at the web, mail, phone or this origin (platform/html/link-url.ts).
+    ALLOWED_URI_REGEXP: SAFE_LINK_URL,
   }),
 );
 
