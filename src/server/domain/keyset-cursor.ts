@@ -1,4 +1,5 @@
 import { invalidField } from "../platform/http/http-error.ts";
+import { unstorableTextProblem } from "../platform/http/validate.ts";
 
 /**
  * The one keyset cursor of every list (docs/product.md §2.5): the last row a page showed, as the
@@ -20,15 +21,27 @@ export function encodeKeyset(parts: ReadonlyArray<string | number>): string {
   return Buffer.from(JSON.stringify(parts), "utf8").toString("base64url");
 }
 
-/** The decoded parts, or null when the text is not a cursor of this shape. */
-export function decodeKeyset<const T extends readonly CursorPart[]>(text: string, shape: T): CursorValues<T> | null {
+/**
+ * The JSON array a cursor's text decodes to, or null when it is none. Its text parts are held to
+ * the input rules (http/validate.ts): the client chose them, and a NUL in one would reach the
+ * database as the seek position (PostgreSQL refuses it with a 500).
+ */
+export function decodeKeysetArray(text: string): unknown[] | null {
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
   } catch {
     return null;
   }
-  if (!Array.isArray(value) || value.length !== shape.length) return null;
+  if (!Array.isArray(value)) return null;
+  for (const part of value) if (typeof part === "string" && unstorableTextProblem(part)) return null;
+  return value;
+}
+
+/** The decoded parts, or null when the text is not a cursor of this shape. */
+export function decodeKeyset<const T extends readonly CursorPart[]>(text: string, shape: T): CursorValues<T> | null {
+  const value = decodeKeysetArray(text);
+  if (!value || value.length !== shape.length) return null;
   for (const [i, kind] of shape.entries()) {
     const v: unknown = value[i];
     if (kind === "number" && !(typeof v === "number" && Number.isSafeInteger(v))) return null;

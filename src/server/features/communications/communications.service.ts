@@ -9,10 +9,11 @@ import type {
   RecipientsResponse,
 } from "../../../contract/communications.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
+import { decodeCursor, encodeCursor, encodeKeyset, readKeyset } from "../../domain/keyset-cursor.ts";
 import { readSettings } from "../../domain/settings/settings.queries.ts";
 import { inChunks } from "../../platform/db/in-chunks.ts";
 import { newId } from "../../platform/db/ids.ts";
-import { HttpError, conflict, invalidField, notFound } from "../../platform/http/http-error.ts";
+import { HttpError, conflict, notFound } from "../../platform/http/http-error.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import { renderAnnouncement, renderMessage } from "./announcement-render.ts";
@@ -35,7 +36,6 @@ import {
 
 /** Current dashboard announcements served at once (newest first). */
 const PUBLIC_LIMIT = 20;
-const badCursor = () => invalidField("cursor", "not a valid cursor (use nextCursor from a previous answer)");
 
 interface ValidAnnouncement extends AudienceFilter {
   title: string;
@@ -43,20 +43,6 @@ interface ValidAnnouncement extends AudienceFilter {
   email: boolean;
   dashboard: boolean;
   showUntil: string | null;
-}
-
-function encodeCursor(parts: string[]): string {
-  return Buffer.from(JSON.stringify(parts), "utf8").toString("base64url");
-}
-
-function decodeCursor(text: string, length: number): string[] {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
-    if (Array.isArray(value) && value.length === length && value.every((v) => typeof v === "string" && v.length > 0 && v.length <= 100)) return value as string[];
-  } catch {
-    /* not ours */
-  }
-  throw badCursor();
 }
 
 /**
@@ -216,15 +202,15 @@ export class CommunicationsService {
   }
 
   async list(limit: number, cursor: string | undefined): Promise<AnnouncementsResponse> {
-    const after = cursor ? decodeCursor(cursor, 2) : null;
-    const rows = await listAnnouncementsPage(this.db, limit + 1, after ? { createdAt: after[0]!, id: after[1]! } : null);
+    const after = cursor ? decodeCursor(cursor) : null;
+    const rows = await listAnnouncementsPage(this.db, limit + 1, after);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    return { announcements: page.map((r) => this.toItem(r)), nextCursor: rows.length > limit && last ? encodeCursor([last.created_at, last.id]) : null };
+    return { announcements: page.map((r) => this.toItem(r)), nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
   }
 
   async recipients(id: string, query: RecipientsQuery): Promise<RecipientsResponse> {
-    const after = query.cursor ? decodeCursor(query.cursor, 1)[0]! : null;
+    const after = query.cursor ? readKeyset(query.cursor, ["string"])[0] : null;
     await this.found(id);
     const rows = await listRecipientsPage(this.db, id, query.status, query.limit + 1, after);
     const page = rows.slice(0, query.limit);
@@ -239,7 +225,7 @@ export class CommunicationsService {
         lastError: r.last_error,
         sentAt: r.sent_at,
       })),
-      nextCursor: rows.length > query.limit && last ? encodeCursor([last.vendor_id]) : null,
+      nextCursor: rows.length > query.limit && last ? encodeKeyset([last.vendor_id]) : null,
     };
   }
 

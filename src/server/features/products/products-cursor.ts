@@ -1,3 +1,4 @@
+import { decodeKeysetArray } from "../../domain/keyset-cursor.ts";
 import { invalidField } from "../../platform/http/http-error.ts";
 
 /**
@@ -20,13 +21,8 @@ const isId = (v: unknown): v is string => typeof v === "string" && v.length > 0 
  * for another order, is a 400 naming `cursor`.
  */
 export function decodeProductCursor(text: string, sort: { column: string; descending: boolean }): ProductCursor {
-  let v: unknown;
-  try {
-    v = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
-  } catch {
-    v = null;
-  }
-  if (Array.isArray(v)) {
+  const v = decodeKeysetArray(text);
+  if (v) {
     if (v[0] === "s" && v.length === 5 && v[1] === sort.column && v[2] === (sort.descending ? 1 : 0) && isId(v[4])) {
       const value: unknown = v[3];
       const valid = sort.column === "created_at" ? typeof value === "string" && ISO_TIME.test(value) : typeof value === "number" && Number.isSafeInteger(value);

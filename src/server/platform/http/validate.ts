@@ -38,27 +38,75 @@ export function zodErrorFields(error: z.ZodError): Record<string, string> {
   return fields;
 }
 
+/** A UTF-16 surrogate without its pair (with the u flag a pair is one code point, never matched). */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
 /**
- * The path of the first string holding a NUL character, if any. NUL cannot be stored in a
- * PostgreSQL text value and ends an SQLite FTS query early, so no input may carry one.
+ * Why a text cannot be taken as it is, or null when it can. PostgreSQL cannot store a NUL (and it
+ * ends an SQLite FTS query early); a lone surrogate (only a JSON escape such as `\ud800` can make
+ * one) would be written by both databases as U+FFFD, so what is read back is not what was sent.
+ * Every input is held to it, and so is the text a cursor decodes to (domain/keyset-cursor.ts).
  */
-function findNulCharacter(value: unknown, path: string[] = [], depth = 0): string[] | null {
-  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+export function unstorableTextProblem(text: string): string | null {
+  if (text.includes("\u0000")) return "must not contain NUL characters";
+  const lone = LONE_SURROGATE.exec(text);
+  return lone ? `must not contain unpaired surrogate characters (found U+${lone[0].charCodeAt(0).toString(16).toUpperCase()})` : null;
+}
+
+interface InputProblem {
+  path: string[];
+  message: string;
+  /** A lone surrogate: refused after the schema, so a field's own rule about its characters (a person's name) speaks first. */
+  schemaFirst: boolean;
+}
+
+/**
+ * The first string or key of an input that no field can take: text a database cannot keep
+ * (unstorableTextProblem), or a key named `__proto__`, which no schema has and which a record
+ * (an export's filters) would otherwise drop without a word.
+ */
+function findInputProblem(value: unknown, path: string[] = [], depth = 0): InputProblem | null {
+  if (typeof value === "string") {
+    const message = unstorableTextProblem(value);
+    return message ? { path, message, schemaFirst: !value.includes("\u0000") } : null;
+  }
   if (depth > 32 || value === null || typeof value !== "object") return null;
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    if (key.includes("\u0000")) return [...path, "(key)"];
-    const found = findNulCharacter(v, [...path, key], depth + 1);
+    if (key === "__proto__") return { path: [...path, key], message: UNKNOWN_FIELD_MESSAGE, schemaFirst: false };
+    const keyProblem = unstorableTextProblem(key);
+    if (keyProblem) return { path: [...path, "(key)"], message: keyProblem, schemaFirst: false };
+    const found = findInputProblem(v, [...path, key], depth + 1);
     if (found) return found;
   }
   return null;
 }
 
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const nulAt = findNulCharacter(value);
-  if (nulAt) throw invalidField(nulAt.join(".") || "input", "must not contain NUL characters");
+/**
+ * Parses an input with its schema; any failure is a 400 naming each input at fault. `under` is
+ * where the value sits in the request when it is only a part of it (an export's `filters`), so
+ * the fields are named as the client sent them (`filters.state`).
+ */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, under?: string): z.infer<S> {
+  const problem = findInputProblem(value);
+  if (problem && !problem.schemaFirst) throw invalidField(fieldName(problem.path.join("."), under), problem.message);
   const result = schema.safeParse(value);
-  if (!result.success) throw new HttpError(400, "invalid_input", describeZodError(result.error), {}, zodErrorFields(result.error));
+  if (!result.success) throw schemaError(result.error, under);
+  if (problem) throw invalidField(fieldName(problem.path.join("."), under), problem.message);
   return result.data;
+}
+
+/** An input's name in the request: its path, under `under` when the value is a part of the request. */
+function fieldName(path: string, under: string | undefined): string {
+  if (!under) return path || "input";
+  return path && path !== "input" ? `${under}.${path}` : under;
+}
+
+function schemaError(error: z.ZodError, under: string | undefined): HttpError {
+  if (!under) return new HttpError(400, "invalid_input", describeZodError(error), {}, zodErrorFields(error));
+  const fields: Record<string, string> = {};
+  for (const [path, message] of Object.entries(zodErrorFields(error))) fields[fieldName(path, under)] ??= message;
+  const [first] = Object.entries(fields);
+  return new HttpError(400, "invalid_input", first ? `${first[0]}: ${first[1]}` : "Invalid input", {}, fields);
 }
 
 /**
