@@ -1,6 +1,7 @@
 import cluster from "node:cluster";
 import { runClusterPrimary } from "./cluster-primary.ts";
 import { ConfigError, loadConfig } from "./platform/config/config.ts";
+import { readEnvFile } from "./platform/config/env-file.ts";
 
 /**
  * Process entry. Kept small on purpose: a cluster primary (WEB_CONCURRENCY > 1) only supervises,
@@ -10,10 +11,12 @@ import { ConfigError, loadConfig } from "./platform/config/config.ts";
 async function main(): Promise<void> {
   let config;
   try {
+    // .env in the working directory, when present (the environment wins over it): .env.example.
+    readEnvFile();
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(`Configuration error: ${err.message}`);
+      for (const line of err.problems) console.error(`Configuration error: ${line}`);
       process.exit(1);
     }
     throw err;

@@ -1,5 +1,19 @@
-import { describe, expect, it } from "vitest";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config.ts";
+
+/** The lines a start refused for `env` prints (ConfigError.problems), or [] when it starts. */
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return err.problems;
+  }
+}
 
 describe("loadConfig", () => {
   it("gives the documented defaults", () => {
@@ -87,5 +101,104 @@ describe("loadConfig", () => {
 
   it("treats empty variables as unset", () => {
     expect(loadConfig({ PORT: "", BETA_PASSWORD: "" })).toMatchObject({ port: 3000, betaPassword: undefined });
+  });
+
+  it("reports every bad variable at once, one line each, in the message too", () => {
+    const env = { PORT: "70000", DATABASE_URL: "mysql://x", SEED_DEMO: "maybe", METRICS_TOKEN: "short", TRUST_PROXY: "nonsense", PUBLIC_URL: "admin.example.com", NODE_ENV: "production" };
+    const problems = problemsOf(env);
+    expect(problems.map((line) => /^Invalid (\w+):/.exec(line)?.[1])).toEqual(["PORT", "DATABASE_URL", "SEED_DEMO", "METRICS_TOKEN", "BETA_PASSWORD", "ADMIN_PASSWORD", "TRUST_PROXY", "PUBLIC_URL"]);
+    expect(() => loadConfig(env)).toThrow(problems.join("\n"));
+  });
+
+  it("names a variable once, by its first problem", () => {
+    expect(problemsOf({ AUTH_PROVIDER: "clerk", CLERK_PUBLISHABLE_KEY: "pk_test_fake" })).toEqual([
+      "Invalid AUTH_PROVIDER: clerk needs CLERK_SECRET_KEY and CLERK_PUBLISHABLE_KEY",
+      expect.stringMatching(/^Invalid CLERK_AUTHORIZED_PARTIES: required/),
+      expect.stringMatching(/^Invalid CLERK_ISSUER: required/),
+    ]);
+  });
+
+  describe("PostgreSQL", () => {
+    it("keeps DATABASE_POOL_MAX connections per process (10 unless set)", () => {
+      expect(loadConfig({ DATABASE_URL: "postgres://u:p@db/hki" }).database).toEqual({ kind: "postgres", url: "postgres://u:p@db/hki", poolMax: 10 });
+      expect(loadConfig({ DATABASE_URL: "postgres://u:p@db/hki", DATABASE_POOL_MAX: "4" }).database).toMatchObject({ poolMax: 4 });
+      expect(problemsOf({ DATABASE_POOL_MAX: "0" })).toEqual([expect.stringMatching(/^Invalid DATABASE_POOL_MAX: /)]);
+      expect(problemsOf({ DATABASE_POOL_MAX: "ten" })).toEqual([expect.stringMatching(/^Invalid DATABASE_POOL_MAX: /)]);
+    });
+
+    it("writes DATABASE_PASSWORD into the URL encoded, whatever characters it has", () => {
+      const password = "p@ss/w:rd?#%&=é ";
+      const { database } = loadConfig({ DATABASE_URL: "postgres://hki@db:5432/hki?sslmode=require", DATABASE_PASSWORD: password });
+      const url = new URL(database.kind === "postgres" ? database.url : "");
+      expect([url.username, decodeURIComponent(url.password), url.host, url.pathname, url.searchParams.get("sslmode")]).toEqual(["hki", password, "db:5432", "/hki", "require"]);
+    });
+
+    it.each([
+      [{ DATABASE_URL: "postgres://hki:secret@db/hki", DATABASE_PASSWORD: "other" }, /^Invalid DATABASE_PASSWORD: DATABASE_URL has a password already/],
+      [{ DATABASE_URL: "postgres://db/hki", DATABASE_PASSWORD: "other" }, /^Invalid DATABASE_URL: names no user/],
+      [{ DATABASE_URL: "sqlite:./x.sqlite", DATABASE_PASSWORD: "other" }, /^Invalid DATABASE_PASSWORD: only for a postgres/],
+      [{ DATABASE_URL: "postgres://hki:a/b@db/hki" }, /^Invalid DATABASE_URL: not a URL \(a password with @, \/ or : must be URL-encoded, or given as DATABASE_PASSWORD\)$/],
+      [{ DATABASE_URL: "postgres://hki@db/hki?sslmode=requird" }, /^Invalid DATABASE_URL: sslmode must be one of disable, prefer, require, verify-ca, verify-full, no-verify$/],
+    ])("refuses %o without repeating a password", (env, pattern) => {
+      const problems = problemsOf(env);
+      expect(problems).toEqual([expect.stringMatching(pattern)]);
+      expect(problems.join()).not.toMatch(/secret|other|a\/b/);
+    });
+  });
+
+  describe("NAME_FILE for secrets (Docker secrets)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "hki-config-"));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const secret = (name: string, content: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      return path;
+    };
+
+    it("reads each secret from the file named, without the final line break", () => {
+      const config = loadConfig({
+        NODE_ENV: "production",
+        PUBLIC_URL: "https://admin.example.com",
+        BETA_PASSWORD_FILE: secret("beta", "beta-password-from-file\n"),
+        ADMIN_PASSWORD_FILE: secret("admin", "admin password ends in a space \r\n"),
+        DATABASE_URL: "postgres://hki@db/hki",
+        DATABASE_PASSWORD_FILE: secret("db", "p@ss/word\n"),
+        STRIPE_SECRET_KEY_FILE: secret("stripe", "sk_test_from_file"),
+        METRICS_TOKEN_FILE: secret("metrics", "a-metrics-token-of-length\n"),
+        SMTP_URL_FILE: secret("smtp", "smtp://mailer:pw@mail.example.com:587\n"),
+      });
+      expect(config).toMatchObject({
+        betaPassword: "beta-password-from-file",
+        adminPassword: "admin password ends in a space ",
+        stripeSecretKey: "sk_test_from_file",
+        metricsToken: "a-metrics-token-of-length",
+        smtpUrl: "smtp://mailer:pw@mail.example.com:587",
+      });
+      expect(config.database.kind === "postgres" && decodeURIComponent(new URL(config.database.url).password)).toBe("p@ss/word");
+    });
+
+    it("refuses a file that is missing, unreadable or empty, or one given beside the variable, naming the path and never the content", () => {
+      const unreadable = secret("unreadable", "hidden-content");
+      chmodSync(unreadable, 0o000);
+      const readableAnyway = process.getuid?.() === 0; // root reads any file
+      const problems = problemsOf({
+        BETA_PASSWORD_FILE: join(dir, "missing"),
+        ADMIN_PASSWORD: "set-here",
+        ADMIN_PASSWORD_FILE: secret("admin-too", "and-here"),
+        CLERK_SECRET_KEY_FILE: secret("empty", "\n"),
+        STRIPE_SECRET_KEY_FILE: unreadable,
+      });
+      expect(problems).toEqual([
+        `Invalid BETA_PASSWORD_FILE: cannot read ${join(dir, "missing")} (ENOENT)`,
+        "Invalid ADMIN_PASSWORD_FILE: set ADMIN_PASSWORD or ADMIN_PASSWORD_FILE, not both",
+        `Invalid CLERK_SECRET_KEY_FILE: ${join(dir, "empty")} is empty`,
+        ...(readableAnyway ? [] : [`Invalid STRIPE_SECRET_KEY_FILE: cannot read ${unreadable} (EACCES)`]),
+      ]);
+      expect(problems.join()).not.toMatch(/set-here|and-here|hidden-content/);
+    });
+
+    it("is read only for secrets", () => {
+      expect(loadConfig({ PORT_FILE: secret("port", "4000") }).port).toBe(3000);
+    });
   });
 });

@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { readSecretFiles } from "./secret-files.ts";
 import { type TrustProxy, parseTrustProxy } from "./trust-proxy.ts";
 
 /**
- * Runtime configuration from the environment (docs/product.md §13 Configuration). Parsing is strict:
- * a bad value stops the start with one line naming the variable.
+ * Runtime configuration from the environment (docs/product.md §13 Configuration; every variable in
+ * .env.example). Parsing is strict: bad values stop the start, every one of them reported at once,
+ * one line per variable, so a deploy is not fixed one variable per restart.
  */
 const booleanString = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
@@ -17,6 +19,10 @@ const envSchema = z.object({
     .string()
     .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, "must be sqlite:<path> or postgres://...")
     .default("sqlite:./data/admin.sqlite"),
+  /** The PostgreSQL password when it is not in DATABASE_URL: any characters, no URL encoding (compose.yaml). */
+  DATABASE_PASSWORD: z.string().min(1).optional(),
+  /** Connections each server process keeps to PostgreSQL at most (docs/operations.md "Scaling"). */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   BETA_PASSWORD: z.string().min(1).optional(),
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().min(1).optional(),
@@ -61,9 +67,18 @@ const envSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** node:http's limits per server process (platform/http/server-limits.ts, docs/product.md §13). */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000, "must be at least 1000 (milliseconds)").max(600_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000, "must be at least 1000 (milliseconds)").max(600_000).default(30_000),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
 });
 
-export type DatabaseConfig = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string; /** tests isolate themselves in a schema */ searchPath?: string };
+/** Every variable the configuration reads (each documented in .env.example; a test holds the two equal). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
+export type DatabaseConfig =
+  | { kind: "sqlite"; path: string }
+  | { kind: "postgres"; url: string; /** tests isolate themselves in a schema */ searchPath?: string; /** connections per process (DATABASE_POOL_MAX); 10 when unset */ poolMax?: number };
 
 export interface AppConfig {
   port: number;
@@ -116,9 +131,23 @@ export interface AppConfig {
   metricsToken: string | undefined;
   /** pino level of the JSON logs (LOG_LEVEL). */
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** A request's headers must arrive within this many ms (HTTP_HEADERS_TIMEOUT_MS), else node answers 408 and closes the connection. */
+  httpHeadersTimeoutMs: number;
+  /** A whole request, headers and body, must arrive within this many ms (HTTP_REQUEST_TIMEOUT_MS); the time taken to answer does not count. */
+  httpRequestTimeoutMs: number;
+  /** Open connections one server process accepts (HTTP_MAX_CONNECTIONS); further ones are closed unread. */
+  httpMaxConnections: number;
 }
 
-export class ConfigError extends Error {}
+/** Bad configuration: `problems` holds one line per bad variable ("Invalid NAME: why"), the message all of them. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string | string[]) {
+    const lines = typeof problems === "string" ? [problems] : problems;
+    super(lines.join("\n"));
+    this.problems = lines;
+  }
+}
 
 /** Shortest secrets accepted in production; anything shorter is guessable. */
 const MIN_PRODUCTION_SECRET_LENGTH = 12;
@@ -128,46 +157,106 @@ export function parseDatabaseUrl(url: string): DatabaseConfig {
   return { kind: "postgres", url };
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
-  // Empty strings are treated as unset, as shells and .env files commonly produce them.
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
-  const parsed = envSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const name = String(issue.path[0] ?? "environment");
-    throw new ConfigError(`Invalid ${name}: ${issue.message}`);
+type Environment = z.infer<typeof envSchema>;
+
+/**
+ * Each variable parsed on its own, so that every bad one is reported (one line each); a bad value is
+ * replaced by its default (or unset) so the checks between variables still run on the rest.
+ */
+function parseEachVariable(values: Record<string, string>, problems: string[]): Environment {
+  const parsed: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(envSchema.shape) as [string, z.ZodType][]) {
+    const result = schema.safeParse(values[name]);
+    if (result.success) {
+      parsed[name] = result.data;
+      continue;
+    }
+    problems.push(`Invalid ${name}: ${result.error.issues[0]?.message ?? "not a valid value"}`);
+    const fallback = schema.safeParse(undefined);
+    parsed[name] = fallback.success ? fallback.data : undefined;
   }
-  const e = parsed.data;
-  const database = parseDatabaseUrl(e.DATABASE_URL);
+  return parsed as Environment;
+}
+
+/** The sslmode values node-postgres knows (docs/operations.md "Configuration"); anything else is a typo. */
+const POSTGRES_SSL_MODES = ["disable", "prefer", "require", "verify-ca", "verify-full", "no-verify"];
+
+/**
+ * A PostgreSQL URL checked and completed: a known `sslmode`, and DATABASE_PASSWORD (any characters)
+ * written into it URL-encoded, so a password with `@`, `/` or `:` cannot break the URL.
+ */
+function postgresUrl(url: string, password: string | undefined): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError("Invalid DATABASE_URL: not a URL (a password with @, / or : must be URL-encoded, or given as DATABASE_PASSWORD)");
+  }
+  const sslmode = parsed.searchParams.get("sslmode");
+  if (sslmode !== null && !POSTGRES_SSL_MODES.includes(sslmode)) throw new ConfigError(`Invalid DATABASE_URL: sslmode must be one of ${POSTGRES_SSL_MODES.join(", ")}`);
+  if (password === undefined) return url;
+  if (parsed.password) throw new ConfigError("Invalid DATABASE_PASSWORD: DATABASE_URL has a password already; give it in one place");
+  if (!parsed.username) throw new ConfigError("Invalid DATABASE_URL: names no user for DATABASE_PASSWORD (postgres://user@host/db)");
+  parsed.password = encodeURIComponent(password);
+  return parsed.toString();
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const problems: string[] = [];
+  /** One line per variable: a variable already reported keeps its first problem. */
+  const report = (line: string) => {
+    if (!problems.some((known) => variableOf(known) === variableOf(line))) problems.push(line);
+  };
+  /** Runs a check that throws ConfigError, collecting its lines instead; `fallback` stands in for its result. */
+  const check = <T>(run: () => T, fallback: T): T => {
+    try {
+      return run();
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      for (const line of err.problems) report(line);
+      return fallback;
+    }
+  };
+  const withSecrets = readSecretFiles(env, problems);
+  // Empty strings are treated as unset, as shells and .env files commonly produce them.
+  const cleaned = Object.fromEntries(Object.entries(withSecrets).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ""));
+  const e = parseEachVariable(cleaned, problems);
+  const parsedDatabase = parseDatabaseUrl(e.DATABASE_URL);
+  const database: DatabaseConfig =
+    parsedDatabase.kind === "postgres"
+      ? { kind: "postgres", url: check(() => postgresUrl(parsedDatabase.url, e.DATABASE_PASSWORD), parsedDatabase.url), poolMax: e.DATABASE_POOL_MAX }
+      : parsedDatabase;
   const production = e.NODE_ENV === "production";
 
+  if (database.kind === "sqlite" && e.DATABASE_PASSWORD !== undefined) report("Invalid DATABASE_PASSWORD: only for a postgres:// DATABASE_URL");
   if (production) {
     for (const name of ["BETA_PASSWORD", "ADMIN_PASSWORD"] as const) {
       const value = e[name];
-      if (!value) throw new ConfigError(`Invalid ${name}: required when NODE_ENV=production (no generated secrets in production)`);
-      if (value.length < MIN_PRODUCTION_SECRET_LENGTH) throw new ConfigError(`Invalid ${name}: must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters when NODE_ENV=production`);
+      if (!value) report(`Invalid ${name}: required when NODE_ENV=production (no generated secrets in production)`);
+      else if (value.length < MIN_PRODUCTION_SECRET_LENGTH) report(`Invalid ${name}: must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters when NODE_ENV=production`);
     }
   }
   if (e.WEB_CONCURRENCY > 1 && database.kind === "sqlite" && database.path === ":memory:") {
-    throw new ConfigError("Invalid WEB_CONCURRENCY: several processes cannot share an in-memory SQLite database");
+    report("Invalid WEB_CONCURRENCY: several processes cannot share an in-memory SQLite database");
   }
   if (e.AUTH_PROVIDER === "clerk" && (!e.CLERK_SECRET_KEY || !e.CLERK_PUBLISHABLE_KEY)) {
-    throw new ConfigError("Invalid AUTH_PROVIDER: clerk needs CLERK_SECRET_KEY and CLERK_PUBLISHABLE_KEY");
+    report("Invalid AUTH_PROVIDER: clerk needs CLERK_SECRET_KEY and CLERK_PUBLISHABLE_KEY");
   }
-  let trustProxy: TrustProxy;
-  try {
-    trustProxy = parseTrustProxy(e.TRUST_PROXY);
-  } catch (err) {
-    throw new ConfigError(`Invalid TRUST_PROXY: ${(err as Error).message}`);
-  }
-  const publicUrl = parsePublicUrl(e.PUBLIC_URL, production, e.HOST, e.PORT);
-  const clerkAuthorizedParties = parseAuthorizedParties(e.CLERK_AUTHORIZED_PARTIES);
+  const trustProxy = check(() => {
+    try {
+      return parseTrustProxy(e.TRUST_PROXY);
+    } catch (err) {
+      throw new ConfigError(`Invalid TRUST_PROXY: ${(err as Error).message}`);
+    }
+  }, parseTrustProxy(undefined));
+  const publicUrl = check(() => parsePublicUrl(e.PUBLIC_URL, production, e.HOST, e.PORT), "");
+  const clerkAuthorizedParties = check(() => parseAuthorizedParties(e.CLERK_AUTHORIZED_PARTIES), []);
   const clerkIssuer = e.CLERK_ISSUER?.replace(/\/+$/, "") ?? issuerFromPublishableKey(e.CLERK_PUBLISHABLE_KEY);
   if (e.AUTH_PROVIDER === "clerk") {
-    if (clerkAuthorizedParties.length === 0)
-      throw new ConfigError("Invalid CLERK_AUTHORIZED_PARTIES: required with AUTH_PROVIDER=clerk (the origins allowed to present tokens, e.g. https://admin.example.com)");
-    if (!clerkIssuer) throw new ConfigError("Invalid CLERK_ISSUER: required when it cannot be read from CLERK_PUBLISHABLE_KEY");
+    if (clerkAuthorizedParties.length === 0) report("Invalid CLERK_AUTHORIZED_PARTIES: required with AUTH_PROVIDER=clerk (the origins allowed to present tokens, e.g. https://admin.example.com)");
+    if (!clerkIssuer) report("Invalid CLERK_ISSUER: required when it cannot be read from CLERK_PUBLISHABLE_KEY");
   }
+  if (problems.length > 0) throw new ConfigError(problems);
 
   return {
     port: e.PORT,
@@ -201,7 +290,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsPort: e.METRICS_PORT,
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
+    httpHeadersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+    httpRequestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+    httpMaxConnections: e.HTTP_MAX_CONNECTIONS,
   };
+}
+
+/** "Invalid NAME: why" → NAME: a variable is reported once, by its first problem. */
+function variableOf(line: string): string {
+  return /^Invalid (\S+):/.exec(line)?.[1] ?? line;
 }
 
 /**

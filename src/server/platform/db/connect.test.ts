@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "./connect.ts";
+import { sql } from "kysely";
+import { PANEL_APPLICATION_NAME, openDatabase } from "./connect.ts";
 
 describe("openDatabase (SQLite)", () => {
   it("creates the file on a first start", async () => {
@@ -26,5 +27,21 @@ describe("openDatabase (SQLite)", () => {
     writeFileSync(path, "this is not a database ".repeat(100));
     expect(() => openDatabase({ kind: "sqlite", path })).toThrow(/not a database/);
     rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)("openDatabase (PostgreSQL)", () => {
+  it("opens at most DATABASE_POOL_MAX connections, named after the panel in pg_stat_activity", async () => {
+    const database = openDatabase({ kind: "postgres", url: process.env.TEST_DATABASE_URL!, poolMax: 2 });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => sql<{ pid: number; name: string }>`select pg_backend_pid() as pid, current_setting('application_name') as name from pg_sleep(0.1)`.execute(database.db)),
+      );
+      const rows = answers.map((answer) => answer.rows[0]!);
+      expect(new Set(rows.map((row) => row.pid)).size).toBe(2);
+      expect(new Set(rows.map((row) => row.name))).toEqual(new Set([PANEL_APPLICATION_NAME]));
+    } finally {
+      await database.close();
+    }
   });
 });

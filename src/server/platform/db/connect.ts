@@ -12,6 +12,9 @@ import { WriteCounter } from "./write-counter.ts";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
+/** application_name of the panel's PostgreSQL connections (the change feed names its own: FEED_APPLICATION_NAME). */
+export const PANEL_APPLICATION_NAME = "hki-admin";
+
 export interface Database {
   kind: DatabaseKind;
   db: Kysely<DB>;
@@ -97,8 +100,11 @@ export function openDatabase(config: DatabaseConfig): Database {
   }
   const pool = new pg.Pool({
     connectionString: config.url,
-    max: 10,
+    // Per process: WEB_CONCURRENCY processes on each of N hosts open up to N × WEB_CONCURRENCY × this (docs/operations.md "Scaling").
+    max: config.poolMax ?? 10,
     connectionTimeoutMillis: 5000,
+    // Named, so an operator sees the panel in pg_stat_activity and db:restore can tell it is running (cli/database-commands.ts).
+    application_name: PANEL_APPLICATION_NAME,
     ...(config.searchPath ? { options: `-c search_path=${config.searchPath}` } : {}),
   });
   // An idle client losing its connection (database restart, pg_terminate_backend) emits 'error'
