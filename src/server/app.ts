@@ -6,7 +6,7 @@ import type { AppDeps, AppEnv } from "./platform/request/app-env.ts";
 import { ADMIN_ONLY_PREFIXES, identifyUser, requireAdmin } from "./platform/request/auth-middleware.ts";
 import { levelForStatus } from "./platform/error-recorder/error-recorder.ts";
 import { redactRequestTarget, redactText } from "./platform/error-recorder/redact.ts";
-import { CLIENT_CLOSED_REQUEST, ClientAbortError } from "./platform/http/client-abort.ts";
+import { clientAbortOf } from "./platform/http/client-abort.ts";
 import { classifyDatabaseFailure } from "./platform/http/database-errors.ts";
 import { EndpointRouter } from "./platform/request/endpoint-router.ts";
 import { HttpError } from "./platform/http/http-error.ts";
@@ -185,9 +185,12 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
   app.notFound((c) => c.json(errorBody("not_found", "Not found"), 404));
 
   app.onError((err, c) => {
-    // The client reset its connection mid-body: nobody is left to answer and nothing failed here.
-    // No error-log row (levelForStatus(499) is none) and only a debug access line (logger.ts).
-    if (err instanceof ClientAbortError) return c.body(null, CLIENT_CLOSED_REQUEST as UnofficialStatusCode);
+    // The client reset its connection mid-body, or its body outlasted the request timeout, whoever
+    // was reading it (the body limit reads a chunked body itself): nobody is left to answer and
+    // nothing failed here. No error-log row (levelForStatus(499/408) is none), nothing printed, and
+    // only a debug access line (logger.ts).
+    const abort = clientAbortOf(c, err);
+    if (abort) return c.body(null, abort.status as UnofficialStatusCode);
     if (err instanceof HttpError) {
       return c.json(errorBody(err.code, err.message, err.fields), err.status, err.headers);
     }

@@ -1,4 +1,7 @@
-import { serve } from "@hono/node-server";
+import { type ServerType, serve } from "@hono/node-server";
+import type { Hono } from "hono";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { createApp, serverResponseClass } from "./app.ts";
 import type { AppConfig } from "./platform/config/config.ts";
@@ -10,8 +13,22 @@ import { countActiveJobs } from "./platform/jobs/jobs.queries.ts";
 import { metricsText, setJobDepthSource } from "./platform/metrics/metrics.ts";
 import { startMetricsServer } from "./platform/metrics/metrics-server.ts";
 import { createRuntime } from "./runtime.ts";
+import type { AppEnv } from "./platform/request/app-env.ts";
+import { capConnections, requestTimeouts } from "./platform/http/server-limits.ts";
 
 const WEB_ROOT = fileURLToPath(new URL("../../dist/web", import.meta.url));
+
+/**
+ * The app on node:http as every server process serves it: the response class writing the security
+ * headers (platform/http/security-headers.ts), the request timeouts and the cap on open connections
+ * (platform/http/server-limits.ts).
+ */
+export function serveApp(app: Hono<AppEnv>, config: AppConfig, onListening?: (info: AddressInfo) => void): ServerType {
+  const serverOptions = { ServerResponse: serverResponseClass(config), ...requestTimeouts(config) };
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions }, onListening);
+  capConnections(server as Server, config);
+  return server;
+}
 
 /** One server process: open and prepare the database, serve the API and the web app, stop cleanly. */
 export async function runServer(config: AppConfig): Promise<void> {
@@ -28,9 +45,7 @@ export async function runServer(config: AppConfig): Promise<void> {
   const metricsServer = config.metricsPort && cluster.isPrimary ? await startMetricsServer(config.metricsPort, config.host, metricsText) : undefined;
   if (metricsServer) console.log(`Metrics on http://${config.host}:${config.metricsPort}/metrics`);
 
-  // The security headers are written by the response class itself (platform/http/security-headers.ts).
-  const serverOptions = { ServerResponse: serverResponseClass(config) };
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions }, (info) => {
+  const server = serveApp(app, config, (info) => {
     console.log(`HKI Global Admin listening on http://${config.host}:${info.port} (database: ${deps.database.kind})`);
     worker.start();
   });

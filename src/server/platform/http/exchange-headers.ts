@@ -54,6 +54,12 @@ export function presetAnswerHeader(outgoing: ServerResponse, name: string, value
   else outgoing.setHeader(name, value);
 }
 
+/** node's request object of this request when node:http serves the app. */
+export function nodeRequest(c: Context): IncomingMessage | undefined {
+  const incoming = bindings(c)?.incoming;
+  return incoming instanceof IncomingMessage ? incoming : undefined;
+}
+
 /** node's response object of this request when node:http serves the app. */
 export function nodeResponse(c: Context): ServerResponse | undefined {
   const outgoing = bindings(c)?.outgoing;

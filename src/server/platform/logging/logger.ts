@@ -1,7 +1,7 @@
 import pino, { type DestinationStream, type Logger } from "pino";
 import SonicBoom from "sonic-boom";
 import { REDACTED, redactRequestTarget } from "../error-recorder/redact.ts";
-import { CLIENT_CLOSED_REQUEST } from "../http/client-abort.ts";
+import { CLIENT_CLOSED_REQUEST, REQUEST_TIMEOUT } from "../http/client-abort.ts";
 
 export type { Logger };
 
@@ -107,11 +107,13 @@ function redactedTarget(method: string, path: string, route: string | undefined)
 
 /**
  * Writes one access line; 5xx at "error", 4xx at "warn", the rest at "info". A request the client
- * abandoned (499, http/client-abort.ts) is the client's doing and worth a debug line at most.
+ * abandoned (499, http/client-abort.ts) or did not send in time (408) is the client's doing and
+ * worth a debug line at most.
  */
 export function logAccess(logger: Logger, line: AccessLine): void {
   const entry = { ...line, path: redactedTarget(line.method, line.path, line.route), durationMs: Math.round(line.durationMs * 10) / 10 };
   if (line.status === CLIENT_CLOSED_REQUEST) logger.debug(entry, "request abandoned by the client");
+  else if (line.status === REQUEST_TIMEOUT) logger.debug(entry, "request not received in time");
   else if (line.status >= 500) logger.error(entry, "request");
   else if (line.status >= 400) logger.warn(entry, "request");
   else logger.info(entry, "request");

@@ -114,6 +114,11 @@ export const rateLimitRejections = new Counter({
   labelNames: ["rule"] as const,
 });
 
+export const httpConnectionsRefused = new Counter({
+  name: "hki_http_connections_refused_total",
+  help: "Connections closed unread because the process had HTTP_MAX_CONNECTIONS open already (platform/http/server-limits.ts)",
+});
+
 export const errorLogDrops = new Counter({
   name: "hki_error_log_dropped_total",
   help: "Error-log entries not written because a budget was spent, by level",
