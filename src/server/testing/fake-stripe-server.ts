@@ -72,8 +72,15 @@ export interface FakeStripeServer {
   listCalls: number;
   /** The next N `GET /v1/transfers` requests answer 500. */
   listFailNext: number;
+  /**
+   * Holds the answer of the next `GET /v1/transfers`: the list is taken when the request arrives (as
+   * Stripe reads it) and sent only when the returned function is called (a list answered late).
+   */
+  holdNextList(): () => void;
   /** Delay before each answer, ms. */
   latencyMs: number;
+  /** The time (ms) a transfer is stamped `created` with: a test's clock, so `created[gte]` agrees with it (the list's lag stays in real time). */
+  now: () => number;
   /** Sum of transfers to a destination (what a connected account received). */
   paidTo(destination: string): number;
   close(): Promise<void>;
@@ -118,13 +125,14 @@ function parseForm(text: string): { fields: Record<string, string>; metadata: Re
  * or no answer), and Stripe Connect as payouts use it: transfers with idempotency keys (a key used
  * again answers the stored result, as Stripe does, a stored 500 included), connected accounts,
  * refused destinations, 429 rate limits, requests that time out before or after the transfer was
- * made, 500s after making it, and `GET /v1/transfers` filtered by `transfer_group` and
- * `destination`, newest first, in pages (`limit`, `starting_after`, `has_more`).
+ * made, 500s after making it, and `GET /v1/transfers` filtered by `transfer_group`,
+ * `destination` and `created[gte]`, newest first, in pages (`limit`, `starting_after`, `has_more`).
  */
 export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<FakeStripeServer> {
   const pending = new Set<ServerResponse>();
   const answers = new Map<string, StoredAnswer>();
   let nextTransfer = 1;
+  const listGates: Array<Promise<void>> = [];
   const state: FakeStripeServer = {
     url: "",
     mode,
@@ -142,7 +150,13 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
     listLagMs: 0,
     listCalls: 0,
     listFailNext: 0,
+    holdNextList: () => {
+      let release: () => void = () => undefined;
+      listGates.push(new Promise<void>((resolve) => (release = resolve)));
+      return release;
+    },
     latencyMs: 0,
+    now: () => Date.now(),
     paidTo: (destination) => state.transfers.filter((t) => t.destination === destination).reduce((s, t) => s + t.amount, 0),
     close: async () => undefined,
   };
@@ -214,7 +228,7 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
         transfer_group: fields.transfer_group ?? null,
         metadata,
         idempotencyKey,
-        created: Math.floor(madeAtMs / 1000),
+        created: Math.floor(state.now() / 1000),
         madeAtMs,
       };
       state.transfers.push(t);
@@ -229,7 +243,7 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
     return answer;
   };
 
-  /** `GET /v1/transfers?transfer_group=&destination=&limit=&starting_after=`: newest first, as Stripe lists. */
+  /** `GET /v1/transfers?transfer_group=&destination=&created[gte]=&limit=&starting_after=`: newest first, as Stripe lists. */
   const listTransfers = (query: URLSearchParams): { status: number; body: string } => {
     state.listCalls += 1;
     if (state.listFailNext > 0) {
@@ -238,10 +252,16 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
     }
     const group = query.get("transfer_group");
     const destination = query.get("destination");
+    const createdGte = query.has("created[gte]") ? Number(query.get("created[gte]")) : null;
     const limit = Math.min(100, Math.max(1, Number(query.get("limit") ?? 10) || 10));
     const startingAfter = query.get("starting_after");
     const visibleBefore = Date.now() - state.listLagMs;
-    let list = state.transfers.filter((t) => (group === null || t.transfer_group === group) && (destination === null || t.destination === destination) && t.madeAtMs <= visibleBefore).reverse();
+    let list = state.transfers
+      .filter(
+        (t) =>
+          (group === null || t.transfer_group === group) && (destination === null || t.destination === destination) && (createdGte === null || t.created >= createdGte) && t.madeAtMs <= visibleBefore,
+      )
+      .reverse();
     if (startingAfter) {
       const at = list.findIndex((t) => t.id === startingAfter);
       if (at < 0) return error(400, "invalid_request_error", `No such transfer: '${startingAfter}'`, "resource_missing");
@@ -286,8 +306,18 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
           answer = error(404, "invalid_request_error", `Unrecognized request URL (${req.method} ${req.url})`);
         }
         if (!answer) return;
-        res.statusCode = answer.status;
-        res.end(answer.body);
+        const send = (a: { status: number; body: string }) => {
+          res.statusCode = a.status;
+          res.end(a.body);
+        };
+        const gate = path === "/v1/transfers" && req.method === "GET" ? listGates.shift() : undefined;
+        if (!gate) return send(answer);
+        const held = answer;
+        pending.add(res);
+        void gate.then(() => {
+          pending.delete(res);
+          send(held);
+        });
       };
       if (state.latencyMs > 0) setTimeout(respond, state.latencyMs);
       else respond();

@@ -234,10 +234,10 @@ async function run(db: Executor, cmd: Command, n: number): Promise<void> {
       return;
     }
     case "settle": {
-      const p = at(await db.selectFrom("payouts").select(["id", "amount_cents"]).where("status", "=", "unknown").orderBy("id").execute(), cmd.pick);
+      const p = at(await db.selectFrom("payouts").select(["id", "amount_cents", "attempt", "state_version"]).where("status", "=", "unknown").orderBy("id").execute(), cmd.pick);
       if (!p) return;
       if (cmd.found) await markPayoutPaid(db, p.id, `tr_${n}`, time(cmd.minute), Math.max(1, Number(p.amount_cents) + cmd.amountDelta));
-      else await markUnknownPayoutAbsent(db, p.id, "Stripe has no transfer for this payout", time(cmd.minute));
+      else await markUnknownPayoutAbsent(db, p.id, { attempt: p.attempt, stateVersion: p.state_version }, "Stripe has no transfer for this payout", time(cmd.minute));
       return;
     }
     case "cancelPayout":

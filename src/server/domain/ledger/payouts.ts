@@ -185,15 +185,24 @@ async function addToRun(db: Executor, runId: string, d: RunDeltas): Promise<void
     .execute();
 }
 
-/** Moves one payout from `from` to `to` if it is still in `from`; the changed row, or null. */
-async function movePayout(db: Executor, payoutId: string, from: PayoutStatus, to: PayoutStatus, set: Partial<Payout>, now: string): Promise<Payout | null> {
-  const row = await db
+/** The attempt and state version a decision about a payout was taken on (see `markUnknownPayoutAbsent`). */
+export interface PayoutReading {
+  attempt: number;
+  stateVersion: number;
+}
+
+/**
+ * Moves one payout from `from` to `to` if it is still in `from` (and, given `reading`, still at
+ * that attempt and state version); the changed row, or null. Every move advances the state version.
+ */
+async function movePayout(db: Executor, payoutId: string, from: PayoutStatus, to: PayoutStatus, set: Partial<Payout>, now: string, reading?: PayoutReading): Promise<Payout | null> {
+  let update = db
     .updateTable("payouts")
-    .set({ ...set, status: to, updated_at: now })
+    .set((eb) => ({ ...set, status: to, updated_at: now, state_version: eb("state_version", "+", 1) }))
     .where("id", "=", payoutId)
-    .where("status", "=", from)
-    .returningAll()
-    .executeTakeFirst();
+    .where("status", "=", from);
+  if (reading) update = update.where("attempt", "=", reading.attempt).where("state_version", "=", reading.stateVersion);
+  const row = await update.returningAll().executeTakeFirst();
   return row ? normalisePayout(row) : null;
 }
 
@@ -282,7 +291,7 @@ export function markPayoutPaid(db: Executor, payoutId: string, transferId: strin
 /**
  * processing → unknown: the calls ran out (or the run ended) without a definite answer, so Stripe
  * may have made the transfer. The amount stays in flight: it is neither owed again nor planned
- * again until Stripe has been asked (financial/payout-reconcile.ts).
+ * again until Stripe has been asked (features/financials/payout-reconcile.ts).
  */
 export function markPayoutUnknown(db: Executor, payoutId: string, reason: string, now: string): Promise<Payout | null> {
   return inTransaction(db, async (trx) => {
@@ -305,11 +314,13 @@ export async function markRunProcessingUnknown(db: Executor, runId: string, reas
 /**
  * unknown → failed, once Stripe confirmed it has no transfer for the payout (listed after the safe
  * window): the amount goes back into the balance, and a retry uses a new idempotency key (the old
- * one may hold Stripe's stored 500).
+ * one may hold Stripe's stored 500). Written only if the payout is still at the attempt and state
+ * version `reading` saw before Stripe was asked: a list answered late must not fail a later
+ * attempt that Stripe may have made meanwhile (that would owe, and pay, the amount twice).
  */
-export function markUnknownPayoutAbsent(db: Executor, payoutId: string, reason: string, now: string): Promise<Payout | null> {
+export function markUnknownPayoutAbsent(db: Executor, payoutId: string, reading: PayoutReading, reason: string, now: string): Promise<Payout | null> {
   return inTransaction(db, async (trx) => {
-    const p = await movePayout(trx, payoutId, "unknown", "failed", { failure_reason: reason.slice(0, 500), reuse_key: 0, checked_at: now }, now);
+    const p = await movePayout(trx, payoutId, "unknown", "failed", { failure_reason: reason.slice(0, 500), reuse_key: 0, checked_at: now }, now, reading);
     if (!p) return null;
     await addToPayoutAccount(trx, p.vendor_id, { inFlightCents: -p.amount_cents });
     await addToRun(trx, p.run_id, { counts: { unknown: -1, failed: 1 } });

@@ -75,16 +75,23 @@ export async function recordDifference(db: Executor, id: string, d: NewStripeDif
   return false;
 }
 
-/** Closes a run's open differences that the comparison at `now` did not find again; how many. */
-export async function resolveDifferencesNotSeen(db: Executor, runId: string, now: string): Promise<number> {
-  const result = await db
-    .updateTable("stripe_reconciliation_differences")
-    .set({ open: 0, resolved_at: now })
-    .where("run_id", "=", runId)
-    .where("open", "=", 1)
-    .where("last_seen_at", "<", now)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+/**
+ * Closes the open differences among `keys` (those the comparison at `now` looked at) that it did
+ * not find again; how many. A difference outside what was compared stays open.
+ */
+export async function resolveDifferencesNotSeen(db: Executor, keys: string[], now: string): Promise<number> {
+  let closed = 0;
+  for (let i = 0; i < keys.length; i += 500) {
+    const result = await db
+      .updateTable("stripe_reconciliation_differences")
+      .set({ open: 0, resolved_at: now })
+      .where("key", "in", keys.slice(i, i + 500))
+      .where("open", "=", 1)
+      .where("last_seen_at", "<", now)
+      .executeTakeFirst();
+    closed += Number(result.numUpdatedRows);
+  }
+  return closed;
 }
 
 export interface StripeReconciliationFacts {

@@ -323,17 +323,18 @@ export async function unknownPayouts(db: Executor, runId: string | null, afterId
   return (await query.orderBy("id").limit(limit).execute()).map(normalisePayout);
 }
 
-/** Runs created at or after `since` (reconciliation against Stripe), oldest first. */
-export async function runsCreatedSince(db: Executor, since: string): Promise<PayoutRun[]> {
-  const rows = await db.selectFrom("payout_runs").selectAll().where("created_at", ">=", since).orderBy("created_at").orderBy("id").execute();
-  return rows.map(normaliseRun);
+/** Payouts paid at or after `since`, whatever their run's age, in (paid_at, id) order after `after` (reconciliation's walk). */
+export async function paidPayoutsPage(db: Executor, since: string, after: { paidAt: string; id: string } | null, limit: number): Promise<Payout[]> {
+  let query = db.selectFrom("payouts").selectAll().where("status", "=", "paid").where("paid_at", ">=", since);
+  if (after) query = query.where((eb) => eb.or([eb("paid_at", ">", after.paidAt), eb.and([eb("paid_at", "=", after.paidAt), eb("id", ">", after.id)])]));
+  return (await query.orderBy("paid_at").orderBy("id").limit(limit).execute()).map(normalisePayout);
 }
 
-/** A run's payouts in every state, by id after `afterId` (reconciliation's walk). */
-export async function runPayoutsPage(db: Executor, runId: string, afterId: string | null, limit: number): Promise<Payout[]> {
-  let query = db.selectFrom("payouts").selectAll().where("run_id", "=", runId);
-  if (afterId) query = query.where("id", ">", afterId);
-  return (await query.orderBy("id").limit(limit).execute()).map(normalisePayout);
+/** Which of these ids are payout runs of the panel. */
+export async function knownRunIds(db: Executor, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom("payout_runs").select("id").where("id", "in", ids).execute();
+  return new Set(rows.map((r) => r.id));
 }
 
 export async function findPayoutsByIds(db: Executor, ids: string[]): Promise<Payout[]> {

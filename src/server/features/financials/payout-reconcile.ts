@@ -6,7 +6,7 @@ import type { Actor } from "../../platform/identity/actor.ts";
 import { type Executor, inTransaction } from "../../platform/db/executor.ts";
 import { completeSettledRun, markPayoutChecked, markPayoutPaid, markUnknownPayoutAbsent } from "../../domain/ledger/payouts.ts";
 import { listAllTransfers, type Pacer, type PayoutProvider, ProviderError, type TransferFacts } from "../../platform/stripe/stripe-payouts.ts";
-import { findPayout, findPayoutsByIds, runPayoutsPage, runsCreatedSince, unknownPayouts } from "./financials.queries.ts";
+import { findPayout, findPayoutsByIds, knownRunIds, paidPayoutsPage, unknownPayouts } from "./financials.queries.ts";
 import { dollars } from "./financials.mapping.ts";
 import { finishReconciliation, insertReconciliation, type NewStripeDifference, recordDifference, resolveDifferencesNotSeen } from "../../domain/ledger/stripe-reconciliation.ts";
 
@@ -21,7 +21,7 @@ import { finishReconciliation, insertReconciliation, type NewStripeDifference, r
 
 /** Default time after a payout's last attempt before "Stripe lists no transfer" is believed (a list can lag a create). */
 export const DEFAULT_UNKNOWN_WINDOW_MS = 5 * 60_000;
-/** Runs created this many days back are compared with Stripe by the daily reconciliation. */
+/** Transfers made (and payouts paid) this many days back are compared with Stripe by the daily reconciliation, whatever their run's age. */
 export const RECONCILE_DAYS = 3;
 
 export type SettleOutcome = "paid" | "owed_again" | "unknown";
@@ -43,7 +43,9 @@ const money = (cents: number, currency: string) => `${dollars(cents).toFixed(2)}
  * Asks Stripe about one payout whose outcome is unknown and records the answer:
  * - Stripe lists a transfer carrying the payout's id → paid, with that transfer's id and amount;
  * - it lists none and the last attempt is older than `windowMs` → failed, the amount owed again
- *   (a retry then uses a new idempotency key);
+ *   (a retry then uses a new idempotency key), written only if the payout is still at the attempt
+ *   and state version read before the list was asked: a list answered late (another check or a
+ *   retry moved the payout meanwhile, and Stripe may have made that later attempt) is dropped;
  * - it lists none yet within the window → still unknown (the check time is noted).
  * With an actor (the "Check with Stripe" action) one audit row is written whatever the answer; the
  * system's own checks write one only when they settle the payout. Throws ProviderError when Stripe
@@ -79,7 +81,7 @@ export async function settleUnknownPayout(
       } else message = "The payout changed meanwhile";
     } else if (sinceLastAttempt >= windowMs) {
       const reason = `Stripe has no transfer for this payout (checked ${at}); nothing was sent, the amount is owed again`;
-      moved = await markUnknownPayoutAbsent(trx, payout.id, reason, at);
+      moved = await markUnknownPayoutAbsent(trx, payout.id, { attempt: payout.attempt, stateVersion: payout.state_version }, reason, at);
       if (moved) {
         outcome = "owed_again";
         message = reason;
@@ -181,16 +183,18 @@ export interface ReconcileSummary {
 }
 
 /**
- * The daily comparison of Stripe's transfers with the ledger: for every run created in the last
- * RECONCILE_DAYS days, its unknown payouts are settled first, then every transfer Stripe lists under
- * the run's `transfer_group` is matched with the run's payouts. Recorded as differences (shown on
- * System Debug, each new one with a system audit row):
- * - `unknown_transfer`: a transfer the ledger does not know (no paid payout has its id): money sent
- *   that the ledger does not count, e.g. a vendor paid twice;
+ * The daily comparison of Stripe's transfers with the ledger. Unknown payouts are settled first;
+ * then every transfer Stripe lists as made in the last `days` days (RECONCILE_DAYS), whatever its
+ * run's age, is matched by its metadata's payout id and destination with the ledger, and every
+ * payout paid in those days is looked for among them. Recorded as differences (shown on System
+ * Debug, each new one with a system audit row):
+ * - `unknown_transfer`: a transfer the ledger does not count (no paid payout has its id, or it went
+ *   to another account than its payout's): money sent that the ledger does not know, e.g. a vendor
+ *   paid twice;
  * - `amount_differs`: the ledger's paid payout and Stripe's transfer disagree on the amount;
  * - `missing_transfer`: a payout the ledger records as paid (longer ago than the window) whose
  *   transfer Stripe does not list.
- * Transfers of payouts still in processing or unknown are left to the settling.
+ * Transfers of payouts still pending, in processing or unknown are left to the settling.
  */
 export async function reconcileWithStripe(
   deps: Pick<AppDeps, "database" | "clock">,
@@ -201,95 +205,15 @@ export async function reconcileWithStripe(
   const db = deps.database.db;
   const id = newId();
   const startedAt = deps.clock.now();
-  const since = new Date(startedAt.getTime() - (options.days ?? RECONCILE_DAYS) * 86_400_000).toISOString();
-  await insertReconciliation(db, { id, startedAt: startedAt.toISOString(), since });
+  const since = new Date(startedAt.getTime() - (options.days ?? RECONCILE_DAYS) * 86_400_000);
+  await insertReconciliation(db, { id, startedAt: startedAt.toISOString(), since: since.toISOString() });
   const summary: ReconcileSummary = { id, runs: 0, transfers: 0, payouts: 0, differences: 0, newDifferences: 0, error: null };
   try {
-    for (const run of await runsCreatedSince(db, since)) {
-      if (options.shouldStop && (await options.shouldStop())) break;
-      await settleUnknownPayouts(deps, provider, pacer, { runId: run.id, windowMs: options.windowMs });
-      // Taken before the list: a payout paid after it started is not looked for in it.
-      const now = deps.clock.now();
-      const at = now.toISOString();
-      const transfers = await listAllTransfers(provider, pacer, { transferGroup: run.id });
-      summary.runs += 1;
-      summary.transfers += transfers.length;
-      const found: NewStripeDifference[] = [];
-      const byId = new Map(transfers.map((t) => [t.id, t]));
-      const matched = new Set<string>();
-      // Payouts still being sent or unknown: their transfers are the settling's business.
-      const open = new Set<string>();
-      let after: string | null = null;
-      for (;;) {
-        const page = await runPayoutsPage(db, run.id, after, 1000);
-        if (page.length === 0) break;
-        for (const p of page) {
-          after = p.id;
-          summary.payouts += 1;
-          if (p.status === "processing" || p.status === "unknown" || p.status === "pending") open.add(p.id);
-          if (p.status !== "paid" || !p.stripe_transfer_id) continue;
-          const t = byId.get(p.stripe_transfer_id);
-          const base = { runId: run.id, payoutId: p.id, vendorId: p.vendor_id, vendorName: p.vendor_name, destination: p.destination, ledgerAmountCents: p.amount_cents };
-          if (!t) {
-            const paidAgo = now.getTime() - Date.parse(p.paid_at ?? p.updated_at);
-            if (paidAgo >= options.windowMs) {
-              found.push({
-                ...base,
-                key: `missing_transfer:${p.id}`,
-                kind: "missing_transfer",
-                stripeTransferId: p.stripe_transfer_id,
-                stripeAmountCents: null,
-                detail: `The ledger records ${money(p.amount_cents, p.currency)} paid to ${p.destination} by ${p.stripe_transfer_id}, which Stripe does not list in the run's transfers`,
-              });
-            }
-            continue;
-          }
-          matched.add(t.id);
-          if (t.amountCents !== p.amount_cents) {
-            found.push({
-              ...base,
-              key: `amount_differs:${t.id}`,
-              kind: "amount_differs",
-              stripeTransferId: t.id,
-              stripeAmountCents: t.amountCents,
-              detail: `Stripe's transfer ${t.id} is ${money(t.amountCents, t.currency)}; the ledger records ${money(p.amount_cents, p.currency)} paid`,
-            });
-          }
-        }
-      }
-      const strays = transfers.filter((t) => !matched.has(t.id) && !open.has(t.metadata.payout_id ?? ""));
-      const owners = new Map((await findPayoutsByIds(db, [...new Set(strays.map((t) => t.metadata.payout_id).filter((x): x is string => !!x))])).map((p) => [p.id, p]));
-      for (const t of strays) {
-        const owner = owners.get(t.metadata.payout_id ?? "");
-        const state = owner
-          ? owner.status === "paid"
-            ? `payout ${owner.id} is recorded as paid by ${owner.stripe_transfer_id}: the artist was paid twice`
-            : `payout ${owner.id} is ${owner.status} in the ledger, so its amount counts as owed: the artist may be paid again`
-          : "no payout of the ledger carries it";
-        found.push({
-          key: `unknown_transfer:${t.id}`,
-          kind: "unknown_transfer",
-          runId: run.id,
-          payoutId: owner?.id ?? t.metadata.payout_id ?? null,
-          vendorId: owner?.vendor_id ?? t.metadata.vendor_id ?? null,
-          vendorName: owner?.vendor_name ?? null,
-          destination: t.destination,
-          stripeTransferId: t.id,
-          stripeAmountCents: t.amountCents,
-          ledgerAmountCents: null,
-          detail: `Stripe made the transfer ${t.id} of ${money(t.amountCents, t.currency)} to ${t.destination ?? "?"} that the ledger does not count: ${state}`,
-        });
-      }
-      await inTransaction(db, async (trx) => {
-        for (const d of found) {
-          if (await recordDifference(trx, newId(), d, at)) {
-            summary.newDifferences += 1;
-            await auditDifference(trx, deps, d);
-          }
-        }
-        await resolveDifferencesNotSeen(trx, run.id, at);
-      });
-      summary.differences += found.length;
+    await settleUnknownPayouts(deps, provider, pacer, { windowMs: options.windowMs, ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}) });
+    if (!(options.shouldStop && (await options.shouldStop()))) {
+      const comparison = await compareWithStripe(deps, provider, pacer, since, options.windowMs);
+      Object.assign(summary, { runs: comparison.runs, transfers: comparison.transfers, payouts: comparison.payouts, differences: comparison.differences.length });
+      summary.newDifferences = await recordComparison(deps, comparison);
     }
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
@@ -297,6 +221,132 @@ export async function reconcileWithStripe(
   }
   await finishReconciliation(db, id, { finishedAt: deps.clock.now().toISOString(), ...summary });
   return summary;
+}
+
+interface Comparison {
+  /** When Stripe was asked: differences not found again at this time are closed. */
+  at: string;
+  runs: number;
+  transfers: number;
+  payouts: number;
+  differences: NewStripeDifference[];
+  /** The keys of every difference this comparison could have found. */
+  scope: string[];
+}
+
+/** Lists Stripe's transfers made since `since` and compares them, and the payouts paid since then, with the ledger. */
+async function compareWithStripe(deps: Pick<AppDeps, "database" | "clock">, provider: PayoutProvider, pacer: Pacer, since: Date, windowMs: number): Promise<Comparison> {
+  const db = deps.database.db;
+  // Taken before the list: a payout paid after it started is not looked for in it.
+  const now = deps.clock.now();
+  const transfers = await listAllTransfers(provider, pacer, { createdGte: Math.floor(since.getTime() / 1000) });
+  const owners = await payoutsCarriedBy(db, transfers);
+  const runs = await knownRunIds(db, [...new Set(transfers.map((t) => t.transferGroup).filter((g): g is string => !!g))]);
+  const comparison: Comparison = { at: now.toISOString(), runs: 0, transfers: transfers.length, payouts: 0, differences: [], scope: [] };
+  const runIds = new Set<string>();
+  for (const t of transfers) {
+    const owner = owners.get(t.metadata.payout_id ?? "");
+    // A transfer neither carrying a payout's id nor grouped under a run was not made by the panel.
+    if (!owner && !t.metadata.payout_id && !(t.transferGroup && runs.has(t.transferGroup))) continue;
+    runIds.add(owner?.run_id ?? t.transferGroup ?? "");
+    comparison.scope.push(`unknown_transfer:${t.id}`, `amount_differs:${t.id}`);
+    const difference = transferDifference(t, owner);
+    if (difference) comparison.differences.push(difference);
+  }
+  const listed = new Map(transfers.map((t) => [t.id, t]));
+  let after: { paidAt: string; id: string } | null = null;
+  for (;;) {
+    const page = await paidPayoutsPage(db, since.toISOString(), after, 1000);
+    if (page.length === 0) break;
+    for (const p of page) {
+      after = { paidAt: p.paid_at ?? "", id: p.id };
+      comparison.payouts += 1;
+      runIds.add(p.run_id);
+      comparison.scope.push(`missing_transfer:${p.id}`);
+      if (!p.stripe_transfer_id || listed.has(p.stripe_transfer_id) || now.getTime() - Date.parse(p.paid_at ?? p.updated_at) < windowMs) continue;
+      // Paid lately by a transfer made before the window (an outcome settled late): ask its run for it.
+      const own = (await listAllTransfers(provider, pacer, { transferGroup: p.run_id, destination: p.destination })).find((t) => t.id === p.stripe_transfer_id);
+      if (own) {
+        comparison.scope.push(`amount_differs:${own.id}`);
+        const difference = transferDifference(own, p);
+        if (difference) comparison.differences.push(difference);
+      } else comparison.differences.push(missingTransfer(p));
+    }
+  }
+  comparison.runs = runIds.size;
+  return comparison;
+}
+
+/** The payouts the transfers name in their metadata, by id. */
+async function payoutsCarriedBy(db: Executor, transfers: TransferFacts[]): Promise<Map<string, Payout>> {
+  const ids = [...new Set(transfers.map((t) => t.metadata.payout_id).filter((x): x is string => !!x))];
+  const owners = new Map<string, Payout>();
+  for (let i = 0; i < ids.length; i += 500) for (const p of await findPayoutsByIds(db, ids.slice(i, i + 500))) owners.set(p.id, p);
+  return owners;
+}
+
+const differenceBase = (p: Payout) => ({ runId: p.run_id, payoutId: p.id, vendorId: p.vendor_id, vendorName: p.vendor_name, destination: p.destination, ledgerAmountCents: p.amount_cents });
+
+/** What is wrong with one of Stripe's transfers as the ledger sees it, or null when the ledger counts it as it is (or its payout is still being settled). */
+function transferDifference(t: TransferFacts, owner: Payout | undefined): NewStripeDifference | null {
+  if (owner && (owner.status === "pending" || owner.status === "processing" || owner.status === "unknown")) return null;
+  if (owner?.status === "paid" && owner.stripe_transfer_id === t.id && t.destination === owner.destination) {
+    if (t.amountCents === owner.amount_cents) return null;
+    return {
+      ...differenceBase(owner),
+      key: `amount_differs:${t.id}`,
+      kind: "amount_differs",
+      stripeTransferId: t.id,
+      stripeAmountCents: t.amountCents,
+      detail: `Stripe's transfer ${t.id} is ${money(t.amountCents, t.currency)}; the ledger records ${money(owner.amount_cents, owner.currency)} paid`,
+    };
+  }
+  const state = !owner
+    ? "no payout of the ledger carries it"
+    : owner.status === "paid" && owner.stripe_transfer_id === t.id
+      ? `payout ${owner.id} is for ${owner.destination}: the money went to another account`
+      : owner.status === "paid"
+        ? `payout ${owner.id} is recorded as paid by ${owner.stripe_transfer_id}: the artist was paid twice`
+        : `payout ${owner.id} is ${owner.status} in the ledger, so its amount counts as owed: the artist may be paid again`;
+  return {
+    key: `unknown_transfer:${t.id}`,
+    kind: "unknown_transfer",
+    runId: owner?.run_id ?? t.transferGroup ?? "",
+    payoutId: owner?.id ?? t.metadata.payout_id ?? null,
+    vendorId: owner?.vendor_id ?? t.metadata.vendor_id ?? null,
+    vendorName: owner?.vendor_name ?? null,
+    destination: t.destination,
+    stripeTransferId: t.id,
+    stripeAmountCents: t.amountCents,
+    ledgerAmountCents: null,
+    detail: `Stripe made the transfer ${t.id} of ${money(t.amountCents, t.currency)} to ${t.destination ?? "?"} that the ledger does not count: ${state}`,
+  };
+}
+
+function missingTransfer(p: Payout): NewStripeDifference {
+  return {
+    ...differenceBase(p),
+    key: `missing_transfer:${p.id}`,
+    kind: "missing_transfer",
+    stripeTransferId: p.stripe_transfer_id,
+    stripeAmountCents: null,
+    detail: `The ledger records ${money(p.amount_cents, p.currency)} paid to ${p.destination} by ${p.stripe_transfer_id}, which Stripe does not list`,
+  };
+}
+
+/** Records what a comparison found (a system audit row for each new difference) and closes what it no longer finds; how many are new. */
+async function recordComparison(deps: Pick<AppDeps, "database" | "clock">, comparison: Comparison): Promise<number> {
+  return inTransaction(deps.database.db, async (trx) => {
+    let fresh = 0;
+    for (const d of comparison.differences) {
+      if (await recordDifference(trx, newId(), d, comparison.at)) {
+        fresh += 1;
+        await auditDifference(trx, deps, d);
+      }
+    }
+    await resolveDifferencesNotSeen(trx, comparison.scope, comparison.at);
+    return fresh;
+  });
 }
 
 function auditDifference(trx: Executor, deps: Pick<AppDeps, "clock">, d: NewStripeDifference): Promise<void> {

@@ -53,6 +53,7 @@ describe.each(testDatabaseKinds)("payouts with unknown outcomes on %s", (kind) =
   beforeEach(async () => {
     fake = await startFakeStripe();
     ctx = await createTestContext(kind, { env: { STRIPE_SECRET_KEY: KEY, STRIPE_API_BASE: fake.url, PAYOUT_UNKNOWN_WINDOW_SECONDS: String(WINDOW_S) } });
+    fake.now = () => ctx.clock.now().getTime();
     admin = await ctx.createUser({ email: "finance@hki.global", role: "admin" });
     const { db } = ctx.database;
     const make = async (name: string, gross: number): Promise<Artist> => {
@@ -339,6 +340,36 @@ describe.each(testDatabaseKinds)("payouts with unknown outcomes on %s", (kind) =
     expect(after.stripeReconciliation.differences.map((d) => d.kind)).toEqual(["unknown_transfer"]);
     const jobs = await ctx.database.db.selectFrom("jobs").select("status").where("kind", "=", PAYOUT_RECONCILE_JOB).execute();
     expect(jobs.map((j) => j.status)).toEqual(["completed", "completed"]);
+  });
+
+  it("the daily reconciliation compares every transfer of its days whatever the run's age: a retry of an old run's payout paid twice is found", async () => {
+    const run = await startRun();
+    const w = worker();
+    await drain(w);
+    const [avaPayout] = await payoutOf(ava);
+    expect(avaPayout?.status).toBe("paid");
+    // Ten days later someone pays Ava again under the old run's group, and sends Ben money under no run at all.
+    ctx.clock.advance(10 * 86_400_000);
+    const stripe = new StripePayouts({ secretKey: KEY, apiBase: fake.url });
+    const again = await stripe.createTransfer({
+      amountCents: ava.owedCents,
+      currency: "usd",
+      destination: ava.account,
+      transferGroup: run.id,
+      idempotencyKey: "old-run-again",
+      metadata: { payout_id: avaPayout!.id },
+    });
+    expect(again.kind).toBe("paid");
+    ctx.clock.advance(86_400_000);
+    await w.enqueueDueSchedules();
+    await drain(w);
+    admin = await ctx.createUser({ email: "finance-later@hki.global", role: "admin" });
+    const debug = debugResponseSchema.parse(await json(await get("/api/debug/admin")));
+    // The run is eleven days old (the comparison looked back at runs of the last three days only before).
+    expect(debug.stripeReconciliation.last).toMatchObject({ runs: 1, transfers: 1, differences: 1, error: null });
+    expect(debug.stripeReconciliation.differences).toEqual([
+      expect.objectContaining({ kind: "unknown_transfer", destination: ava.account, detail: expect.stringContaining("paid twice"), stripeTransferId: (again as { transferId: string }).transferId }),
+    ]);
   });
 
   it("refuses the check to a viewer", async () => {

@@ -51,6 +51,7 @@ describe.each(testDatabaseKinds)("payouts under faults (%s)", (kind) => {
       fc.asyncProperty(scenario, async ({ grosses, rounds }) => {
         const fake = await startFakeStripe();
         const ctx = await createTestContext(kind, { env: { STRIPE_SECRET_KEY: KEY, STRIPE_API_BASE: fake.url } });
+        fake.now = () => ctx.clock.now().getTime();
         try {
           const { db } = ctx.database;
           const real = new StripePayouts({ secretKey: KEY, apiBase: fake.url, timeoutMs: 150 });

@@ -20,6 +20,7 @@ import * as productsNameInSortIndexes from "./migrations/018-products-name-in-so
 import * as productSearchStatus from "./migrations/019-product-search-status.ts";
 import * as catalogueVersion from "./migrations/020-catalogue-version.ts";
 import * as vendorSearchVersion from "./migrations/021-vendor-search-version.ts";
+import * as payoutStateVersion from "./migrations/022-payout-state-version.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   "019-product-search-status": productSearchStatus,
   "020-catalogue-version": catalogueVersion,
   "021-vendor-search-version": vendorSearchVersion,
+  "022-payout-state-version": payoutStateVersion,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -367,6 +367,8 @@ export interface PayoutsTable {
   paid_at: string | null;
   /** When the outcome was last asked of Stripe (transfers.list), migration 011. */
   checked_at: Generated<string | null>;
+  /** Moves on every change of status (migration 022): a decision is written only on the version it read. */
+  state_version: Generated<number>;
 }
 
 /** One daily comparison of Stripe's transfers with the ledger (migration 011). */

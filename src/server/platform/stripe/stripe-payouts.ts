@@ -46,8 +46,10 @@ export interface TransferFacts {
 }
 
 export interface TransferListRequest {
-  /** The run's id (every transfer of a run carries it). */
-  transferGroup: string;
+  /** The run's id (every transfer of a run carries it); unset: every run's. */
+  transferGroup?: string | undefined;
+  /** Only transfers created at or after this time (Unix seconds; Stripe's `created[gte]`). */
+  createdGte?: number | undefined;
   /** Only transfers to this connected account. */
   destination?: string | undefined;
   /** The last transfer of the previous page (Stripe's `starting_after`). */
@@ -134,7 +136,8 @@ export class StripePayouts implements PayoutProvider {
   async listTransfers(request: TransferListRequest): Promise<{ transfers: TransferFacts[]; hasMore: boolean }> {
     try {
       const page = await this.stripe.transfers.list({
-        transfer_group: request.transferGroup,
+        ...(request.transferGroup ? { transfer_group: request.transferGroup } : {}),
+        ...(request.createdGte !== undefined ? { created: { gte: request.createdGte } } : {}),
         ...(request.destination ? { destination: request.destination } : {}),
         ...(request.startingAfter ? { starting_after: request.startingAfter } : {}),
         limit: request.limit ?? 100,
@@ -199,10 +202,14 @@ export class StripePayouts implements PayoutProvider {
 }
 
 /**
- * Every transfer of a run (to one destination when given), all pages, each page call waiting for
- * its slot of the pacer. Throws ProviderError as `listTransfers` does.
+ * Every transfer the filter selects (a run's, to one destination, created since a time), all
+ * pages, each page call waiting for its slot of the pacer. Throws ProviderError as `listTransfers` does.
  */
-export async function listAllTransfers(provider: PayoutProvider, pacer: Pacer, filter: { transferGroup: string; destination?: string | undefined }): Promise<TransferFacts[]> {
+export async function listAllTransfers(
+  provider: PayoutProvider,
+  pacer: Pacer,
+  filter: { transferGroup?: string | undefined; destination?: string | undefined; createdGte?: number | undefined },
+): Promise<TransferFacts[]> {
   const out: TransferFacts[] = [];
   let startingAfter: string | undefined;
   for (;;) {
