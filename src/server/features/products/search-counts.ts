@@ -1,4 +1,4 @@
-import { readCatalogueVersion } from "../../domain/ledger/counters.ts";
+import { CATALOGUE_VERSION } from "../../domain/ledger/counters.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import { VersionedMemo } from "../../platform/db/versioned-memo.ts";
 import { readSearchIndex, type SearchIndexReads } from "./products.queries.ts";
@@ -22,10 +22,10 @@ const MAX_MATCH_LISTS = 64;
  */
 export class SearchIndexMemo {
   private readonly counts: VersionedMemo<number>;
-  private readonly matchLists = new VersionedMemo<string[]>("search-count", MAX_MATCH_LISTS);
+  private readonly matchLists = new VersionedMemo<string[]>("search-count", CATALOGUE_VERSION, MAX_MATCH_LISTS);
 
   constructor(maxSearches = MAX_SEARCHES) {
-    this.counts = new VersionedMemo("search-count", maxSearches);
+    this.counts = new VersionedMemo("search-count", CATALOGUE_VERSION, maxSearches);
   }
 
   /**
@@ -34,12 +34,12 @@ export class SearchIndexMemo {
    */
   at(db: Executor): SearchIndexReads {
     const direct = readSearchIndex(db);
-    let version: Promise<number> | undefined;
-    const versionOnce = () => (version ??= readCatalogueVersion(db));
+    const counts = this.counts.at(db);
+    const matchLists = this.matchLists.at(db);
     return {
-      matched: async (search, cap) => this.counts.read(await versionOnce(), `${cap}\u0000${search}`, () => direct.matched(search, cap)),
-      ofStatus: async (search, status, cap) => this.counts.read(await versionOnce(), `${cap}\u0000${search}\u0000${status}`, () => direct.ofStatus(search, status, cap)),
-      matchIds: async (search, limit) => this.matchLists.read(await versionOnce(), `${limit}\u0000${search}`, () => direct.matchIds(search, limit)),
+      matched: (search, cap) => counts(`${cap}\u0000${search}`, () => direct.matched(search, cap)),
+      ofStatus: (search, status, cap) => counts(`${cap}\u0000${search}\u0000${status}`, () => direct.ofStatus(search, status, cap)),
+      matchIds: (search, limit) => matchLists(`${limit}\u0000${search}`, () => direct.matchIds(search, limit)),
     };
   }
 }

@@ -1,5 +1,5 @@
 import { VENDOR_SEARCH_SORT_CAP } from "../../../contract/vendors.ts";
-import { readVersionCounter, VENDOR_SEARCH_VERSION } from "../../domain/ledger/counters.ts";
+import { VENDOR_SEARCH_VERSION } from "../../domain/ledger/counters.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import { VersionedMemo } from "../../platform/db/versioned-memo.ts";
 import { type MatchesOf, type SearchMatches, sqliteMatchKeys } from "./vendors.queries.ts";
@@ -20,12 +20,11 @@ const MATCHES_KEPT = VENDOR_SEARCH_SORT_CAP;
  * once (docs/performance.md, seventh session).
  */
 export class VendorMatchMemo {
-  private readonly memo = new VersionedMemo<SearchMatches>("vendor-matches", MAX_SEARCHES);
+  private readonly memo = new VersionedMemo<SearchMatches>("vendor-matches", VENDOR_SEARCH_VERSION, MAX_SEARCHES);
 
   /** The matches of one request: the version is read once, at the first search asked. */
   at(db: Executor): MatchesOf {
-    let version: Promise<number> | undefined;
-    const versionOnce = () => (version ??= readVersionCounter(db, VENDOR_SEARCH_VERSION));
-    return async (search) => this.memo.read(await versionOnce(), search, () => sqliteMatchKeys(db, search, MATCHES_KEPT));
+    const matches = this.memo.at(db);
+    return (search) => matches(search, () => sqliteMatchKeys(db, search, MATCHES_KEPT));
   }
 }
