@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { MAX_NAME_LENGTH } from "../../contract/admin-users.ts";
 import { identityTextSchema } from "../../contract/common.ts";
-import { COMMAND_LINE, recordAudit } from "../domain/audit/audit-log.ts";
+import { COMMAND_LINE, changedValues, recordAudit } from "../domain/audit/audit-log.ts";
 import { hashPassword } from "../platform/identity/password-hash.ts";
 import { findUserByEmail, upsertUser } from "../platform/identity/users.ts";
 import type { Clock } from "../platform/clock.ts";
@@ -60,15 +60,16 @@ export async function runUserCreate(args: string[], db: Executor, clock: Clock, 
   const passwordHash = await hashPassword(values.password);
   const { user, created } = await inTransaction(db, async (trx) => {
     const result = await upsertUser(trx, clock, { email: values.email!, password: values.password!, passwordHash, role, ...(name !== undefined ? { name } : {}) });
-    const changed = { role, ...(name !== undefined ? { name } : {}) };
+    const after = { role, ...(name !== undefined ? { name } : {}) };
+    // An update always sets the password and ends the sessions; its before and after hold only the values that changed.
+    const change = existing ? (changedValues({ role: existing.role, ...(name !== undefined ? { name: existing.name } : {}) }, after) ?? { before: null, after: null }) : { before: null, after };
     await recordAudit(
       trx,
       {
         actor: COMMAND_LINE,
         action: result.created ? "user.create" : "user.update",
         target: { type: "user", id: result.user.id, label: result.user.email },
-        before: existing ? { role: existing.role, ...(name !== undefined ? { name: existing.name } : {}) } : null,
-        after: changed,
+        ...change,
         // The password is set either way (never written here); an update ends the account's sessions.
         details: { command: "user:create", ...(result.created ? {} : { sessionsEnded: true }) },
       },

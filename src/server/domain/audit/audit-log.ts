@@ -14,7 +14,7 @@ export interface AuditEntry {
   /** Dotted verb, e.g. "vendor.disable", "vendor.delete", "settings.update". */
   action: string;
   target: { type: string; id: string; label?: string | null };
-  /** For updates: the values before and after (only what changed). */
+  /** For updates: the values before and after (only what changed: `changedValues`). */
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;
   /**
@@ -31,8 +31,22 @@ const SYSTEM_ACTOR_EMAIL = "system";
 export const COMMAND_LINE = "command line";
 
 /**
+ * The before and after of a change as its audit row keeps them: only the keys whose value differs
+ * (docs/product.md §14.4). Null when no value differs, so that a row never shows a before and an
+ * after that are the same; an action that changed nothing writes no row at all (the caller decides
+ * from the rows it actually changed).
+ */
+export function changedValues(before: Record<string, unknown>, after: Record<string, unknown>): { before: Record<string, unknown>; after: Record<string, unknown> } | null {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((key) => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null));
+  if (keys.length === 0) return null;
+  return { before: Object.fromEntries(keys.map((key) => [key, before[key] ?? null])), after: Object.fromEntries(keys.map((key) => [key, after[key] ?? null])) };
+}
+
+/**
  * Records an admin action in audit_log. Pass the transaction that makes the change, so the record
- * exists exactly when the change does (a rolled-back action leaves no audit row).
+ * exists exactly when the change does (a rolled-back action leaves no audit row). A request that
+ * changed nothing (hiding a hidden product, enabling an enabled vendor) records nothing; a bulk
+ * action's row names only the rows it changed, with their values before.
  */
 export async function recordAudit(executor: Executor, entry: AuditEntry, clock: Clock): Promise<void> {
   const actor = entry.actor === COMMAND_LINE ? null : entry.actor;

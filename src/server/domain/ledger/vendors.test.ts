@@ -39,8 +39,8 @@ describe.each(testBackends())("vendors ledger on $kind", (backend) => {
 
   it("setVendorActive moves vendors_active only on a real change", async () => {
     const v = await createVendor(t.db, vendorInput("a"), clock);
-    expect((await setVendorActive(t.db, v.id, false, clock))?.is_active).toBe(0);
-    await setVendorActive(t.db, v.id, false, clock);
+    expect(await setVendorActive(t.db, v.id, false, clock)).toMatchObject({ before: { is_active: 1 }, after: { is_active: 0 }, changed: true });
+    expect(await setVendorActive(t.db, v.id, false, clock)).toMatchObject({ before: { is_active: 0 }, after: { is_active: 0 }, changed: false });
     expect((await readCounters(t.db)).vendors_active).toBe(0);
     await setVendorActive(t.db, v.id, true, clock);
     expect((await readCounters(t.db)).vendors_active).toBe(1);

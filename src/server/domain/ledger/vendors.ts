@@ -65,17 +65,33 @@ export async function createVendor(db: Executor, input: CreateVendorInput, clock
   });
 }
 
-/** Enables or disables a vendor; returns the updated row, or null when no such vendor exists. */
-export async function setVendorActive(db: Executor, vendorId: string, isActive: boolean, clock: Clock): Promise<Vendor | null> {
+/** A vendor's row before and after a status change, and whether this call changed it. */
+export interface VendorStatusChange {
+  before: Vendor;
+  after: Vendor;
+  changed: boolean;
+}
+
+/**
+ * Enables or disables a vendor; null when no such vendor exists. Conditional on the status read (as
+ * products and payouts are): of two changes racing on PostgreSQL, only the one whose update finds
+ * the status it read moves the counter; the other finds the vendor already in the status asked for
+ * and reports no change.
+ */
+export async function setVendorActive(db: Executor, vendorId: string, isActive: boolean, clock: Clock): Promise<VendorStatusChange | null> {
   return inTransaction(db, async (trx) => {
     const current = await trx.selectFrom("vendors").selectAll().where("id", "=", vendorId).executeTakeFirst();
     if (!current) return null;
     const next = isActive ? 1 : 0;
-    if (current.is_active === next) return current;
+    if (current.is_active === next) return { before: current, after: current, changed: false };
     const updatedAt = clock.now().toISOString();
-    await trx.updateTable("vendors").set({ is_active: next, updated_at: updatedAt }).where("id", "=", vendorId).execute();
+    const updated = await trx.updateTable("vendors").set({ is_active: next, updated_at: updatedAt }).where("id", "=", vendorId).where("is_active", "=", current.is_active).executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) {
+      const now = await trx.selectFrom("vendors").selectAll().where("id", "=", vendorId).executeTakeFirst();
+      return now ? { before: now, after: now, changed: false } : null;
+    }
     await incrementCounters(trx, { [COUNTERS.vendorsActive]: next - current.is_active });
-    return { ...current, is_active: next, updated_at: updatedAt };
+    return { before: current, after: { ...current, is_active: next, updated_at: updatedAt }, changed: true };
   });
 }
 

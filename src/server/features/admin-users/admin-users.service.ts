@@ -249,7 +249,8 @@ export class AdminUsersService {
     return this.db.transaction().execute(async (trx) => {
       const target = await this.staffMember(trx, id);
       const revoked = await revokeOpenSessions(trx, target.id, this.now());
-      await recordAudit(trx, { actor, action: "user.sessions_revoke", target: { type: "user", id: target.id, label: target.email }, details: { revoked } }, clock);
+      // No open session, nothing ended: no audit row (an action that changed nothing records nothing).
+      if (revoked > 0) await recordAudit(trx, { actor, action: "user.sessions_revoke", target: { type: "user", id: target.id, label: target.email }, details: { revoked } }, clock);
       return { revoked };
     });
   }

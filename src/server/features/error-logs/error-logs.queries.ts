@@ -81,10 +81,10 @@ export async function readLevelCounts(db: Executor, archived: boolean): Promise<
  * Archives one entry. Idempotent: an entry archived earlier keeps its first archived_at.
  * Returns null when no entry has this id.
  */
-export async function archiveErrorLog(db: Executor, id: string, now: Date): Promise<ErrorLogEntry | null> {
-  await db.updateTable("error_logs").set({ archived: 1, archived_at: now.toISOString() }).where("id", "=", id).where("archived", "=", 0).execute();
+export async function archiveErrorLog(db: Executor, id: string, now: Date): Promise<{ entry: ErrorLogEntry; archived: boolean } | null> {
+  const updated = await db.updateTable("error_logs").set({ archived: 1, archived_at: now.toISOString() }).where("id", "=", id).where("archived", "=", 0).executeTakeFirst();
   const row = await db.selectFrom("error_logs").select(ENTRY_COLUMNS).where("id", "=", id).executeTakeFirst();
-  return (row as ErrorLogEntry | undefined) ?? null;
+  return row ? { entry: row as ErrorLogEntry, archived: Number(updated.numUpdatedRows) === 1 } : null;
 }
 
 /** The entries of `ids` that exist, with whether each is archived (at most MAX_ARCHIVE_IDS primary-key reads). */
@@ -93,11 +93,11 @@ export async function findErrorLogsById(db: Executor, ids: string[]): Promise<Ar
   return db.selectFrom("error_logs").select(["id", "archived", "message"]).where("id", "in", ids).execute();
 }
 
-/** Archives the active entries among `ids` (archived ones keep their first archived_at). Returns how many. */
-export async function archiveErrorLogsById(db: Executor, ids: string[], now: Date): Promise<number> {
-  if (ids.length === 0) return 0;
-  const result = await db.updateTable("error_logs").set({ archived: 1, archived_at: now.toISOString() }).where("id", "in", ids).where("archived", "=", 0).executeTakeFirst();
-  return Number(result.numUpdatedRows);
+/** Archives the active entries among `ids` (archived ones keep their first archived_at). Returns the ids this archived. */
+export async function archiveErrorLogsById(db: Executor, ids: string[], now: Date): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.updateTable("error_logs").set({ archived: 1, archived_at: now.toISOString() }).where("id", "in", ids).where("archived", "=", 0).returning("id").execute();
+  return rows.map((r) => r.id);
 }
 
 /** Archives every active entry (of one level when given), chunk by chunk. Returns how many. */

@@ -238,12 +238,12 @@ describe.each(testDatabaseKinds)("error logs API on %s", (kind) => {
     const none = await ctx.request("/api/admin/errors/archive-all", { method: "POST", token: admin.token, json: {} });
     expect(((await none.json()) as ErrorMessageResponse).message).toBe("Archived 0 errors");
 
-    // Each bulk action is in the audit log with who did it and how many rows it touched.
+    // Each bulk action that archived anything is in the audit log with who did it and how many rows
+    // it touched; the last one changed nothing and left no row.
     const audit = await ctx.database.db.selectFrom("audit_log").selectAll().where("action", "=", "error_logs.archive_all").orderBy("id").execute();
     expect(audit.map((a) => [a.actor_email, a.target_id, JSON.parse(a.details)])).toEqual([
       [admin.email, "warning", { level: "warning", archived: 2 }],
       [admin.email, "all", { level: null, archived: 5 }],
-      [admin.email, "all", { level: null, archived: 0 }],
     ]);
   });
 

@@ -37,8 +37,9 @@ export class ErrorLogsService {
   }
 
   /**
-   * Archives the entries selected on screen (up to MAX_ARCHIVE_IDS) in one transaction with one
-   * audit row: an unknown id refuses the whole request and archives nothing.
+   * Archives the entries selected on screen (up to MAX_ARCHIVE_IDS) in one transaction: an unknown
+   * id refuses the whole request and archives nothing. One audit row names the entries this
+   * archived; entries already archived are only counted, and a request that archived none writes no row.
    */
   async archiveSelected(actor: Actor, ids: string[]): Promise<ErrorMessageResponse> {
     const { clock } = this.deps;
@@ -49,60 +50,71 @@ export class ErrorLogsService {
       if (missing.length > 0) {
         throw notFound(`No error log with id ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}; nothing was archived`);
       }
-      const archived = await archiveErrorLogsById(trx, ids, clock.now());
-      await recordAudit(
-        trx,
-        {
-          actor,
-          action: "error_logs.archive_selected",
-          target: { type: "error_logs", id: `${ids.length} entries`, label: `${formatCount(ids.length)} selected ${ids.length === 1 ? "entry" : "entries"}` },
-          details: { ids, archived, unchanged: ids.length - archived },
-        },
-        clock,
-      );
-      return archived;
+      // In the order of the request, whatever order the database answered in.
+      const archivedNow = new Set(await archiveErrorLogsById(trx, ids, clock.now()));
+      const archived = ids.filter((id) => archivedNow.has(id));
+      if (archived.length > 0) {
+        await recordAudit(
+          trx,
+          {
+            actor,
+            action: "error_logs.archive_selected",
+            target: { type: "error_logs", id: `${archived.length} entries`, label: `${formatCount(archived.length)} selected ${archived.length === 1 ? "entry" : "entries"}` },
+            details: { ids: archived, archived: archived.length, unchanged: ids.length - archived.length },
+          },
+          clock,
+        );
+      }
+      return archived.length;
     });
     return { message: `Archived ${plural(count, "error")}`, count };
   }
 
+  /** Archives every active entry (of one level); the audit row, when anything was archived, records how many. */
   async archiveAll(actor: Actor, level: ErrorLevel | null | undefined): Promise<ErrorMessageResponse> {
     const count = await archiveAllErrorLogs(this.db, { level: level ?? undefined, now: this.deps.clock.now() });
     // The bulk work spans many short transactions; the audit row records the finished result.
-    await recordAudit(
-      this.db,
-      {
-        actor,
-        action: "error_logs.archive_all",
-        target: { type: "error_logs", id: level ?? "all", label: level ? `${level} entries` : "all entries" },
-        details: { level: level ?? null, archived: count },
-      },
-      this.deps.clock,
-    );
+    if (count > 0) {
+      await recordAudit(
+        this.db,
+        {
+          actor,
+          action: "error_logs.archive_all",
+          target: { type: "error_logs", id: level ?? "all", label: level ? `${level} entries` : "all entries" },
+          details: { level: level ?? null, archived: count },
+        },
+        this.deps.clock,
+      );
+    }
     return { message: `Archived ${plural(count, level ? `${level} error` : "error")}`, count };
   }
 
+  /** Archives one entry; its audit row only when this archived it (an archived entry is answered as it is). */
   async archiveOne(actor: Actor, id: string): Promise<ArchiveOneResponse> {
-    const entry =
+    const result =
       id.length <= MAX_ERROR_LOG_ID_LENGTH
         ? await this.db.transaction().execute(async (trx) => {
-            const archived = await archiveErrorLog(trx, id, this.deps.clock.now());
-            if (archived) {
-              await recordAudit(trx, { actor, action: "error_logs.archive", target: { type: "error_log", id, label: archived.message.slice(0, 120) } }, this.deps.clock);
+            const found = await archiveErrorLog(trx, id, this.deps.clock.now());
+            if (found?.archived) {
+              await recordAudit(trx, { actor, action: "error_logs.archive", target: { type: "error_log", id, label: found.entry.message.slice(0, 120) } }, this.deps.clock);
             }
-            return archived;
+            return found;
           })
         : null;
-    if (!entry) throw notFound(`No error log with id ${id.slice(0, MAX_ERROR_LOG_ID_LENGTH)}`);
-    return { message: "Error archived", error: entry };
+    if (!result) throw notFound(`No error log with id ${id.slice(0, MAX_ERROR_LOG_ID_LENGTH)}`);
+    return { message: "Error archived", error: result.entry };
   }
 
+  /** Deletes archived entries past their retention; the audit row, when anything was deleted, records how many. */
   async cleanupArchived(actor: Actor): Promise<ErrorMessageResponse> {
     const count = await cleanupArchivedErrorLogs(this.db, this.deps.clock.now());
-    await recordAudit(
-      this.db,
-      { actor, action: "error_logs.cleanup_archived", target: { type: "error_logs", id: "archived", label: "archived entries" }, details: { deleted: count, retentionDays: ARCHIVE_RETENTION_DAYS } },
-      this.deps.clock,
-    );
+    if (count > 0) {
+      await recordAudit(
+        this.db,
+        { actor, action: "error_logs.cleanup_archived", target: { type: "error_logs", id: "archived", label: "archived entries" }, details: { deleted: count, retentionDays: ARCHIVE_RETENTION_DAYS } },
+        this.deps.clock,
+      );
+    }
     return { message: `Deleted ${plural(count, "archived error")} older than ${ARCHIVE_RETENTION_DAYS} days`, count };
   }
 }

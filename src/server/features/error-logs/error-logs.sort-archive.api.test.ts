@@ -130,7 +130,8 @@ describe.each(testDatabaseKinds)("error logs sort and archive selected on %s", (
       expect(kept.archived_at).toBe(NOW);
       const audit = await ctx.database.db.selectFrom("audit_log").selectAll().execute();
       expect(audit.map((a) => a.action)).toEqual(["error_logs.archive_selected"]);
-      expect(JSON.parse(audit[0]!.details!)).toMatchObject({ ids, archived: 3, unchanged: 1 });
+      // The row names the entries this archived; the one already archived is only counted.
+      expect(JSON.parse(audit[0]!.details!)).toEqual({ ids: ids.slice(0, 3), archived: 3, unchanged: 1 });
     });
 
     it("400 for no ids, more than 500, a repeated id or an extra key", async () => {

@@ -1,5 +1,5 @@
 import type { BulkProductStatusRequest, BulkProductStatusResponse, ProductDetail, ProductListItem, ProductsQuery, ProductsResponse, ProductsSummary } from "../../../contract/products.ts";
-import { recordAudit } from "../../domain/audit/audit-log.ts";
+import { changedValues, recordAudit } from "../../domain/audit/audit-log.ts";
 import { COUNTERS, readCounters } from "../../domain/ledger/counters.ts";
 import { readProductLimit } from "../../domain/ledger/product-limit.ts";
 import { moderateProducts } from "../../domain/ledger/products.ts";
@@ -63,7 +63,10 @@ export class ProductsService {
     };
   }
 
-  /** Hides (reason required, shown to the artist) or restores one product; one audit row with before and after. */
+  /**
+   * Hides (reason required, shown to the artist) or restores one product; one audit row with before
+   * and after when it changed, none when it already had the status asked for.
+   */
   async setStatus(actor: Actor, id: string, status: "hidden" | "active", reason: string | undefined): Promise<ProductListItem> {
     const { clock } = this.deps;
     return this.db.transaction().execute(async (trx) => {
@@ -71,48 +74,59 @@ export class ProductsService {
       const before = result.before[0]!;
       const after = await findProductWithVendor(trx, id);
       if (!after) throw productNotFound();
-      await recordAudit(
-        trx,
-        {
-          actor,
-          action: status === "hidden" ? "product.hide" : "product.restore",
-          target: { type: "product", id, label: before.name },
-          before: { status: toApiStatus(before.status), reason: before.moderation_reason },
-          after: { status: toApiStatus(after.status), reason: after.moderation_reason },
-          details: { vendorId: before.vendor_id, changed: result.changed.length === 1, ...(reason ? { reason } : {}) },
-        },
-        clock,
-      );
+      const change = changedValues({ status: toApiStatus(before.status), reason: before.moderation_reason }, { status: toApiStatus(after.status), reason: after.moderation_reason });
+      if (result.changed.length === 1 && change) {
+        await recordAudit(
+          trx,
+          {
+            actor,
+            action: status === "hidden" ? "product.hide" : "product.restore",
+            target: { type: "product", id, label: before.name },
+            ...change,
+            details: { vendorId: before.vendor_id, ...(reason ? { reason } : {}) },
+          },
+          clock,
+        );
+      }
       return toListItem(after);
     });
   }
 
-  /** Hides or restores up to 500 products, all or nothing; one audit row naming every product. */
+  /**
+   * Hides or restores up to 500 products, all or nothing. One audit row names the products whose
+   * status changed (each had the other status before); products already in the status asked for are
+   * only counted, and a request that changed none writes no row.
+   */
   async bulkSetStatus(actor: Actor, body: BulkProductStatusRequest): Promise<BulkProductStatusResponse> {
     const { clock } = this.deps;
     const status = body.status === "hidden" ? "hidden" : "listed";
     return this.db.transaction().execute(async (trx) => {
       const result = await moderateProducts(trx, body.ids, { status, reason: body.reason ?? null, actor: { id: actor.user.id, email: actor.user.email } }, clock);
       const unchanged = result.before.length - result.changed.length;
-      await recordAudit(
-        trx,
-        {
-          actor,
-          action: body.status === "hidden" ? "product.bulk_hide" : "product.bulk_restore",
-          target: {
-            type: "products",
-            id: `${result.before.length} products`,
-            label: result.before
-              .slice(0, 3)
-              .map((p) => p.name)
-              .join(", "),
+      const changed = new Set(result.changed);
+      const moved = result.before.filter((p) => changed.has(p.id));
+      if (moved.length > 0) {
+        await recordAudit(
+          trx,
+          {
+            actor,
+            action: body.status === "hidden" ? "product.bulk_hide" : "product.bulk_restore",
+            target: {
+              type: "products",
+              id: `${moved.length} products`,
+              label: moved
+                .slice(0, 3)
+                .map((p) => p.name)
+                .join(", "),
+            },
+            // moderateProducts changes only listed products when hiding and hidden ones when restoring.
+            before: { status: body.status === "hidden" ? "active" : "hidden" },
+            after: { status: body.status },
+            details: { productIds: moved.map((p) => p.id), unchanged, ...(body.reason ? { reason: body.reason } : {}) },
           },
-          before: { status: body.status === "hidden" ? "active" : "hidden" },
-          after: { status: body.status },
-          details: { productIds: result.before.map((p) => p.id), changed: result.changed, unchanged, ...(body.reason ? { reason: body.reason } : {}) },
-        },
-        clock,
-      );
+          clock,
+        );
+      }
       return { changed: result.changed.length, unchanged };
     });
   }

@@ -151,36 +151,41 @@ export class VendorsService {
   /**
    * The one rule of a status change, for one vendor and for many: the ledger changes the flag (and
    * its counters), and a disabled vendor's feature ends with it (docs/product.md §18.1), all in the
-   * caller's transaction. Null when no such vendor exists.
+   * caller's transaction. Null when no such vendor exists; `changed` is whether the flag moved.
    */
-  private async changeStatus(trx: Executor, vendorId: string, isActive: boolean): Promise<{ before: Vendor; after: Vendor; featuresEnded: number } | null> {
+  private async changeStatus(trx: Executor, vendorId: string, isActive: boolean): Promise<{ before: Vendor; after: Vendor; changed: boolean; featuresEnded: number } | null> {
     const { clock } = this.deps;
-    const before = await findVendor(trx, vendorId);
-    if (!before) return null;
-    const after = await setVendorActive(trx, vendorId, isActive, clock);
-    if (!after) return null;
+    const result = await setVendorActive(trx, vendorId, isActive, clock);
+    if (!result) return null;
     const featuresEnded = isActive ? 0 : await endFeaturesOfVendor(trx, vendorId, "vendor_disabled", clock);
-    return { before, after, featuresEnded };
+    return { ...result, featuresEnded };
   }
 
+  /** Enables or disables one vendor; one audit row when that changed anything, none when it already had the status asked for. */
   async setStatus(actor: Actor, vendorId: string, isActive: boolean): Promise<VendorListItem> {
     const { clock } = this.deps;
     const updated = await this.db.transaction().execute(async (trx) => {
-      const changed = await this.changeStatus(trx, vendorId, isActive);
-      if (!changed) return null;
-      const { before, after, featuresEnded } = changed;
-      await recordAudit(
-        trx,
-        {
-          actor,
-          action: isActive ? "vendor.enable" : "vendor.disable",
-          target: { type: "vendor", id: vendorId, label: before.name },
-          before: { isActive: before.is_active === 1 },
-          after: { isActive },
-          details: { name: before.name, isActive: { from: before.is_active === 1, to: isActive }, ...(featuresEnded > 0 ? { featuredSlotsEnded: featuresEnded } : {}) },
-        },
-        clock,
-      );
+      const result = await this.changeStatus(trx, vendorId, isActive);
+      if (!result) return null;
+      const { before, after, changed, featuresEnded } = result;
+      if (changed || featuresEnded > 0) {
+        await recordAudit(
+          trx,
+          {
+            actor,
+            action: isActive ? "vendor.enable" : "vendor.disable",
+            target: { type: "vendor", id: vendorId, label: before.name },
+            // A disabled vendor whose feature was still live changes only that: no before and after of its status.
+            ...(changed ? { before: { isActive: before.is_active === 1 }, after: { isActive: after.is_active === 1 } } : {}),
+            details: {
+              name: before.name,
+              ...(changed ? { isActive: { from: before.is_active === 1, to: after.is_active === 1 } } : {}),
+              ...(featuresEnded > 0 ? { featuredSlotsEnded: featuresEnded } : {}),
+            },
+          },
+          clock,
+        );
+      }
       return after;
     });
     if (!updated) throw vendorNotFound();
@@ -190,7 +195,9 @@ export class VendorsService {
   /**
    * Enables or disables up to MAX_BULK_VENDORS vendors in one transaction, all or nothing: an
    * unknown id refuses the whole request before anything changes. Each vendor goes through the same
-   * rule as a single change (changeStatus); one audit row names them all.
+   * rule as a single change (changeStatus). One audit row names the vendors whose status changed
+   * (each had the other status before); the others are only counted, and a request that changed
+   * nothing writes no row.
    */
   async bulkSetStatus(actor: Actor, ids: string[], isActive: boolean): Promise<BulkVendorStatusResponse> {
     const { clock } = this.deps;
@@ -204,29 +211,37 @@ export class VendorsService {
           .join(", ");
         throw notFound(`No vendor with id ${named}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}; nothing was changed`);
       }
-      const changed: string[] = [];
+      const changed: Vendor[] = [];
       let featuresEnded = 0;
       for (const id of ids) {
         const result = await this.changeStatus(trx, id, isActive);
         // Found above in this transaction; a vendor deleted since would make this null.
         if (!result) throw notFound(`No vendor with id ${id}; nothing was changed`);
-        if (result.before.is_active !== result.after.is_active) changed.push(id);
+        if (result.changed) changed.push(result.before);
         featuresEnded += result.featuresEnded;
       }
-      const names = ids.map((id) => found.get(id)?.name ?? id);
-      await recordAudit(
-        trx,
-        {
-          actor,
-          action: isActive ? "vendor.bulk_enable" : "vendor.bulk_disable",
-          target: { type: "vendors", id: `${ids.length} vendors`, label: names.slice(0, 3).join(", ") },
-          before: { isActive: !isActive },
-          after: { isActive },
-          details: { vendorIds: ids, changed, unchanged: ids.length - changed.length, ...(featuresEnded > 0 ? { featuredSlotsEnded: featuresEnded } : {}) },
-        },
-        clock,
-      );
-      return { changed: changed.length, unchanged: ids.length - changed.length };
+      const unchanged = ids.length - changed.length;
+      if (changed.length > 0 || featuresEnded > 0) {
+        await recordAudit(
+          trx,
+          {
+            actor,
+            action: isActive ? "vendor.bulk_enable" : "vendor.bulk_disable",
+            target: {
+              type: "vendors",
+              id: `${changed.length} vendors`,
+              label: changed
+                .slice(0, 3)
+                .map((v) => v.name)
+                .join(", "),
+            },
+            ...(changed.length > 0 ? { before: { isActive: !isActive }, after: { isActive } } : {}),
+            details: { vendorIds: changed.map((v) => v.id), unchanged, ...(featuresEnded > 0 ? { featuredSlotsEnded: featuresEnded } : {}) },
+          },
+          clock,
+        );
+      }
+      return { changed: changed.length, unchanged };
     });
   }
 
