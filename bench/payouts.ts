@@ -6,7 +6,7 @@
  *      configured one, from the first transfer to the last.
  *   2. A CSV export of `--export-rows` payouts (rows added in bulk): rows per second and the
  *      server's peak RSS before and after (constant memory: it must not grow with the file).
- * Writes bench/results/payouts-latest.json. `--from source` runs the server from source (no build).
+ * Writes bench/results/<date>-<commit>-payouts.json. `--from source` runs the server from source (no build).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +19,7 @@ import { generateLargeDataset } from "../src/server/demo-data/generate.ts";
 import { startFakeStripe } from "../src/server/testing/fake-stripe-server.ts";
 import { startServer as startSourceServer, signInAdmin } from "../src/server/testing/server-process.ts";
 import { describeMachine } from "./lib/machine.ts";
+import { RESULTS_DIR, resultFile } from "./lib/result-file.ts";
 import { BENCH_ADMIN, peakRssMb, startServer as startBuiltServer } from "./lib/server-process.ts";
 
 const { values } = parseArgs({
@@ -27,7 +28,7 @@ const { values } = parseArgs({
     rps: { type: "string", default: "100" },
     "export-rows": { type: "string", default: "1000000" },
     from: { type: "string", default: "build" },
-    out: { type: "string", default: "bench/results/payouts-latest.json" },
+    out: { type: "string" },
   },
 });
 const vendors = Number(values.vendors);
@@ -141,9 +142,10 @@ async function main(): Promise<void> {
       `export: ${csv.rows} rows, ${(bytes / 1e6).toFixed(1)} MB in ${exportSeconds.toFixed(1)} s = ${Math.round(csv.rowsPerSecond)} rows/s; peak RSS ${rssBefore?.toFixed(0)} → ${rssAfter?.toFixed(0)} MB`,
     );
 
-    mkdirSync("bench/results", { recursive: true });
-    writeFileSync(values.out!, JSON.stringify({ at: new Date().toISOString(), machine: describeMachine(), vendors, run, csv }, null, 2));
-    log(`wrote ${values.out}`);
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    const out = values.out ?? resultFile("payouts");
+    writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), machine: describeMachine(), vendors, run, csv }, null, 2));
+    log(`wrote ${out}`);
   } catch (err) {
     console.error(serverOutput().slice(-4000));
     throw err;

@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/profile.ts [--db sqlite|postgres] [--scale F] [--duration S] [--connections N] [--url DATABASE_URL] [--out FILE]`
  *
- * Where a request's CPU goes under load (issue 25; docs/performance.md "Request path profile").
+ * Where a request's CPU goes under load (docs/performance.md, "Where a request's CPU goes").
  * Starts the real server as `npm start` runs it (production bundle, NODE_ENV=production, the JSON
  * access line at LOG_LEVEL info into a pipe, prom-client metrics recorded) with `node --cpu-prof`,
  * runs the dashboard alone and then the bench's read mix under autocannon, stops the server (the
@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { ensureDataset, scaledSize } from "./lib/dataset.ts";
 import { loadMix, pickSubjects, endpointsFor } from "./lib/endpoints.ts";
 import { runLoad, type LoadFigures } from "./lib/load.ts";
+import { resultFile } from "./lib/result-file.ts";
 import { signIn, startServer } from "./lib/server-process.ts";
 
 const { values } = parseArgs({
@@ -27,7 +28,8 @@ const { values } = parseArgs({
     scale: { type: "string", default: "0.1" },
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "100" },
-    out: { type: "string", default: "bench/results/profile-latest.json" },
+    /** Default: a new file named by date and commit (lib/result-file.ts). */
+    out: { type: "string" },
     label: { type: "string", default: "" },
     /** A DATABASE_URL to profile on instead of the bench's cached data set (e.g. a copy, to compare two builds on the same data). */
     url: { type: "string" },
@@ -209,7 +211,7 @@ async function main(): Promise<void> {
   console.log(`${"part".padEnd(52)} ${rows.map((r) => r.name.padStart(10)).join(" ")}`);
   for (const n of names) console.log(`${n.padEnd(52)} ${rows.map((r) => (r.perRequest[n] ?? 0).toFixed(1).padStart(10)).join(" ")}`);
   console.log(`${"total busy (all but idle)".padEnd(52)} ${rows.map((r) => r.cpuUsPerRequest.toFixed(1).padStart(10)).join(" ")}`);
-  const out = resolve(values.out!);
+  const out = resolve(values.out ?? resultFile(`profile-${db}-scale-${Number(values.scale)}${values.label ? `-${values.label}` : ""}`));
   writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), label: values.label, db, scale: Number(values.scale), seconds, profileFile: join(dir, file), rows }, null, 2)}\n`);
   console.log(`\nwrote ${out} (profile: ${join(dir, file)})`);
 }

@@ -13,7 +13,8 @@ export interface BenchOptions {
   replicas: number;
   growth: boolean;
   regenerate: boolean;
-  out: string;
+  /** Where the result goes; by default a new file named by date and commit (result-file.ts). */
+  out: string | undefined;
 }
 
 const USAGE = `npm run bench -- [--db sqlite|postgres] [--scale F] [--quick] [--requests N] [--duration S]
@@ -67,6 +68,6 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     replicas: Math.round(number("replicas", values.replicas, 1, 1)),
     growth: !(values["no-growth"] ?? false),
     regenerate: values.regenerate ?? false,
-    out: values.out ?? "bench/results/latest.json",
+    out: values.out,
   };
 }

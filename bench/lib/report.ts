@@ -34,12 +34,35 @@ export function latencyTable(rows: EndpointResult[]): string {
   return [head, "-".repeat(head.length), ...lines].join("\n");
 }
 
+const cores = (n: number | null) => (n === null ? "-" : n.toFixed(2));
+const micros = (n: number | null) => (n === null ? "-" : n.toFixed(1));
+
+/** Server µs/req: the server's CPU (every thread) per answer; generator: autocannon's; cores: each one's share of a core during the run. */
 export function loadTable(runs: Array<{ name: string; figures: LoadFigures }>): string {
-  const head = `${pad("load run", 28)} ${lpad("req/s", 9)} ${lpad("p50", 7)} ${lpad("p99", 7)} ${lpad("max", 7)} ${lpad("errors", 7)}`;
+  const head = `${pad("load run", 28)} ${lpad("req/s", 9)} ${lpad("p50", 7)} ${lpad("p99", 7)} ${lpad("max", 7)} ${lpad("errors", 7)} ${lpad("server µs/req", 14)} ${lpad("cores", 6)} ${lpad(
+    "generator µs/req",
+    17,
+  )} ${lpad("cores", 6)}`;
   const lines = runs.map(
-    ({ name, figures: f }) => `${pad(name, 28)} ${lpad(f.requestsPerSecond.toFixed(0), 9)} ${lpad(ms(f.p50Ms), 7)} ${lpad(ms(f.p99Ms), 7)} ${lpad(ms(f.maxMs), 7)} ${lpad(String(f.errors), 7)}`,
+    ({ name, figures: f }) =>
+      `${pad(name, 28)} ${lpad(f.requestsPerSecond.toFixed(0), 9)} ${lpad(ms(f.p50Ms), 7)} ${lpad(ms(f.p99Ms), 7)} ${lpad(ms(f.maxMs), 7)} ${lpad(String(f.errors), 7)} ${lpad(
+        micros(f.serverCpuUsPerRequest),
+        14,
+      )} ${lpad(cores(f.serverCores), 6)} ${lpad(micros(f.generatorCpuUsPerRequest), 17)} ${lpad(cores(f.generatorCores), 6)}`,
   );
   return [head, "-".repeat(head.length), ...lines].join("\n");
+}
+
+/**
+ * The dashboard's throughput as a share of bare node:http's, from each server's CPU per request:
+ * bare µs ÷ dashboard µs. The req/s ratio of a closed loop on two shared cores depends on how the
+ * scheduler splits them between the server and the load generator (the bare server is held back
+ * by the generator, the dashboard by itself); the CPU each server spends per answer does not.
+ * Null where /proc gave no CPU figures.
+ */
+export function cpuRatio(dashboard: LoadFigures, bare: LoadFigures): number | null {
+  if (dashboard.serverCpuUsPerRequest === null || bare.serverCpuUsPerRequest === null || dashboard.serverCpuUsPerRequest === 0) return null;
+  return bare.serverCpuUsPerRequest / dashboard.serverCpuUsPerRequest;
 }
 
 export function targetsTable(checks: TargetCheck[]): string {
@@ -52,7 +75,7 @@ export function checkTargets(input: {
   dashboard: LoadFigures | null;
   bare: LoadFigures | null;
   peakRssMb: number | null;
-  /** Dashboard req/s ÷ bare node:http req/s at least this (default 0.3, issue 7). */
+  /** Bare node:http's server CPU per request ÷ the dashboard's at least this (default 0.3, issue 7). */
   ratioTarget?: number;
 }): TargetCheck[] {
   const checks: TargetCheck[] = [];
@@ -75,9 +98,13 @@ export function checkTargets(input: {
     checks.push({ figure: "server peak RSS (VmHWM)", target: "<= 256 MB", measured: `${input.peakRssMb.toFixed(0)} MB`, pass: input.peakRssMb <= 256 });
   }
   if (input.dashboard && input.bare) {
-    const ratio = input.dashboard.requestsPerSecond / input.bare.requestsPerSecond;
+    // The floor is held on the CPU figure (cpuRatio); req/s is printed beside it. Without /proc
+    // (not Linux) the req/s ratio stands in, and says so.
     const target = input.ratioTarget ?? 0.3;
-    checks.push({ figure: "dashboard req/s / bare node:http req/s", target: `>= ${target}`, measured: ratio.toFixed(3), pass: ratio >= target });
+    const byCpu = cpuRatio(input.dashboard, input.bare);
+    const ratio = byCpu ?? input.dashboard.requestsPerSecond / input.bare.requestsPerSecond;
+    const figure = byCpu === null ? "dashboard / bare node:http, req/s" : "dashboard / bare node:http, server CPU per request";
+    checks.push({ figure, target: `>= ${target}`, measured: ratio.toFixed(3), pass: ratio >= target });
   }
   return checks;
 }

@@ -3,7 +3,7 @@
  * real server on the demo data, in the system Chromium (/usr/bin/chromium or CHROME_PATH; a browser
  * is never downloaded). Prints the performance score, LCP, TBT and CLS of the dashboard, vendors,
  * error logs and analytics against issue 7's targets, and the accessibility score of every screen
- * in the light and the dark theme against issue 23's (>= 95); writes bench/results/web-latest.json.
+ * in the light and the dark theme against issue 23's (>= 95); writes bench/results/<date>-<commit>-web.json.
  *
  * The app sits behind the beta gate and a sign-in. Lighthouse only takes extra headers, so the
  * browser is started with a persistent profile (its default context is the one Lighthouse's tab
@@ -18,6 +18,7 @@ import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import { chromium } from "playwright-core";
 import { describeMachine } from "../lib/machine.ts";
+import { RESULTS_DIR, resultFile } from "../lib/result-file.ts";
 import { freePort, signIn, startServer } from "../lib/server-process.ts";
 
 /** `perf`: the screens issue 7's performance targets are for; every screen is checked for accessibility. */
@@ -40,7 +41,6 @@ const THEME_STORAGE_KEY = "theme"; // src/web/app/theme.ts
 const TARGETS = { score: 95, lcpMs: 1200, tbtMs: 150, cls: 0.05, accessibility: 95 };
 const BETA_MARKER_KEY = "beta-access"; // src/web/lib/beta-marker.ts
 const SESSION_STORAGE_KEY = "hki-admin-session"; // src/web/lib/session.ts
-const OUT = "bench/results/web-latest.json";
 
 const chromePath = [process.env.CHROME_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p): p is string => !!p && existsSync(p));
 if (!chromePath) {
@@ -150,9 +150,10 @@ async function main(): Promise<void> {
   console.log(
     `targets: accessibility >= ${TARGETS.accessibility} on every screen in both themes (issue 23); score >= ${TARGETS.score}, LCP <= ${TARGETS.lcpMs} ms, TBT <= ${TARGETS.tbtMs} ms, CLS <= ${TARGETS.cls} on dashboard, vendors, error logs, analytics (issue 7; desktop preset, simulated throttling)`,
   );
-  mkdirSync("bench/results", { recursive: true });
-  writeFileSync(OUT, `${JSON.stringify({ date: new Date().toISOString(), machine: describeMachine(), chromium: chromePath, targets: TARGETS, pages: results }, null, 2)}\n`);
-  console.log(`[bench:web] wrote ${OUT}`);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const out = resultFile("web");
+  writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), machine: describeMachine(), chromium: chromePath, targets: TARGETS, pages: results }, null, 2)}\n`);
+  console.log(`[bench:web] wrote ${out}`);
   if (results.some((r) => !r.pass)) process.exitCode = 1;
 }
 

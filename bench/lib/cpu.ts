@@ -1,0 +1,42 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { childPids } from "./server-process.ts";
+
+let ticksPerSecond: number | null = null;
+/** The kernel's clock ticks per second (USER_HZ), the unit of /proc/<pid>/stat's CPU times. */
+function clockTicksPerSecond(): number {
+  if (ticksPerSecond === null) {
+    try {
+      ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+/** User + system CPU time of one process, every thread of it (V8's collector and compiler threads included), in µs; null where /proc is unavailable. */
+function processCpuMicros(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) may hold spaces and parentheses: the fields after it start past the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 14 (utime) and 15 (stime) of proc(5); fields[0] is field 3.
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks / clockTicksPerSecond()) * 1e6 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time used so far by a server: the process itself and, under a cluster supervisor, each of its
+ * workers. Read before and after a load run, the difference divided by the requests answered is the
+ * server's CPU per request: what the server costs, whatever share of the cores the load generator
+ * beside it happened to take (docs/performance.md, "Throughput").
+ */
+export function serverCpuMicros(pid: number): number | null {
+  const own = processCpuMicros(pid);
+  if (own === null) return null;
+  return childPids(pid).reduce((sum, child) => sum + (processCpuMicros(child) ?? 0), own);
+}
