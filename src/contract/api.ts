@@ -47,6 +47,8 @@ import {
 import { endFeaturedArtistEndpoint, getFeaturedArtistEndpoint, publicFeaturedArtistEndpoint, setFeaturedArtistEndpoint } from "./featured-artist.ts";
 import { bulkProductStatusEndpoint, getProductEndpoint, listProductsEndpoint, productsSummaryEndpoint, setProductStatusEndpoint } from "./products.ts";
 import { healthEndpoint, publicConfigEndpoint, readyEndpoint } from "./public.ts";
+import { createApiKeyEndpoint, listApiKeysEndpoint, revokeApiKeyEndpoint } from "./integrations.ts";
+import { ingestEventsEndpoint } from "./integrations-events.ts";
 import { getSettingsEndpoint, settingHistoryEndpoint, updateSettingsEndpoint } from "./settings.ts";
 import {
   bulkVendorStatusEndpoint,
@@ -141,4 +143,8 @@ export const apiEndpoints: readonly EndpointDefinition[] = [
   getProductEndpoint,
   setProductStatusEndpoint,
   bulkProductStatusEndpoint,
+  createApiKeyEndpoint,
+  listApiKeysEndpoint,
+  revokeApiKeyEndpoint,
+  ingestEventsEndpoint,
 ];

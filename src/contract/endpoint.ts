@@ -14,14 +14,31 @@ export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
  * the areas it changes in `invalidates`, and the web refreshes exactly those after it succeeds.
  */
 export type ApiArea =
-  "public" | "auth" | "beta" | "vendors" | "dashboard" | "analytics" | "errors" | "settings" | "debug" | "docs" | "exports" | "admin-users" | "audit-log" | "financial" | "communications" | "products";
+  | "public"
+  | "auth"
+  | "beta"
+  | "vendors"
+  | "dashboard"
+  | "analytics"
+  | "errors"
+  | "settings"
+  | "debug"
+  | "docs"
+  | "exports"
+  | "admin-users"
+  | "audit-log"
+  | "financial"
+  | "communications"
+  | "products"
+  | "integrations";
 
 /**
- * Who may call: anyone; anyone signed in; admins only. Admin-only endpoints live under the
+ * Who may call: anyone; anyone signed in; admins only; a service with an API key holding the
+ * endpoint's `scope` (never a session: docs/integration.md). Admin-only endpoints live under the
  * admin-only path prefixes (a unit test holds the two together), where one guard checks them;
  * there viewers (read-only staff, docs/product.md §14.1) may call the GET ones too.
  */
-export type EndpointAccess = "public" | "signed-in" | "admin";
+export type EndpointAccess = "public" | "signed-in" | "admin" | "api-key";
 
 export interface EndpointAnswer {
   description: string;
@@ -42,6 +59,11 @@ export interface EndpointDefinition {
   access: EndpointAccess;
   params?: z.ZodObject<Record<string, z.ZodType<string, string>>>;
   query?: z.ZodType;
+  /**
+   * The request body (a z.strictObject all the way down). Without one the endpoint takes no body:
+   * the server accepts nothing or `{}` and refuses anything else as it refuses a bad body (a key
+   * is a 400 naming it, unreadable JSON a 400, another content type a 415), before acting.
+   */
   body?: z.ZodType;
   /** A valid request body, shown in the API reference and used by the route sweeps. */
   bodyExample?: unknown;
@@ -65,6 +87,8 @@ export interface EndpointDefinition {
 
 /** Checks a definition's shape at compile time and keeps its literal types for callers. */
 export function defineEndpoint<const D extends EndpointDefinition>(definition: D): D {
+  /** The scope an API key needs (access "api-key" only), e.g. "events:write". */
+  scope?: string;
   return definition;
 }
 

@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { ApiError } from "../contract/common.ts";
 import type { AppDeps, AppEnv } from "./platform/request/app-env.ts";
 import { ADMIN_ONLY_PREFIXES, identifyUser, requireAdmin } from "./platform/request/auth-middleware.ts";
+import { API_KEY_PREFIXES, requireApiKey } from "./platform/request/api-key-guard.ts";
 import { levelForStatus } from "./platform/error-recorder/error-recorder.ts";
 import { redactRequestTarget, redactText } from "./platform/error-recorder/redact.ts";
 import { clientAbortOf } from "./platform/http/client-abort.ts";
@@ -164,6 +165,11 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
     app.use(`${prefix}/*`, requireAdmin());
   }
 
+  for (const { prefix, scope } of API_KEY_PREFIXES) {
+    const guard = requireApiKey(deps, scope);
+    app.use(prefix, guard);
+    app.use(`${prefix}/*`, guard);
+  }
   const router = new EndpointRouter(app);
   for (const register of areaRoutes) register(router, deps);
   // Test-only routes (e.g. one that throws) mount behind the same middleware as the real ones.

@@ -3,6 +3,7 @@ import { auditJobs } from "./features/activity/audit-retention.job.ts";
 import { payoutJobs } from "./features/financials/payout-run.job.ts";
 import { announcementJobs } from "./features/communications/communications.job.ts";
 import { topListsJobs } from "./features/analytics/top-lists.job.ts";
+import { storefrontEventsJobs } from "./features/integrations/storefront-events-retention.job.ts";
 import { mailJobs } from "./platform/mail/mail-outbox.ts";
 import { registerRateLimitSweep } from "./platform/housekeeping/rate-limit-sweep.ts";
 import type { JobWorker } from "./platform/jobs/job-worker.ts";
@@ -18,4 +19,5 @@ export const jobRegistrations: Array<(worker: JobWorker, deps: AppDeps) => void>
   (worker, deps) => announcementJobs(worker, deps),
   registerRateLimitSweep,
   topListsJobs,
+  storefrontEventsJobs,
 ];

@@ -12,6 +12,7 @@ import { exportsRoutes } from "./features/exports/exports.routes.ts";
 import { exportKinds } from "./export-kinds.ts";
 import { featuredArtistRoutes } from "./features/featured-artist/featured-artist.routes.ts";
 import { financialsRoutes } from "./features/financials/financials.routes.ts";
+import { integrationsRoutes } from "./features/integrations/integrations.routes.ts";
 import type { EndpointRouter } from "./platform/request/endpoint-router.ts";
 import { productsRoutes } from "./features/products/products.routes.ts";
 import { publicRoutes } from "./features/public/public.routes.ts";
@@ -41,4 +42,5 @@ export const areaRoutes: Array<(router: EndpointRouter, deps: AppDeps) => void> 
   communicationsRoutes,
   featuredArtistRoutes,
   productsRoutes,
+  integrationsRoutes,
 ];

@@ -24,6 +24,8 @@ const NOT_ADMIN_ACTIONS: Record<string, string> = {
   "POST /api/debug/test-error": "a deliberate error-log entry",
   // Renders an announcement and counts its audience; writes and sends nothing.
   "POST /api/admin/communications/preview": "reads only",
+  // A service's storefront events, with an API key: no admin acts; each event is recorded in storefront_events.
+  "POST /api/events": "a service's events (API key), recorded per event in storefront_events",
 };
 
 interface Call {
@@ -145,6 +147,12 @@ const RECIPES: Record<string, Recipe> = {
   },
   "DELETE /api/admin/errors/cleanup-archived": async () => ({ path: "/api/admin/errors/cleanup-archived" }),
   "POST /api/admin/users/invite": async () => ({ path: "/api/admin/users/invite", json: { email: unique("new"), role: "admin" } }),
+  "POST /api/admin/integrations/api-keys": async () => ({ path: "/api/admin/integrations/api-keys", json: { name: `Service ${++sequence}`, scopes: ["events:write"] } }),
+  "DELETE /api/admin/integrations/api-keys/:id": async (ctx, admin) => {
+    const res = await ctx.request("/api/admin/integrations/api-keys", { method: "POST", token: admin.token, json: { name: `Service ${++sequence}`, scopes: ["events:write"] } });
+    expect(res.status).toBe(201);
+    return { path: `/api/admin/integrations/api-keys/${((await res.json()) as { apiKey: { id: string } }).apiKey.id}` };
+  },
   "DELETE /api/admin/users/invitations/:id": async (ctx, admin) => ({ path: `/api/admin/users/invitations/${(await anInvitation(ctx, admin)).id}` }),
   "POST /api/admin/users/invitations/:id/resend": async (ctx, admin) => ({ path: `/api/admin/users/invitations/${(await anInvitation(ctx, admin)).id}/resend` }),
   "POST /api/auth/invitations/accept": async (ctx, admin) => {

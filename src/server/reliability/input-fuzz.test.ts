@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SETTING_KEY_LIST } from "../../contract/settings.ts";
 import { MAX_BODY_BYTES } from "../app.ts";
+import { API_KEY_PREFIXES } from "../platform/request/api-key-guard.ts";
 import { type TestContext, createTestContext } from "../testing/test-app.ts";
 import { appRoutes, fillPath } from "../testing/app-routes.ts";
 import { databaseChecksum } from "../testing/db-checksum.ts";
@@ -14,7 +15,9 @@ import { databaseChecksum } from "../testing/db-checksum.ts";
 const RUNS_PER_ROUTE = 200;
 
 /** Routes whose non-2xx answers write on purpose (rate-limit counters, the test-error row). */
-const WRITES_WHEN_REJECTED = new Set(["POST /api/auth/sign-in", "POST /api/beta/verify", "POST /api/debug/test-error"]);
+// POST /api/events counts its key's rate (and notes the key's use) before it reads a body; its
+// events' own "nothing changed" is held by integrations/storefront-events.fuzz.test.ts.
+const WRITES_WHEN_REJECTED = new Set(["POST /api/auth/sign-in", "POST /api/beta/verify", "POST /api/debug/test-error", "POST /api/events"]);
 const AUTH_ROUTES = new Set(["POST /api/auth/sign-in", "POST /api/beta/verify", "POST /api/auth/sign-out", "GET /api/auth/me"]);
 
 const NASTY = [
@@ -141,7 +144,9 @@ describe("input fuzz over every route", () => {
       const before = mutates ? await databaseChecksum(ctx.database.db, { exclude: ["rate_limits"] }) : null;
       let accepted = 0;
       // Signing out would revoke the fuzzing admin's own token; that route is fuzzed anonymously.
-      const token = label === "POST /api/auth/sign-out" ? null : adminToken;
+      // Routes taken with an API key (request/api-key-guard.ts) are fuzzed with a live key of their scope.
+      const keyed = API_KEY_PREFIXES.find((p) => route.path === p.prefix || route.path.startsWith(`${p.prefix}/`));
+      const token = label === "POST /api/auth/sign-out" ? null : keyed ? (await ctx.createApiKey([keyed.scope])).key : adminToken;
 
       await fc.assert(
         fc.asyncProperty(pathValue, query, route.method === "GET" ? fc.constant(null) : body, async (param, params, payload) => {

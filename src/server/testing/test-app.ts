@@ -6,6 +6,7 @@ import type { AppDeps, AppEnv } from "../platform/request/app-env.ts";
 import { sessionIdForToken } from "../platform/identity/local-auth-provider.ts";
 import { hashPassword } from "../platform/identity/password-hash.ts";
 import { fixedClock } from "../platform/clock.ts";
+import { newApiKeySecret } from "../platform/identity/api-keys.ts";
 import { type AppConfig, loadConfig } from "../platform/config/config.ts";
 import { type Database, openDatabase } from "../platform/db/connect.ts";
 import { newId } from "../platform/db/ids.ts";
@@ -37,6 +38,8 @@ export interface TestContext {
   request(path: string, init?: RequestInit & { json?: unknown; token?: string }): Promise<Response>;
   close(): Promise<void>;
 }
+  /** A live API key (docs/integration.md) with the scopes given (default events:write), made directly in the database. */
+  createApiKey(scopes?: string[]): Promise<{ id: string; key: string }>;
 
 export interface TestContextOptions {
   seedDemo?: boolean;
@@ -123,7 +126,29 @@ export async function createTestContext(kind: "sqlite" | "postgres", options: Te
         .execute();
       return { id, email: email.toLowerCase(), token, headers: { authorization: `Bearer ${token}` } };
     },
-    request(path, init = {}) {
+    async createApiKey(scopes = ["events:write"]) {
+      const secret = newApiKeySecret();
+      const id = newId();
+      await database.db
+        .insertInto("api_keys")
+        .values({
+          id,
+          name: `Test key ${id.slice(-4)}`,
+          scopes: JSON.stringify(scopes),
+          key_hash: secret.hash,
+          prefix: secret.prefix,
+          last_four: secret.lastFour,
+          created_by_id: null,
+          created_by_email: config.adminEmail,
+          created_at: clock.now().toISOString(),
+          last_used_at: null,
+          revoked_at: null,
+          revoked_by_email: null,
+        })
+        .execute();
+      return { id, key: secret.key };
+    },
+    async request(path, init = {}) {
       const { json, token, headers, ...rest } = init;
       const allHeaders = new Headers(headers);
       if (token) allHeaders.set("authorization", `Bearer ${token}`);

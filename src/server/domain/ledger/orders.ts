@@ -2,7 +2,7 @@ import type { Clock } from "../../platform/clock.ts";
 import { newId } from "../../platform/db/ids.ts";
 import type { Order } from "../../platform/db/schema.ts";
 import { COUNTERS, incrementCounters } from "./counters.ts";
-import { dayOf, type Executor, inTransaction, isoTimeOrNow, LedgerError } from "../../platform/db/executor.ts";
+import { dayOf, type Executor, inTransaction, isoTime, isoTimeOrNow, LedgerError } from "../../platform/db/executor.ts";
 import { addToPayoutAccount } from "./payouts.ts";
 import { addToProductSales } from "./period-totals.ts";
 import { addToDailyPlatformTotals, addToDailyVendorTotals, addToVendorTotals, refreshLastSaleAt } from "./rollups.ts";
@@ -21,6 +21,9 @@ export interface PlaceOrderInput {
   /** Defaults to the clock's now. */
   createdAt?: Date | string;
   customerEmail?: string | null;
+  /** The storefront's order and line this order is (migration 023). */
+  externalOrderId?: string | null;
+  externalLineId?: string | null;
 }
 
 /** Platform fee of an order: the gross at the rate in force, rounded to the nearest cent. */
@@ -62,6 +65,8 @@ export async function placeOrder(db: Executor, input: PlaceOrderInput, clock: Cl
       customer_email: input.customerEmail ?? null,
       created_at: createdAt,
       updated_at: createdAt,
+      external_order_id: input.externalOrderId ?? null,
+      external_line_id: input.externalLineId ?? null,
     };
     await trx.insertInto("orders").values(order).execute();
     await applyPaidOrder(trx, order, 1);
@@ -124,4 +129,71 @@ export function refundOrder(db: Executor, orderId: string, clock: Clock): Promis
 
 export function cancelOrder(db: Executor, orderId: string, clock: Clock): Promise<Order> {
   return unpayOrder(db, orderId, "cancelled", clock);
+}
+
+export interface PartRefundInput {
+  /** The storefront's refund id: one refund is recorded once per order row. */
+  refundId: string;
+  amountCents: number;
+  /** When the refund was made (its day is the refund's day in the overview). */
+  refundedAt: Date | string;
+  reason?: string | null;
+}
+
+/**
+ * Refunds part (or the rest) of a paid order, as the storefront did: the refund is recorded as an
+ * order_refunds row counted on its own day, and the order's gross becomes what remains paid, its
+ * fee the rate recorded on it applied to that remainder; every sales rollup, the product's revenue
+ * and the vendor's earnings move by the difference. A refund that takes what remains moves the order
+ * to 'refunded' and out of the sales counts (orders, items). Refunding more than remains paid, or
+ * an order that is not paid, is invalid_state; an unknown order not_found.
+ */
+export async function refundOrderPart(db: Executor, orderId: string, input: PartRefundInput): Promise<Order> {
+  if (!Number.isInteger(input.amountCents) || input.amountCents <= 0) throw new LedgerError("invalid_input", "amountCents must be a positive integer");
+  const refundedAt = isoTime(input.refundedAt);
+  return inTransaction(db, async (trx) => {
+    const row = await trx.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
+    if (!row) throw new LedgerError("not_found", `Order ${orderId} not found`);
+    const order: Order = { ...row, gross_cents: Number(row.gross_cents), fee_cents: Number(row.fee_cents) };
+    if (order.status !== "paid") throw new LedgerError("invalid_state", `Order ${orderId} is ${order.status}, not paid`);
+    if (input.amountCents > order.gross_cents) throw new LedgerError("invalid_state", `Refund of ${input.amountCents} exceeds the ${order.gross_cents} cents still paid on order ${orderId}`);
+    const gross = order.gross_cents - input.amountCents;
+    const fee = feeCents(gross, order.fee_rate_basis_points);
+    const updated = await trx
+      .updateTable("orders")
+      .set({ gross_cents: gross, fee_cents: fee, ...(gross === 0 ? { status: "refunded" as const, updated_at: refundedAt } : {}) })
+      .where("id", "=", orderId)
+      .where("status", "=", "paid")
+      .where("gross_cents", "=", order.gross_cents)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw new LedgerError("invalid_state", `Order ${orderId} changed meanwhile: try again`);
+    await trx
+      .insertInto("order_refunds")
+      .values({ id: newId(), order_id: orderId, external_refund_id: input.refundId, amount_cents: input.amountCents, refunded_at: refundedAt, reason: input.reason ?? null })
+      .execute();
+    await addToDailyPlatformTotals(trx, dayOf(refundedAt), { refundsCents: input.amountCents });
+    // The sale stays a sale of the remainder: gross and fee move by the difference, on the order's day.
+    const dGross = gross - order.gross_cents;
+    const dFee = fee - order.fee_cents;
+    const sales = { grossCents: dGross, feesCents: dFee };
+    const day = dayOf(order.created_at);
+    await addToDailyPlatformTotals(trx, day, sales);
+    await addToDailyVendorTotals(trx, order.vendor_id, day, sales);
+    await addToVendorTotals(trx, order.vendor_id, sales);
+    await addToPayoutAccount(trx, order.vendor_id, { earnedCents: dGross - dFee });
+    if (order.product_id !== null) {
+      await trx
+        .updateTable("products")
+        .set((eb) => ({ revenue_cents: eb("revenue_cents", "+", dGross) }))
+        .where("id", "=", order.product_id)
+        .execute();
+      await addToProductSales(trx, { productId: order.product_id, vendorId: order.vendor_id, day, grossCents: dGross, orders: 0, units: 0 });
+    }
+    const remaining: Order = { ...order, gross_cents: gross, fee_cents: fee };
+    if (gross > 0) return remaining;
+    // Nothing remains paid: the order leaves the sales counts (its gross and fee are already 0).
+    await applyPaidOrder(trx, remaining, -1);
+    await incrementCounters(trx, { [COUNTERS.ordersPaid]: -1 });
+    return { ...remaining, status: "refunded", updated_at: refundedAt };
+  });
 }

@@ -129,6 +129,73 @@ export async function deleteVendorPeriodTotals(trx: Executor, vendorId: string):
   await trx.deleteFrom("vendor_period_totals").where("vendor_id", "=", vendorId).execute();
 }
 
+/**
+ * Takes a vendor's sales out of every window (it became one of the platform's own stores) or puts
+ * them back (it stopped being one), in the caller's transaction. Putting back reads each of the
+ * vendor's products' days inside the window as it stands for that product (mid-step, the cursor
+ * decides), as an order would add to it.
+ */
+export async function setVendorInPeriodTotals(trx: Executor, vendorId: string, inWindows: boolean): Promise<void> {
+  await readWindows(trx, true);
+  await trx.deleteFrom("product_period_totals").where("vendor_id", "=", vendorId).execute();
+  await trx.deleteFrom("vendor_period_totals").where("vendor_id", "=", vendorId).execute();
+  if (!inWindows) return;
+  const products = await trx.selectFrom("products").select("id").where("vendor_id", "=", vendorId).execute();
+  for (const { id: productId } of products) {
+    for (const [period, last] of await windowEndsFor(trx, productId)) {
+      const sum = await trx
+        .selectFrom("product_sales_days")
+        .select((eb) => [eb.fn.sum<number>("gross_cents").as("gross_cents"), eb.fn.sum<number>("orders").as("orders"), eb.fn.sum<number>("units").as("units")])
+        .where("product_id", "=", productId)
+        .where("day", ">=", shiftDay(last, -(period - 1)))
+        .where("day", "<=", last)
+        .where("orders", "<>", 0)
+        .executeTakeFirst();
+      const d = { grossCents: Number(sum?.gross_cents ?? 0), orders: Number(sum?.orders ?? 0), units: Number(sum?.units ?? 0) };
+      if (d.orders === 0) continue;
+      await addToWindowTotals(trx, productId, vendorId, period, d);
+    }
+  }
+}
+
+async function addToWindowTotals(trx: Executor, productId: string, vendorId: string, period: number, d: { grossCents: number; orders: number; units: number }): Promise<void> {
+  await trx
+    .insertInto("product_period_totals")
+    .values({ product_id: productId, period_days: period, vendor_id: vendorId, gross_cents: d.grossCents, orders: d.orders, units: d.units })
+    .onConflict((oc) => oc.columns(["product_id", "period_days"]).doUpdateSet(addExcluded("product_period_totals", SALES_COLUMNS)))
+    .execute();
+  await trx
+    .insertInto("vendor_period_totals")
+    .values({ vendor_id: vendorId, period_days: period, gross_cents: d.grossCents, orders: d.orders, units: d.units })
+    .onConflict((oc) => oc.columns(["vendor_id", "period_days"]).doUpdateSet(addExcluded("vendor_period_totals", SALES_COLUMNS)))
+    .execute();
+}
+
+/**
+ * Removes one deleted product's days and window totals, taking its share out of its vendor's
+ * window totals (rows left at nothing go, as for a vendor that never sold). Its orders stay with
+ * the vendor, no longer naming the product (ledger/products.ts deleteProduct).
+ */
+export async function deleteOneProductSales(trx: Executor, productId: string, vendorId: string): Promise<void> {
+  await readWindows(trx, true);
+  const rows = await trx.selectFrom("product_period_totals").selectAll().where("product_id", "=", productId).execute();
+  for (const r of rows) {
+    await trx
+      .updateTable("vendor_period_totals")
+      .set((eb) => ({
+        gross_cents: eb("gross_cents", "-", Number(r.gross_cents)),
+        orders: eb("orders", "-", Number(r.orders)),
+        units: eb("units", "-", Number(r.units)),
+      }))
+      .where("vendor_id", "=", vendorId)
+      .where("period_days", "=", r.period_days)
+      .execute();
+    await trx.deleteFrom("vendor_period_totals").where("vendor_id", "=", vendorId).where("period_days", "=", r.period_days).where("orders", "=", 0).execute();
+  }
+  await trx.deleteFrom("product_period_totals").where("product_id", "=", productId).execute();
+  await trx.deleteFrom("product_sales_days").where("product_id", "=", productId).execute();
+}
+
 /** Products after `after` (exclusive) up to `upTo` (inclusive); an absent bound is open. */
 interface ProductRange {
   after?: string | null;

@@ -5,6 +5,7 @@ import { COUNTERS, type CounterName, incrementCounters } from "./counters.ts";
 import { addListedProducts } from "./product-limit.ts";
 import { dayOf, type Executor, inTransaction, isoTimeOrNow, LedgerError, requireNonNegativeInteger } from "../../platform/db/executor.ts";
 import { addToDailyPlatformTotals } from "./rollups.ts";
+import { deleteOneProductSales } from "./period-totals.ts";
 import { requireVendor } from "./vendors.ts";
 
 export type ProductStatus = Product["status"];
@@ -19,6 +20,17 @@ export interface CreateProductInput {
   status?: ProductStatus;
   /** Defaults to the clock's now. */
   createdAt?: Date | string;
+  /** The storefront's id of the product and the status its artist gave it (migration 023). */
+  externalId?: string | null;
+  storefrontStatus?: StorefrontProductStatus | null;
+}
+
+/** The status an artist gives a product on the storefront; the panel's status follows it unless an operator hid the product. */
+export type StorefrontProductStatus = "draft" | "active" | "archived";
+
+/** The panel status a storefront status means: only an active product is listed. */
+export function panelStatusOf(status: StorefrontProductStatus): "listed" | "draft" {
+  return status === "active" ? "listed" : "draft";
 }
 
 /** Counter deltas of one product entering (+1) or leaving (-1) a status. */
@@ -45,6 +57,8 @@ export async function createProduct(db: Executor, input: CreateProductInput, clo
     moderation_reason: null,
     moderated_at: null,
     moderated_by: null,
+    external_id: input.externalId ?? null,
+    storefront_status: input.storefrontStatus ?? null,
   };
   return inTransaction(db, async (trx) => {
     await requireVendor(trx, product.vendor_id);
@@ -141,7 +155,9 @@ export async function moderateProducts(db: Executor, ids: readonly string[], inp
     for (const id of unique) {
       const current = byId.get(id)!;
       if (current.status === input.status) continue;
-      await applyStatus(trx, current, input.status, { reason: input.status === "hidden" ? reason : null, at, by: input.actor.email });
+      // A restored product goes back to what its artist has it as on the storefront (a draft stays a draft).
+      const to: ProductStatus = input.status === "listed" && current.storefront_status ? panelStatusOf(current.storefront_status) : input.status;
+      await applyStatus(trx, current, to, { reason: input.status === "hidden" ? reason : null, at, by: input.actor.email });
       await trx
         .insertInto("product_moderations")
         .values({
@@ -149,7 +165,7 @@ export async function moderateProducts(db: Executor, ids: readonly string[], inp
           product_id: id,
           action: input.status === "hidden" ? "hide" : "restore",
           from_status: current.status,
-          to_status: input.status,
+          to_status: to,
           reason,
           actor_id: input.actor.id,
           actor_email: input.actor.email,
@@ -159,5 +175,70 @@ export async function moderateProducts(db: Executor, ids: readonly string[], inp
       changed.push(id);
     }
     return { before: unique.map((id) => byId.get(id)!), changed };
+  });
+}
+
+export interface ProductDetailsChanges {
+  name?: string;
+  priceCents?: number;
+  inventory?: number;
+  /** The artist's status on the storefront: moves the panel's status too, unless an operator hid the product. */
+  storefrontStatus?: StorefrontProductStatus;
+}
+
+/**
+ * Changes what the artist edits of a product (name, price, inventory, its storefront status) with
+ * every count its status moves. A product an operator hid stays hidden: only its storefront status
+ * is kept, and restoring it later goes back to that (moderateProducts). Null for an unknown id.
+ */
+export async function updateProductDetails(db: Executor, productId: string, changes: ProductDetailsChanges): Promise<Product | null> {
+  if (changes.priceCents !== undefined) requireNonNegativeInteger(changes.priceCents, "priceCents");
+  if (changes.inventory !== undefined) requireNonNegativeInteger(changes.inventory, "inventory");
+  return inTransaction(db, async (trx) => {
+    const current = await trx.selectFrom("products").selectAll().where("id", "=", productId).executeTakeFirst();
+    if (!current) return null;
+    const next: Product = {
+      ...current,
+      name: changes.name ?? current.name,
+      price_cents: changes.priceCents ?? Number(current.price_cents),
+      inventory: changes.inventory ?? current.inventory,
+      storefront_status: changes.storefrontStatus ?? current.storefront_status,
+    };
+    if (next.name !== current.name || next.price_cents !== Number(current.price_cents) || next.inventory !== current.inventory || next.storefront_status !== current.storefront_status) {
+      await trx
+        .updateTable("products")
+        .set({ name: next.name, price_cents: next.price_cents, inventory: next.inventory, storefront_status: next.storefront_status })
+        .where("id", "=", productId)
+        .execute();
+    }
+    if (changes.storefrontStatus !== undefined && current.status !== "hidden") {
+      const status = panelStatusOf(changes.storefrontStatus);
+      if (status !== current.status) {
+        await applyStatus(trx, current, status, null);
+        next.status = status;
+      }
+    }
+    return next;
+  });
+}
+
+/**
+ * Deletes a product (its artist deleted it): takes it out of the counters, its created day's
+ * new_products, its vendor's listed products and the top lists' days and windows. Its orders stay
+ * with the vendor's sales, no longer naming it. Null for an unknown id.
+ */
+export async function deleteProduct(db: Executor, productId: string): Promise<Product | null> {
+  return inTransaction(db, async (trx) => {
+    const current = await trx.selectFrom("products").selectAll().where("id", "=", productId).executeTakeFirst();
+    if (!current) return null;
+    await deleteOneProductSales(trx, productId, current.vendor_id);
+    await trx.updateTable("orders").set({ product_id: null }).where("product_id", "=", productId).execute();
+    await trx.deleteFrom("product_moderations").where("product_id", "=", productId).execute();
+    const deleted = await trx.deleteFrom("products").where("id", "=", productId).where("status", "=", current.status).executeTakeFirst();
+    if (Number(deleted.numDeletedRows) !== 1) throw new LedgerError("invalid_state", `${current.name} (${current.id}) changed meanwhile: try again`);
+    await incrementCounters(trx, { [COUNTERS.productsTotal]: -1, ...statusCounters(current.status, -1) });
+    await addToDailyPlatformTotals(trx, dayOf(current.created_at), { newProducts: -1 });
+    await addListedProducts(trx, current.vendor_id, current.status === "listed" ? -1 : 0);
+    return current;
   });
 }

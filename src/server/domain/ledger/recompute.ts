@@ -162,6 +162,14 @@ export async function computeExpectedRollups(db: Executor): Promise<RollupSnapsh
     if (where) q = q.where(sql.ref(where[0]), where[1], where[2]);
     for (const r of await q.execute()) add(dailyPlatform, r.day, PLATFORM_FIELDS, { [field]: sign * Number(r.n) });
   }
+  // Refunds of part of an order (the storefront's, migration 023) count on their own days; the
+  // order's gross is what remains paid, so a refunded order whose refunds took it all adds 0 above.
+  const partRefunds = await db
+    .selectFrom("order_refunds")
+    .select((eb) => [dayExpr("refunded_at").as("day"), eb.fn.sum<number>("amount_cents").as("n")])
+    .groupBy(dayExpr("refunded_at"))
+    .execute();
+  for (const r of partRefunds) add(dailyPlatform, r.day, PLATFORM_FIELDS, { refunds_cents: Number(r.n) });
 
   // Every vendor has a vendor_totals row, even one with nothing yet.
   const vendorIds = await db.selectFrom("vendors").select("id").execute();

@@ -3,7 +3,7 @@ import type { Clock } from "../../platform/clock.ts";
 import { newId } from "../../platform/db/ids.ts";
 import type { SubscriptionsTable } from "../../platform/db/schema.ts";
 import { COUNTERS, incrementCounters } from "./counters.ts";
-import { dayOf, type Executor, inTransaction, isoTimeOrNow, requireNonNegativeInteger } from "../../platform/db/executor.ts";
+import { dayOf, type Executor, inTransaction, isoTime, isoTimeOrNow, LedgerError, requireNonNegativeInteger } from "../../platform/db/executor.ts";
 import { addToDailyPlatformTotals } from "./rollups.ts";
 import { requireVendor } from "./vendors.ts";
 
@@ -16,6 +16,9 @@ export interface StartSubscriptionInput {
   /** What the vendor pays each month, in cents (the monthly_subscription_fee setting at sign-up). */
   monthlyFeeCents: number;
   startedAt?: Date | string;
+  /** The storefront's subscription id and the end of the period paid (migration 023). */
+  externalId?: string | null;
+  currentPeriodEnd?: Date | string | null;
 }
 
 /** Starts an active subscription: counts it and adds its fee to mrr_cents. */
@@ -29,6 +32,8 @@ export async function startSubscription(db: Executor, input: StartSubscriptionIn
     status: "active",
     started_at: isoTimeOrNow(input.startedAt, clock),
     cancelled_at: null,
+    external_id: input.externalId ?? null,
+    current_period_end: input.currentPeriodEnd == null ? null : isoTime(input.currentPeriodEnd),
   };
   return inTransaction(db, async (trx) => {
     await requireVendor(trx, sub.vendor_id);
@@ -52,4 +57,23 @@ export async function cancelSubscription(db: Executor, subscriptionId: string, c
     await addToDailyPlatformTotals(trx, dayOf(at), { mrrChangeCents: -Number(sub.monthly_fee_cents) });
     return { ...sub, status: "cancelled", cancelled_at: at };
   });
+}
+
+/**
+ * Moves the end of the period an active subscription is paid up to (a renewal at the same fee):
+ * no figure depends on it. invalid_state for a subscription that is not active.
+ */
+export async function extendSubscriptionPeriod(db: Executor, subscriptionId: string, periodEnd: Date | string): Promise<void> {
+  const end = isoTime(periodEnd);
+  const updated = await db
+    .updateTable("subscriptions")
+    .set({ current_period_end: end })
+    .where("id", "=", subscriptionId)
+    .where("status", "=", "active")
+    .where((eb) => eb.or([eb("current_period_end", "is", null), eb("current_period_end", "<", end)]))
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) {
+    const row = await db.selectFrom("subscriptions").select("status").where("id", "=", subscriptionId).executeTakeFirst();
+    if (!row || row.status !== "active") throw new LedgerError("invalid_state", `Subscription ${subscriptionId} is not active`);
+  }
 }

@@ -4,7 +4,7 @@ import type { Vendor } from "../../platform/db/schema.ts";
 import { COUNTERS, incrementCounters } from "./counters.ts";
 import { CHUNK_ROWS, dayOf, type Executor, inTransaction, isoTime, LedgerError } from "../../platform/db/executor.ts";
 import { deleteVendorPayouts, insertPayoutAccount } from "./payouts.ts";
-import { deleteProductSales, deleteVendorPeriodTotals } from "./period-totals.ts";
+import { deleteProductSales, deleteVendorPeriodTotals, setVendorInPeriodTotals } from "./period-totals.ts";
 import { readProductLimit } from "./product-limit.ts";
 import { addToDailyPlatformTotals, type PlatformDayDeltas } from "./rollups.ts";
 
@@ -26,6 +26,8 @@ export interface CreateVendorInput {
   about?: string;
   customCss?: string;
   customHtml?: string | null;
+  /** The storefront's id of the artist, for vendors that came from the storefront (migration 023). */
+  externalId?: string | null;
   /** Its payout account (docs/product.md §15); by default not connected. */
   payoutAccount?: { stripeAccountId: string | null; status: "active" | "pending" | "restricted" | "not_connected" };
 }
@@ -50,6 +52,7 @@ export async function createVendor(db: Executor, input: CreateVendorInput, clock
     custom_css: input.customCss ?? "",
     custom_html: input.customHtml ?? null,
     updated_at: now,
+    external_id: input.externalId ?? null,
   };
   return inTransaction(db, async (trx) => {
     await trx.insertInto("vendors").values(vendor).execute();
@@ -128,6 +131,14 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
         .execute();
       if (rows.length === 0) break;
       const byDay = new Map<string, PlatformDayDeltas>();
+      // Refunds the storefront made of part of an order are counted on their own days (orders.ts).
+      const refunds = await trx.selectFrom("order_refunds").select(["id", "amount_cents", "refunded_at"]).where("order_id", "in", ids(rows)).execute();
+      for (const r of refunds) {
+        const d = byDay.get(dayOf(r.refunded_at)) ?? {};
+        d.refundsCents = (d.refundsCents ?? 0) - Number(r.amount_cents);
+        byDay.set(dayOf(r.refunded_at), d);
+      }
+      if (refunds.length > 0) await trx.deleteFrom("order_refunds").where("id", "in", ids(refunds)).execute();
       let paid = 0;
       for (const o of rows) {
         if (o.status === "refunded") {
@@ -222,6 +233,77 @@ async function deleteVendorDays(trx: Executor, table: "store_visits" | "daily_ve
     await trx.deleteFrom(table).where("vendor_id", "=", vendorId).where("day", "in", days).execute();
     deleted += days.length;
   }
+}
+
+export interface VendorProfileChanges {
+  name?: string;
+  ownerName?: string;
+  email?: string;
+  slug?: string;
+  ownerUserId?: string | null;
+  isInternal?: boolean;
+  theme?: string;
+  primaryColor?: string;
+  secondaryColor?: string;
+  about?: string;
+  customCss?: string;
+  customHtml?: string | null;
+}
+
+/**
+ * Changes a vendor's profile (what the artist edits on the storefront: names, e-mail, slug, store
+ * customisation) and whether it is one of the platform's own stores. The active flag is the
+ * panel's alone (setVendorActive). Turning a store internal takes its sales out of the top lists'
+ * windows and counts it in vendors_internal; turning it back puts them in again (period-totals.ts).
+ * Returns the updated row, or null for an unknown id.
+ */
+export async function updateVendorProfile(db: Executor, vendorId: string, changes: VendorProfileChanges, clock: Clock): Promise<Vendor | null> {
+  return inTransaction(db, async (trx) => {
+    const current = await trx.selectFrom("vendors").selectAll().where("id", "=", vendorId).executeTakeFirst();
+    if (!current) return null;
+    const next: Vendor = {
+      ...current,
+      name: changes.name ?? current.name,
+      owner_name: changes.ownerName ?? current.owner_name,
+      email: changes.email ?? current.email,
+      slug: changes.slug ?? current.slug,
+      owner_user_id: changes.ownerUserId === undefined ? current.owner_user_id : changes.ownerUserId,
+      is_internal: changes.isInternal === undefined ? current.is_internal : changes.isInternal ? 1 : 0,
+      theme: changes.theme ?? current.theme,
+      primary_color: changes.primaryColor ?? current.primary_color,
+      secondary_color: changes.secondaryColor ?? current.secondary_color,
+      about: changes.about ?? current.about,
+      custom_css: changes.customCss ?? current.custom_css,
+      custom_html: changes.customHtml === undefined ? current.custom_html : changes.customHtml,
+    };
+    const changed = (Object.keys(next) as Array<keyof Vendor>).some((k) => next[k] !== current[k]);
+    if (!changed) return current;
+    next.updated_at = clock.now().toISOString();
+    await trx
+      .updateTable("vendors")
+      .set({
+        name: next.name,
+        owner_name: next.owner_name,
+        email: next.email,
+        slug: next.slug,
+        owner_user_id: next.owner_user_id,
+        is_internal: next.is_internal,
+        theme: next.theme,
+        primary_color: next.primary_color,
+        secondary_color: next.secondary_color,
+        about: next.about,
+        custom_css: next.custom_css,
+        custom_html: next.custom_html,
+        updated_at: next.updated_at,
+      })
+      .where("id", "=", vendorId)
+      .execute();
+    if (next.is_internal !== current.is_internal) {
+      await incrementCounters(trx, { [COUNTERS.vendorsInternal]: next.is_internal - current.is_internal });
+      await setVendorInPeriodTotals(trx, vendorId, next.is_internal === 0);
+    }
+    return next;
+  });
 }
 
 /** The vendor_totals row of a vendor with nothing yet. */

@@ -35,3 +35,21 @@ export async function recordVisitsMany(db: Executor, vendorId: string, entries: 
     await addToVendorTotals(trx, vendorId, { visits: rows.reduce((s, e) => s + e.count, 0) });
   });
 }
+
+/**
+ * Sets a vendor's visits of one day to `count` (the storefront's count of the day, sent again as it
+ * grows): the vendor's lifetime visits move by the difference, so sending the same count again
+ * changes nothing.
+ */
+export async function setDayVisits(db: Executor, vendorId: string, day: string, count: number): Promise<void> {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new LedgerError("invalid_input", `Invalid day: ${day}`);
+  requireNonNegativeInteger(count, "visit count");
+  await inTransaction(db, async (trx) => {
+    const row = await trx.selectFrom("store_visits").select("visits").where("vendor_id", "=", vendorId).where("day", "=", day).executeTakeFirst();
+    const before = Number(row?.visits ?? 0);
+    if (before === count) return;
+    if (row) await trx.updateTable("store_visits").set({ visits: count }).where("vendor_id", "=", vendorId).where("day", "=", day).execute();
+    else await trx.insertInto("store_visits").values({ vendor_id: vendorId, day, visits: count }).execute();
+    await addToVendorTotals(trx, vendorId, { visits: count - before });
+  });
+}

@@ -125,3 +125,20 @@ export async function currentMinimumPayoutCents(db: Executor): Promise<number> {
   const dollars = Number(value);
   return Number.isFinite(dollars) && dollars >= 0 ? Math.round(dollars * 100) : 2500;
 }
+
+/**
+ * The platform fee rate in force at `at` (an order paid then is charged it): the old value of the
+ * first change after `at`, or the current value when none came after (setting_changes_key_idx).
+ */
+export async function feeRateBasisPointsAt(db: Executor, at: string): Promise<number> {
+  const later = await db
+    .selectFrom("platform_setting_changes")
+    .select("old_value")
+    .where("key", "=", "platform_fee_percentage")
+    .where("changed_at", ">", at)
+    .orderBy("changed_at")
+    .limit(1)
+    .executeTakeFirst();
+  if (later === undefined) return currentFeeRateBasisPoints(db);
+  return (later.old_value === null ? null : percentageToBasisPoints(later.old_value)) ?? DEFAULT_FEE_RATE_BASIS_POINTS;
+}

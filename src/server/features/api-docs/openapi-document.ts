@@ -2,6 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteaso
 import { z } from "zod";
 import { apiEndpoints } from "../../../contract/api.ts";
 import { apiErrorSchema } from "../../../contract/common.ts";
+import { STOREFRONT_EVENT_DATA } from "../../../contract/integrations-events.ts";
 import type { EndpointDefinition, ErrorStatus } from "../../../contract/endpoint.ts";
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
@@ -30,7 +31,8 @@ function errorStatuses(definition: EndpointDefinition): ErrorStatus[] {
   // Any endpoint can fail unexpectedly; such failures are recorded in the error log.
   const statuses = new Set<ErrorStatus>([...(definition.errors ?? []), 500]);
   if (definition.access !== "public") statuses.add(401);
-  if (definition.access === "admin") statuses.add(403);
+  if (definition.access === "admin" || definition.access === "api-key") statuses.add(403);
+  if (definition.access === "api-key") statuses.add(429);
   if (definition.body) {
     statuses.add(400);
     statuses.add(413);
@@ -60,7 +62,7 @@ function toRouteConfig(definition: EndpointDefinition): RouteConfig {
     summary: definition.summary,
     ...(definition.description ? { description: definition.description } : {}),
     tags: [definition.area],
-    ...(definition.access === "public" ? {} : { security: [{ bearerAuth: [] }] }),
+    ...(definition.access === "public" ? {} : definition.access === "api-key" ? { security: [{ apiKeyAuth: [] }] } : { security: [{ bearerAuth: [] }] }),
     request: {
       ...(definition.params ? { params: definition.params } : {}),
       // Object schemas become one parameter per key; refinements (cross-field rules) stay on the server.
@@ -90,7 +92,17 @@ export function buildOpenApiDocument(options: { version: string; serverUrl?: str
     scheme: "bearer",
     description: "A session token from POST /api/auth/sign-in (or a Clerk session token under AUTH_PROVIDER=clerk)",
   });
+  registry.registerComponent("securitySchemes", "apiKeyAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key (hki_sk_…) made by an admin on the Integrations screen, holding the operation's scope (docs/integration.md)",
+  });
   for (const definition of apiEndpoints) registry.registerPath(toRouteConfig(definition));
+  // Each storefront event type's data, named, for the senders' generated clients (docs/integration.md).
+  for (const [type, schema] of Object.entries(STOREFRONT_EVENT_DATA)) {
+    const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+    registry.registerComponent("schemas", `StorefrontEvent_${type.replace(".", "_")}`, jsonSchema as never);
+  }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {

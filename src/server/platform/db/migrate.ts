@@ -21,6 +21,7 @@ import * as productSearchStatus from "./migrations/019-product-search-status.ts"
 import * as catalogueVersion from "./migrations/020-catalogue-version.ts";
 import * as vendorSearchVersion from "./migrations/021-vendor-search-version.ts";
 import * as payoutStateVersion from "./migrations/022-payout-state-version.ts";
+import * as storefrontIntegration from "./migrations/023-storefront-integration.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   "020-catalogue-version": catalogueVersion,
   "021-vendor-search-version": vendorSearchVersion,
   "022-payout-state-version": payoutStateVersion,
+  "023-storefront-integration": storefrontIntegration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

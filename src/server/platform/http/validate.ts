@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { z } from "zod";
+import { z } from "zod";
 import { readRequestText } from "./client-abort.ts";
 import { requestHeader } from "./exchange-headers.ts";
 import { HttpError, badRequest, invalidField } from "./http-error.ts";
@@ -129,6 +129,20 @@ export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): 
     }
   }
   return parseWith(schema, value);
+}
+
+/** The body of an endpoint that takes none: nothing, or an empty object. */
+const NO_BODY = z.strictObject({});
+
+/**
+ * For an endpoint defined without a body (src/contract/endpoint.ts): what a client sends is read by
+ * the rules of every body, so only nothing or `{}` gets through; a key is a 400 naming it (it is
+ * not a field of this request, e.g. `{"confirm": false}` on a delete), unreadable JSON a 400 and
+ * another content type a 415, all before the handler runs.
+ */
+export async function refuseBody(c: Context): Promise<undefined> {
+  await readJsonBody(c, NO_BODY);
+  return undefined;
 }
 
 /** Validates the query string; repeated parameters are rejected rather than silently picking one. */

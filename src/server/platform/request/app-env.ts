@@ -9,6 +9,7 @@ import type { ErrorRecorder } from "../error-recorder/error-recorder.ts";
 import type { RateLimiter } from "../http/rate-limiter.ts";
 import type { SignInThrottle } from "../identity/sign-in-throttle.ts";
 import type { Logger } from "../logging/logger.ts";
+import type { ApiKeyPrincipal } from "../identity/api-keys.ts";
 
 /** Everything a route needs, injected so tests can swap the clock, database or providers. */
 export interface AppDeps {
@@ -45,6 +46,8 @@ export interface AppVariables {
    * methods read it afresh each time, so a request sees its own writes.
    */
   dataVersion: () => string;
+  /** Set by the API-key guard (request/api-key-guard.ts) on the endpoints that take a key. */
+  apiKey?: ApiKeyPrincipal;
   /** The endpoint's path pattern, set when a defined endpoint handles the request (metrics, access line). */
   route?: string;
   /** The exception behind a 500, kept for the error log. */

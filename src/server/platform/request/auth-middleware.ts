@@ -4,6 +4,7 @@ import type { AuthenticatedUser } from "../identity/auth-provider.ts";
 import { forbidden, unauthorized } from "../http/http-error.ts";
 import { requestHeader } from "../http/exchange-headers.ts";
 import { READ_ONLY_MESSAGE, adminRouteAccess, isAdminUser } from "../identity/admin-rule.ts";
+import { looksLikeApiKey } from "../identity/api-keys.ts";
 
 /** The bearer token of a request. Cookies are never read: auth is by header only (no CSRF surface). */
 export function bearerToken(header: string | undefined): string | null {
@@ -19,7 +20,8 @@ export function identifyUser(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const withRule = new WeakMap<AuthenticatedUser, AuthenticatedUser & { isAdmin: boolean }>();
   return async (c, next) => {
     const token = bearerToken(requestHeader(c, "authorization"));
-    if (token) {
+    // An API key is never a session (it signs no one in): the API-key guard checks it where it is taken.
+    if (token && !looksLikeApiKey(token)) {
       const user = await deps.auth.authenticate(token, c.get("dataVersion"));
       if (user) {
         let ruled = withRule.get(user);

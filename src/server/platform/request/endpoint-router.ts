@@ -3,10 +3,11 @@ import type { EndpointDefinition, EndpointResult, ParsedInput } from "../../../c
 import type { AppEnv } from "./app-env.ts";
 import { bearerToken } from "./auth-middleware.ts";
 import type { ActingUser, Actor } from "../identity/actor.ts";
+import type { ApiKeyPrincipal } from "../identity/api-keys.ts";
 import { unauthorized } from "../http/http-error.ts";
 import { strictBodyProblem } from "../http/strict-body.ts";
 import { requestHeader, setAnswerHeader } from "../http/exchange-headers.ts";
-import { parseWith, readJsonBody, readQuery } from "../http/validate.ts";
+import { parseWith, readJsonBody, readQuery, refuseBody } from "../http/validate.ts";
 
 /**
  * The header record of a JSON answer, as Hono's c.json() sets it: a new object per answer, because
@@ -17,15 +18,17 @@ const jsonContentType = (): Record<string, string> => ({ "Content-Type": "applic
 
 /** What a handler gets besides its parsed input: the request's facts, read one way everywhere. */
 export interface RequestFacts<D extends EndpointDefinition = EndpointDefinition> {
-  /** The signed-in user: always there unless the endpoint is public (then null without a token). */
-  user: D["access"] extends "public" ? ActingUser | null : ActingUser;
+  /** The signed-in user: always there unless the endpoint is public (then null without a token) or called with an API key (null). */
+  user: D["access"] extends "public" | "api-key" ? ActingUser | null : ActingUser;
   /** The user with the request's origin, for services' rules and audit rows. */
-  actor: D["access"] extends "public" ? Actor | null : Actor;
+  actor: D["access"] extends "public" | "api-key" ? Actor | null : Actor;
   requestId: string;
   clientIp: string;
   userAgent: string | null;
   /** "HEAD" when a GET endpoint is asked for its headers only (Hono runs the GET handler and drops the body). */
   method: string;
+  /** The API key the request came with (access "api-key" endpoints; null elsewhere). */
+  apiKey: ApiKeyPrincipal | null;
   /** The raw bearer token (sign-out needs it). */
   bearerToken: string | null;
   /** The request's data version (keys the read cache; see app-env.ts). */
@@ -44,9 +47,9 @@ export function honoPath(path: string): string {
 /**
  * Registers handlers from their definitions, and only so: the input is read by the project's
  * rules (http/validate.ts: 415 for a body that is not JSON, an empty body taken as {}, a repeated
- * query key refused, NUL characters refused, unknown body keys refused, a 400 naming each field at
- * fault), the handler gets it parsed, and its typed result is answered with the definition's
- * success status.
+ * query key refused, NUL characters refused, unknown body keys refused, a body refused where the
+ * definition has none, a 400 naming each field at fault), the handler gets it parsed, and its typed
+ * result is answered with the definition's success status.
  */
 export class EndpointRouter {
   readonly served: EndpointDefinition[] = [];
@@ -63,11 +66,13 @@ export class EndpointRouter {
       // Before anything can fail: a 401 or 400 of an endpoint that needs a token is not cached either.
       if (definition.access !== "public") setAnswerHeader(c, "Cache-Control", "no-store");
       const user = c.get("user") ?? null;
-      if (definition.access !== "public" && !user) throw unauthorized();
+      // An API-key endpoint's key is checked by its guard before this (request/api-key-guard.ts).
+      if (definition.access !== "public" && definition.access !== "api-key" && !user) throw unauthorized();
       // Query before body: a malformed query is reported even when the body is malformed too.
       const query = definition.query ? readQuery(c, definition.query) : undefined;
       const params = definition.params ? parseWith(definition.params, c.req.param()) : undefined;
-      const body = definition.body ? await readJsonBody(c, definition.body) : undefined;
+      // An endpoint without a body schema takes none: the same rules hold ({} or nothing; 400, 415).
+      const body = definition.body ? await readJsonBody(c, definition.body) : definition.method === "get" ? undefined : await refuseBody(c);
       const input = { params, query, body } as ParsedInput<D>;
       const result = await handler(input, requestFacts(c, user) as RequestFacts<D>);
       const success = definition.success;
@@ -123,6 +128,10 @@ class FactsOfRequest {
   }
 
   get bearerToken(): string | null {
+  get apiKey(): ApiKeyPrincipal | null {
+    return this.c.get("apiKey") ?? null;
+  }
+
     return bearerToken(requestHeader(this.c, "authorization"));
   }
 

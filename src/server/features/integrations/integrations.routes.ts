@@ -1,0 +1,15 @@
+import { createApiKeyEndpoint, listApiKeysEndpoint, revokeApiKeyEndpoint } from "../../../contract/integrations.ts";
+import { ingestEventsEndpoint } from "../../../contract/integrations-events.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
+import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
+import { IntegrationsService } from "./integrations.service.ts";
+import { StorefrontEventsService } from "./storefront-events.service.ts";
+
+export function integrationsRoutes(router: EndpointRouter, deps: AppDeps): void {
+  const integrations = new IntegrationsService(deps);
+  const events = new StorefrontEventsService(deps);
+  router.handle(createApiKeyEndpoint, ({ body }, { actor }) => integrations.createApiKey(actor, body));
+  router.handle(listApiKeysEndpoint, () => integrations.listApiKeys());
+  router.handle(revokeApiKeyEndpoint, ({ params }, { actor }) => integrations.revokeApiKey(actor, params.id));
+  router.handle(ingestEventsEndpoint, ({ body }, { apiKey }) => events.ingest(body.events, apiKey));
+}

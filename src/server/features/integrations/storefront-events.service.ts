@@ -1,0 +1,124 @@
+import { createHash } from "node:crypto";
+import type { z } from "zod";
+import {
+  type EventResult,
+  type IngestEventsRequest,
+  type IngestEventsResponse,
+  isoTimeSchema,
+  STOREFRONT_EVENT_DATA,
+  STOREFRONT_EVENT_TYPES,
+  type StorefrontEventType,
+} from "../../../contract/integrations-events.ts";
+import { LedgerError } from "../../platform/db/executor.ts";
+import { zodErrorFields } from "../../platform/http/validate.ts";
+import type { ApiKeyPrincipal } from "../../platform/identity/api-keys.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
+import { type AppliedOutcome, EventRejection, applyEvent } from "./storefront-events.apply.ts";
+import { findStorefrontEvent, insertStorefrontEvent } from "./integrations.queries.ts";
+
+type EnvelopeEvent = IngestEventsRequest["events"][number];
+
+/** A key's JSON with object keys sorted: two sends of one event hash alike whatever their key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.keys(value as Record<string, unknown>)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+function bodyHash(event: EnvelopeEvent): string {
+  return createHash("sha256")
+    .update(canonicalJson({ type: event.type, occurredAt: event.occurredAt, data: event.data }))
+    .digest("hex");
+}
+
+/** A unique index refused a row another transaction wrote first, or PostgreSQL chose this one to fail: the event is tried again. */
+function isRace(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === "23505" || code === "40001" || code === "40P01" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") return true;
+  return err instanceof LedgerError && err.code === "invalid_state" && err.message.endsWith("changed meanwhile: try again");
+}
+
+const TRIES = 3;
+
+interface ValidEvent {
+  type: StorefrontEventType;
+  occurredAt: string;
+  data: unknown;
+}
+
+/** The event's type, time and data, or the rejection naming each field at fault (data fields as `data.…`). */
+function validate(event: EnvelopeEvent): ValidEvent | EventResult["error"] {
+  if (typeof event.type !== "string" || !(STOREFRONT_EVENT_TYPES as readonly string[]).includes(event.type)) {
+    return { code: "invalid_input", message: `type: must be one of ${STOREFRONT_EVENT_TYPES.join(", ")}`, fields: { type: "unknown event type" } };
+  }
+  const type = event.type as StorefrontEventType;
+  const time = isoTimeSchema.safeParse(event.occurredAt);
+  if (!time.success) {
+    const problem = Object.values(zodErrorFields(time.error))[0] ?? "must be an ISO 8601 time with a zone";
+    return { code: "invalid_input", message: `occurredAt: ${problem}`, fields: { occurredAt: problem } };
+  }
+  const schema: z.ZodType = STOREFRONT_EVENT_DATA[type];
+  const parsed = schema.safeParse(event.data);
+  if (!parsed.success) {
+    const fields = Object.fromEntries(Object.entries(zodErrorFields(parsed.error)).map(([k, v]) => [k === "input" ? "data" : `data.${k}`, v]));
+    const [field, problem] = Object.entries(fields)[0] ?? ["data", "is invalid"];
+    return { code: "invalid_input", message: `${field}: ${problem}`, fields };
+  }
+  return { type, occurredAt: new Date(time.data).toISOString(), data: parsed.data };
+}
+
+/**
+ * POST /api/events (docs/integration.md): each event on its own, in order. An event id seen before
+ * answers what it got then (duplicate, or stale again) and changes nothing; with another body it is
+ * refused (id_reused). Otherwise the event is applied in one transaction with its record, so it is
+ * recorded exactly when its changes are: a crash between two events leaves the first applied and
+ * recorded, the second neither, and a re-sent batch applies only what is missing.
+ */
+export class StorefrontEventsService {
+  constructor(private readonly deps: Pick<AppDeps, "database" | "clock">) {}
+
+  async ingest(events: IngestEventsRequest["events"], apiKey: ApiKeyPrincipal | null): Promise<IngestEventsResponse> {
+    const results: EventResult[] = [];
+    for (const event of events) results.push(await this.ingestOne(event, apiKey));
+    return { results };
+  }
+
+  private async ingestOne(event: EnvelopeEvent, apiKey: ApiKeyPrincipal | null): Promise<EventResult> {
+    const hash = bodyHash(event);
+    const valid = validate(event);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(event, hash, valid, apiKey);
+      } catch (err) {
+        if (attempt < TRIES && isRace(err)) continue;
+        if (err instanceof EventRejection) return { id: event.id, status: "rejected", error: { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) } };
+        if (err instanceof LedgerError && err.code !== "not_found") return { id: event.id, status: "rejected", error: { code: err.code, message: err.message } };
+        throw err;
+      }
+    }
+  }
+
+  private async attempt(event: EnvelopeEvent, hash: string, valid: ValidEvent | EventResult["error"], apiKey: ApiKeyPrincipal | null): Promise<EventResult> {
+    const { clock } = this.deps;
+    return this.deps.database.db.transaction().execute(async (trx) => {
+      const before = await findStorefrontEvent(trx, event.id);
+      if (before) {
+        if (before.body_hash !== hash) {
+          throw new EventRejection("id_reused", `Event id ${event.id} was sent before with another body: give each event its own id`, { id: "was used for another event" });
+        }
+        return { id: event.id, status: before.status === "stale" ? "stale" : "duplicate" };
+      }
+      if (!valid || !("type" in valid)) throw new EventRejection(valid?.code ?? "invalid_input", valid?.message ?? "invalid event", valid?.fields);
+      const outcome: AppliedOutcome = await applyEvent({ trx, clock, occurredAt: valid.occurredAt, source: `apikey:${apiKey?.id ?? "none"}` }, valid.type, valid.data);
+      if (outcome !== "duplicate") {
+        await insertStorefrontEvent(trx, { id: event.id, type: valid.type, body_hash: hash, status: outcome, api_key_id: apiKey?.id ?? null, received_at: clock.now().toISOString() });
+      }
+      return { id: event.id, status: outcome };
+    });
+  }
+}
