@@ -65,7 +65,7 @@ if (!unitOk && !existsSync(vitestJson)) failed += 1;
 step("build", process.execPath, [join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"]);
 // The production server bundle the browser tests run against (`npm start` runs it too).
 step("server build", bin("tsx"), [join(root, "scripts/build-server.ts")]);
-// Issue 7: first-screen JS <= 120 kB gzip, other route chunks <= 50 kB (docs/performance.md).
+// Issue 7: first-screen JS <= 120 kB gzip, other route chunks <= 50 kB (the budgets live in check-web-budget.ts).
 step("web budget", bin("tsx"), [join(root, "scripts/check-web-budget.ts")]);
 
 const chromium = findChromium();

@@ -72,8 +72,7 @@ export async function measureLatency(targets: Array<{ client: Client; path: stri
  * Sequential requests over every path, alternating between the servers, for `seconds`: V8 compiles
  * a request path's hot functions in the background during the first few thousand requests, and on
  * 2 shared cores which server's compiler gets the CPU first decided the first rows' p95 (sub-ms
- * p95s 1.5–2.4 times apart on two servers answering from the same kept answer; docs/performance.md,
- * ninth session). Untimed; any non-200 answer aborts.
+ * p95s 1.5–2.4 times apart on two servers answering from the same kept answer). Untimed; any non-200 answer aborts.
  */
 export async function warmUp(targets: Array<{ client: Client; paths: string[] }>, seconds: number): Promise<number> {
   const until = Date.now() + seconds * 1000;

@@ -101,7 +101,7 @@ export async function startServer(databaseUrl: string, options: { readyTimeoutMs
   closeSync(logFd);
   // The server's log goes to a file, as production's goes to its collector, not to a pipe read by
   // this process while it drives autocannon (a full pipe makes the server's asynchronous log writer
-  // hold the lines in memory). Measured: no change to the peak RSS (docs/performance.md).
+  // hold the lines in memory). Measured: no change to the peak RSS either way.
   const logText = () => {
     try {
       return readFileSync(logPath, "utf8");

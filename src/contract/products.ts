@@ -39,7 +39,7 @@ export const PRODUCT_SEARCH_CAP = 10_000;
 /**
  * PostgreSQL's cap of a search across vendors: its trigram (GIN) index yields row positions that
  * are rechecked against the table, about 2 µs a row at a million products, so counting to 10,000
- * would cost some 25 ms (docs/performance.md, issue 21).
+ * would cost some 25 ms.
  */
 export const PRODUCT_SEARCH_CAP_POSTGRES = 1_000;
 /**

@@ -12,8 +12,8 @@ export const SERVER_BUNDLE = "dist/server/main.js";
  * inherit them. A 1 GB old space: V8 lets a heap grow to 4 times its live size between full
  * collections once the limit is 2 GB or more (the default on most machines), and only 1.6 times
  * below 1 GB. The server's live heap is 40–80 MB, so its RSS peaked at 280–400 MB of garbage under
- * load; with this limit it peaks near 200 MB for the same throughput (docs/performance.md, seventh
- * session; decision 0015). server-command.test.ts keeps the two launchers that cannot import this
+ * load; with this limit it peaks near 200 MB for the same throughput (decision 0015).
+ * server-command.test.ts keeps the two launchers that cannot import this
  * in step.
  */
 export const SERVER_NODE_OPTIONS = ["--max-old-space-size=1024"] as const;

@@ -30,7 +30,7 @@ import {
  * at MAIL_MAX_PER_SECOND and records each outcome as soon as the mail server answers. A crash can
  * only leave the claimed batch in `sending`; whoever resumes (the same job taken over, or another
  * sender of the announcement once the claimer is no longer live) sends those again — the only
- * way a mail can repeat, at most the batch in flight per crash (docs/reliability.md). A recipient
+ * way a mail can repeat, at most the batch in flight per crash (`FAULTS_ONLY=announcements npm run test:faults`). A recipient
  * is otherwise never sent twice: only an admin's "retry failed" sends to a recipient again.
  */
 export const ANNOUNCEMENT_SEND_JOB = "announcements.send";

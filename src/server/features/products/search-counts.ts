@@ -17,7 +17,7 @@ const MAX_MATCH_LISTS = 64;
  * only, so what is kept is exact until the catalogue changes; sales, prices and stock do not touch
  * it (they are read per request). At a million products a broad search's count to the cap costs
  * 3–12 ms of trigram reading, and on PostgreSQL reading a full name's ~300 matches through the
- * trigram index (each rechecked against its row) ~4 ms (docs/performance.md): paging through a
+ * trigram index (each rechecked against its row) ~4 ms: paging through a
  * search, coming back to it, or several admins on the same search read the index once.
  */
 export class SearchIndexMemo {

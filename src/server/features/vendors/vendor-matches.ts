@@ -17,7 +17,7 @@ const MATCHES_KEPT = VENDOR_SEARCH_SORT_CAP;
  * counts are read on every request, so they are never stale. Reading a full store name's trigram
  * lists costs ~0.55 ms at 50,000 vendors against ~0.16 ms at 5,000 (they grow with the
  * marketplace): paging, sorting or filtering the same search, or several admins on it, read them
- * once (docs/performance.md, seventh session).
+ * once.
  */
 export class VendorMatchMemo {
   private readonly memo = new VersionedMemo<SearchMatches>("vendor-matches", VENDOR_SEARCH_VERSION, MAX_SEARCHES);

@@ -147,7 +147,7 @@ async function searchSqlite(database: Database, query: AdminVendorsQuery, search
   // A broad term (more matches than the count cap): its newest matches are kept too, so a page
   // among them needs no trigram read, and its total is capped anyway. Without this the full set's
   // surname search read the trigram lists twice per request (growth 1.5–1.9 against the tenth,
-  // whose matches all fit; docs/performance.md, ninth session).
+  // whose matches all fit).
   if (query.status === undefined && matched.keys.length >= SEARCH_COUNT_CAP && offset + query.limit <= matched.keys.length) {
     return { ids: await vendorIdsForKeys(database, matched.keys.slice(offset, offset + query.limit)), total: SEARCH_COUNT_CAP + 1 };
   }

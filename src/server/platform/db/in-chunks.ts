@@ -11,17 +11,16 @@ export function yieldToEventLoop(): Promise<void> {
  * a chunk's time is what a bulk write may add to someone else's request, and the rest between
  * chunks is what it leaves them.
  * - "request" (the default): someone is waiting for the bulk write itself (cleanup, archive-all):
- *   chunks near 20 ms, resting as long as each took: the job gets about half of the time, as
- *   before issue 25 (smaller chunks made test:load's 200k-row cleanup take 31 s at 10 ms and 60 s
- *   at 5 ms on a loaded machine: docs/reliability.md).
+ *   chunks near 20 ms, resting as long as each took: the job gets about half of the time
+ *   (smaller chunks made test:load's 200k-row cleanup take 31 s at 10 ms and 60 s at 5 ms on a
+ *   loaded machine).
  * - "background" (scheduled jobs: audit retention, sweeps, the top lists' daily roll): nobody waits
  *   for it, so it yields the most: chunks near 2 ms, resting 4 times as long (a fifth of the time)
  *   while the process is idle, and 49 times as long (a fiftieth) while requests are coming in (one
  *   began within BUSY_WINDOW_MS). At a fifth, the daily roll at the full data set (about 50 s) still
  *   raised every request's p95 2–4 times while it ran, by waits behind its chunks and by each
- *   chunk's commit refreshing the cached figures (docs/performance.md). Before issue 25 every bulk
- *   write used 20 ms chunks, and the audit retention due at start-up held every request of the
- *   first minute.
+ *   chunk's commit refreshing the cached figures (`npm run bench`, full set). At the request pace,
+ *   the audit retention due at start-up would hold every request of the first minute.
  * A chunk slower than its budget shrinks the next in proportion; a fast one lets it grow back.
  */
 const PACES = {

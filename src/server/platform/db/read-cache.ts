@@ -15,7 +15,7 @@ interface Entry {
 /**
  * Keeps read answers (dashboard figures, analytics, and since decision 0016 the opening pages of the
  * lists, a vendor's detail and tabs, the settings) for at most READ_CACHE_MAX_AGE_MS, so a burst of
- * identical requests costs one computation instead of one each (docs/performance.md). An answer is dropped at once when the database's data version moves
+ * identical requests costs one computation instead of one each. An answer is dropped at once when the database's data version moves
  * (Database.dataVersion: any commit by any process on SQLite; on PostgreSQL this process's writes at
  * once and other replicas' commits through the change feed, docs/decisions/0014), so a change shows
  * on the next read; the clock reaching a row dated in the future, within the max age. Without a

@@ -3,7 +3,7 @@ import { Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { RetryingSqliteDialect, STATEMENT_CACHE_SIZE } from "./sqlite-driver.ts";
 
-/** The driver reuses prepared statements per SQL text (docs/performance.md); reuse must never change an answer. */
+/** The driver reuses prepared statements per SQL text (preparing is much of a small read's cost); reuse must never change an answer. */
 describe("SQLite prepared-statement cache", () => {
   function open() {
     const sqlite = new SQLite(":memory:");

@@ -3,8 +3,8 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:c
 /**
  * scrypt at the OWASP Password Storage Cheat Sheet strength. That sheet lists N=2^17, r=8, p=1
  * (128 MiB of memory per hash) and, as equivalent, N=2^15, r=8, p=3 (32 MiB, the same work in three
- * passes). We use the second since issue 25: every sign-in's 128 MiB was the server's peak memory
- * (docs/performance.md). The parameters are stored with each hash, so older hashes still verify,
+ * passes). We use the second: with the first, every sign-in's 128 MiB set the server's peak memory
+ * (an idle ~125 MB + 128 MiB). The parameters are stored with each hash, so older hashes still verify,
  * and a sign-in with one re-hashes the password at these (`needsRehash`, local-auth-provider.ts).
  * Format: scrypt$N$r$p$salt(base64)$key(base64).
  */
