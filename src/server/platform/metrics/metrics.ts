@@ -31,7 +31,7 @@ interface DurationSeries {
 /**
  * The request-duration histogram, observed once per request. prom-client's Histogram builds a
  * closure, validates and hashes the label object on every observation (~1.5 µs, a visible share of
- * a cached request: docs/performance.md, request path profile); this one finds its series by one
+ * a cached request in bench/profile.ts); this one finds its series by one
  * string key and bumps a number, and turns into prom-client's histogram shape only when scraped
  * (`get`, the interface prom-client's registry and the supervisor's aggregation read).
  */
