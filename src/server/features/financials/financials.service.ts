@@ -15,7 +15,7 @@ import type {
 } from "../../../contract/financials.ts";
 import { addDays, daysBetween, monthStart } from "../../domain/ledger/platform-days.queries.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
-import { recordAudit } from "../../domain/audit/audit-log.ts";
+import { changedValues, recordAudit } from "../../domain/audit/audit-log.ts";
 import { utcDay } from "../../platform/clock.ts";
 import { newId } from "../../platform/db/ids.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
@@ -116,7 +116,7 @@ export class FinancialService {
   private readonly provider: PayoutProvider | null;
 
   constructor(
-    private readonly deps: Pick<AppDeps, "database" | "clock" | "config" | "jobs" | "readCache" | "fetchImpl">,
+    private readonly deps: Pick<AppDeps, "database" | "clock" | "config" | "jobs" | "fetchImpl">,
     provider?: PayoutProvider | null,
   ) {
     this.provider = provider === undefined ? payoutProviderFor(deps) : provider;
@@ -130,9 +130,9 @@ export class FinancialService {
     return this.deps.clock.now().toISOString();
   }
 
-  overview(period: FinancialPeriod, dataVersion?: () => string): Promise<FinancialOverview> {
-    const { database, clock, readCache } = this.deps;
-    return readCache.read(`financial:${period}`, () => computeFinancialOverview(database.db, clock.now(), period), dataVersion);
+  overview(period: FinancialPeriod): Promise<FinancialOverview> {
+    const { database, clock } = this.deps;
+    return computeFinancialOverview(database.db, clock.now(), period);
   }
 
   async payouts(query: PayoutsQuery): Promise<PayoutsResponse> {
@@ -307,15 +307,20 @@ export class FinancialService {
       }
       // Sending it twice at once would be harmless (same idempotency key, conditional updates).
       await this.deps.jobs.enqueue(PAYOUT_RETRY_JOB, { payoutId: id }, { executor: trx, createdBy: actor.user.email, maxAttempts: RUN_MAX_ATTEMPTS });
+      // A failed payout becomes pending (its reason cleared); one a failed run left processing stays
+      // as it is and is only sent again, so its row has no before and after.
+      const resumed = current.status === "processing";
       await recordAudit(
         trx,
         {
           actor,
           action: "payout.retry",
           target: { type: "payout", id, label: `${current.vendor_name} ${dollars(current.amount_cents).toFixed(2)} ${current.currency.toUpperCase()}` },
-          before: { status: current.status, failureReason: current.failure_reason },
-          after: { status: current.status === "processing" ? "processing" : "pending" },
-          details: { vendorId: current.vendor_id, runId: current.run_id, amountCents: current.amount_cents },
+          ...changedValues(
+            { status: current.status, failureReason: current.failure_reason },
+            resumed ? { status: current.status, failureReason: current.failure_reason } : { status: "pending", failureReason: null },
+          ),
+          details: { vendorId: current.vendor_id, runId: current.run_id, amountCents: current.amount_cents, ...(resumed ? { resumed } : {}) },
         },
         this.deps.clock,
       );
@@ -388,8 +393,11 @@ export class FinancialService {
           actor,
           action: "payout_account.refresh",
           target: { type: "vendor", id: vendorId, label: name },
-          before: { status: changed.before.status, chargesEnabled: changed.before.charges_enabled === 1, payoutsEnabled: changed.before.payouts_enabled === 1 },
-          after: { status, chargesEnabled: facts.chargesEnabled, payoutsEnabled: facts.payoutsEnabled },
+          // Every refresh is recorded (it is a check with Stripe); before and after only when the account changed.
+          ...changedValues(
+            { status: changed.before.status, chargesEnabled: changed.before.charges_enabled === 1, payoutsEnabled: changed.before.payouts_enabled === 1 },
+            { status, chargesEnabled: facts.chargesEnabled, payoutsEnabled: facts.payoutsEnabled },
+          ),
           details: { stripeAccountId: account.stripe_account_id, currentlyDue: facts.currentlyDue, pastDue: facts.pastDue, disabledReason: facts.disabledReason },
         },
         this.deps.clock,
