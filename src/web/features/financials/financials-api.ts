@@ -1,4 +1,5 @@
-import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   type AccountStatusName,
   type FinancialPeriod,
@@ -8,14 +9,17 @@ import {
   checkPayoutEndpoint,
   createPayoutRunEndpoint,
   financialOverviewEndpoint,
-  getPayoutRunEndpoint,
   listBalancesEndpoint,
   listPayoutRunsEndpoint,
   listPayoutsEndpoint,
   retryPayoutEndpoint,
 } from "@contract/financials";
-import { callApi, mutationOf } from "@web/lib/api-client";
+import { useUrlParams } from "@web/components/list";
+import { toast } from "@web/components/ui/toast";
+import { apiErrorMessage, callApi, mutationOf } from "@web/lib/api-client";
+import { countOf, formatCurrency } from "@web/lib/format";
 import { byId, useApiMutation } from "@web/lib/use-api-mutation";
+import { runEndToast } from "./financials-text";
 
 /** Query keys of the financial area (every key starts with it: a payout run refreshes them all). */
 export const financialKeys = {
@@ -24,7 +28,6 @@ export const financialKeys = {
   balances: (status: AccountStatusName | "all", cursor: string | null) => [...financialKeys.all, "balances", status, cursor] as const,
   payouts: (status: PayoutStatusName | "all", cursor: string | null) => [...financialKeys.all, "payouts", status, cursor] as const,
   latestRun: () => [...financialKeys.all, "runs", "latest"] as const,
-  run: (id: string) => [...financialKeys.all, "runs", id] as const,
 };
 
 export const FINANCIAL_PAGE_SIZE = 20;
@@ -81,15 +84,6 @@ export function useLatestRun(enabled: boolean) {
   });
 }
 
-export function usePayoutRun(id: string | null) {
-  return useQuery({
-    queryKey: financialKeys.run(id ?? "none"),
-    enabled: id !== null,
-    queryFn: async ({ signal }) => (await callApi(getPayoutRunEndpoint, { params: { id: id! } }, { signal })).run,
-    refetchInterval: (query) => (isActiveRun(query.state.data) ? RUN_POLL_MS : false),
-  });
-}
-
 /** Counts who a run would pay (the confirmation); stores nothing. */
 export function usePayoutPreview() {
   return useMutation({
@@ -109,3 +103,69 @@ export const useCancelPayoutRun = () => useApiMutation(cancelPayoutRunEndpoint, 
 export const useRetryPayout = () => useApiMutation(retryPayoutEndpoint, byId, (answer) => answer.payout);
 /** "Check with Stripe" on a payout whose outcome is unknown: what Stripe said, and the payout after. */
 export const useCheckPayout = () => useApiMutation(checkPayoutEndpoint, byId);
+
+/**
+ * 'Process Payouts' from start to end (docs/product.md §15.4): the dry run behind the
+ * confirmation (opened once on arrival with ?confirm=payouts, the dashboard's quick action), the
+ * start, and when the run ends every figure read again and the outcome told.
+ */
+export function usePayoutRun(ready: boolean) {
+  const [params, update] = useUrlParams();
+  const latestRun = useLatestRun(ready);
+  const activeRun = latestRun.data && isActiveRun(latestRun.data) ? latestRun.data : null;
+  const queryClient = useQueryClient();
+  const preview = usePayoutPreview();
+  const start = useStartPayoutRun();
+  const [previewRun, setPreviewRun] = useState<PayoutRunItem | null>(null);
+
+  const openConfirmation = () =>
+    preview.mutate(undefined, {
+      onSuccess: (run) => setPreviewRun(run),
+      onError: (error) => toast({ title: `Failed to prepare payouts: ${apiErrorMessage(error)}`, variant: "destructive" }),
+    });
+
+  const wantsConfirmation = params.get("confirm") === "payouts";
+  useEffect(() => {
+    if (!ready || !wantsConfirmation) return;
+    update({ confirm: null }, { resetPages: "none" });
+    openConfirmation();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once per arrival with the flag
+  }, [ready, wantsConfirmation]);
+
+  const seenActive = useRef<string | null>(null);
+  useEffect(() => {
+    const run = latestRun.data;
+    if (!run) return;
+    if (isActiveRun(run)) {
+      seenActive.current = run.id;
+    } else if (seenActive.current === run.id) {
+      seenActive.current = null;
+      void queryClient.invalidateQueries({ queryKey: financialKeys.all });
+      toast(runEndToast(run));
+    }
+  }, [latestRun.data, queryClient]);
+
+  const confirm = () => {
+    setPreviewRun(null);
+    start.mutate(undefined, {
+      onSuccess: (run) => {
+        seenActive.current = run.id;
+        queryClient.setQueryData(financialKeys.latestRun(), run);
+        toast({ title: "Payout run started", description: `Paying ${countOf(run.vendors, "artist")} ${formatCurrency(run.total)}.` });
+      },
+      onError: (error) => toast({ title: `Failed to start payouts: ${apiErrorMessage(error)}`, variant: "destructive" }),
+    });
+  };
+
+  return {
+    latestRun: latestRun.data ?? null,
+    activeRun,
+    previewRun,
+    preparing: preview.isPending,
+    /** A run can be asked for: the screen is ready and no run is being prepared, started or paid. */
+    canStart: ready && !preview.isPending && !start.isPending && activeRun === null,
+    openConfirmation,
+    confirm,
+    dismiss: () => setPreviewRun(null),
+  };
+}

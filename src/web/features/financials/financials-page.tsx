@@ -3,12 +3,12 @@ import { Button } from "@web/components/ui/button";
 import { PageHeader } from "@web/components/ui/page-header";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { BalancesCard } from "./balances-card";
+import { usePayoutRun } from "./financials-api";
 import { PERIOD_OPTIONS, periodFromParam } from "./financials-text";
 import { OverviewSection } from "./overview-section";
 import { PayoutConfirmation } from "./payout-confirmation";
 import { PayoutsCard } from "./payouts-card";
 import { RunCard } from "./run-card";
-import { usePayoutRun } from "./use-payout-run";
 import { WriteButton } from "@web/components/ui/write-button";
 
 /**
