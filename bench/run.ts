@@ -18,6 +18,7 @@ import { type Client, createClient, measureLatency, warmUp } from "./lib/latency
 import { type LoadFigures, runLoad, startBareServer } from "./lib/load.ts";
 import { describeMachine } from "./lib/machine.ts";
 import { parseBenchOptions } from "./lib/options.ts";
+import { pinServerApart } from "./lib/cpu.ts";
 import { checkTargets, cpuRatio, type EndpointResult, latencyTable, loadTable, targetsTable } from "./lib/report.ts";
 import { resultFile } from "./lib/result-file.ts";
 import { memoryLine, type RunningServer, serverPeakRss, signIn, startServer } from "./lib/server-process.ts";
@@ -138,6 +139,10 @@ async function main(): Promise<void> {
   // shown beside it. The round with the median CPU ratio is reported.
   const rounds: Array<{ dashboard: LoadFigures; bare: LoadFigures; ratio: number; cpuRatio: number | null }> = [];
   const bareServer = await startBareServer(dashboardBody);
+  // Each server on the first CPU, the load generator on the others, for these rounds only (cpu.ts).
+  const unpin = [pinServerApart(full.server.pid), pinServerApart(bareServer.pid)];
+  const pinned = unpin.every((undo) => undo !== null);
+  log(pinned ? "load: servers pinned to CPU 0, the load generator to the others" : "load: not pinned (taskset missing or a single CPU)");
   try {
     for (let round = 1; round <= THROUGHPUT_ROUNDS; round++) {
       log(`load: dashboard stats (round ${round} of ${THROUGHPUT_ROUNDS})`);
@@ -148,6 +153,7 @@ async function main(): Promise<void> {
       log(`full: after load round ${round}, ${memoryLine(full.server.pid)}`);
     }
   } finally {
+    for (const undo of unpin) undo?.();
     await bareServer.stop();
   }
   const { dashboard, bare } = [...rounds].sort((a, b) => (a.cpuRatio ?? a.ratio) - (b.cpuRatio ?? b.ratio))[Math.floor(rounds.length / 2)]!;
@@ -210,6 +216,7 @@ async function main(): Promise<void> {
       mix,
       dashboardToBareRatio: dashboard.requestsPerSecond / bare.requestsPerSecond,
       dashboardToBareCpuRatio: cpuRatio(dashboard, bare),
+      throughputRoundsPinned: pinned,
       throughputRounds: rounds.map((r) => ({
         dashboardRequestsPerSecond: r.dashboard.requestsPerSecond,
         bareRequestsPerSecond: r.bare.requestsPerSecond,
