@@ -48,9 +48,10 @@ export function buildToolsInstalled(dir = root): boolean {
   return existsSync(join(dir, "node_modules/vite/bin/vite.js")) && existsSync(join(dir, "node_modules/esbuild/package.json"));
 }
 
-export async function ensureBuild(): Promise<void> {
+/** `only: "server"`: the server bundle alone (the operator's commands need no web app). */
+export async function ensureBuild(only?: "server"): Promise<void> {
   const canBuild = buildToolsInstalled();
-  for (const target of [WEB, SERVER]) {
+  for (const target of only === "server" ? [SERVER] : [WEB, SERVER]) {
     if (!isStale(target)) continue;
     const present = existsSync(join(root, target.output));
     if (!canBuild) {
@@ -77,8 +78,9 @@ export async function ensureBuild(): Promise<void> {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await ensureBuild().catch((err: unknown) => {
-    console.error(`npm start: ${err instanceof Error ? err.message : String(err)}`);
+  const only = process.argv[2] === "server" ? "server" : undefined;
+  await ensureBuild(only).catch((err: unknown) => {
+    console.error(`npm ${only ? "run" : "start"}: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   });
 }

@@ -9,6 +9,9 @@ import { readEnvFile } from "./platform/config/env-file.ts";
  * the server itself (serve.ts) is imported only where it runs.
  */
 async function main(): Promise<void> {
+  // `main.js <command> …` runs an operator's command (cli/commands.ts: db:migrate, db:backup,
+  // db:restore, user:create) on the same configuration instead of serving.
+  const [command, ...args] = process.argv.slice(2);
   let config;
   try {
     // .env in the working directory, when present (the environment wins over it): .env.example.
@@ -22,6 +25,10 @@ async function main(): Promise<void> {
     throw err;
   }
 
+  if (command !== undefined) {
+    const { runCommand } = await import("./cli/commands.ts");
+    process.exit(await runCommand(command, args, config));
+  }
   if (config.workers > 1 && cluster.isPrimary) {
     await runClusterPrimary(config.workers, config.port, config.host, config.metricsPort);
     return;

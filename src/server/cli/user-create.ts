@@ -1,25 +1,21 @@
-import { systemClock } from "../platform/clock.ts";
 import { ConfigError, loadConfig } from "../platform/config/config.ts";
-import { openDatabase } from "../platform/db/connect.ts";
-import { migrateToLatest } from "../platform/db/migrate.ts";
-import { runUserCreate } from "./user-create-command.ts";
+import { readEnvFile } from "../platform/config/env-file.ts";
+import { runCommand } from "./commands.ts";
 
-/** npm run user:create -- --email E --password P [--role admin|viewer|user] [--name N] [--update] (see user-create-command.ts) */
+/**
+ * `user:create` from the sources (tests run it before any build); operators run the same command
+ * through the server's entry, `npm run user:create -- …` (commands.ts).
+ */
 async function main(): Promise<number> {
-  const config = loadConfig();
-  const database = openDatabase(config.database);
-  try {
-    await migrateToLatest(database.db);
-    return await runUserCreate(process.argv.slice(2), database.db, systemClock, { out: (line) => console.log(line), err: (line) => console.error(line) });
-  } finally {
-    await database.close();
-  }
+  readEnvFile();
+  return runCommand("user:create", process.argv.slice(2), loadConfig());
 }
 
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    console.error(`user:create: ${err instanceof ConfigError ? err.message : err instanceof Error ? err.message : String(err)}`);
+    const lines = err instanceof ConfigError ? err.problems.map((line) => `Configuration error: ${line}`) : [err instanceof Error ? err.message : String(err)];
+    for (const line of lines) console.error(`user:create: ${line}`);
     process.exit(1);
   },
 );

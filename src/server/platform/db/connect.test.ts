@@ -31,15 +31,19 @@ describe("openDatabase (SQLite)", () => {
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)("openDatabase (PostgreSQL)", () => {
-  it("opens at most DATABASE_POOL_MAX connections, named after the panel in pg_stat_activity", async () => {
+  it("opens at most DATABASE_POOL_MAX connections, named after the panel and its schema in pg_stat_activity", async () => {
     const database = openDatabase({ kind: "postgres", url: process.env.TEST_DATABASE_URL!, poolMax: 2 });
     try {
       const answers = await Promise.all(
-        Array.from({ length: 6 }, () => sql<{ pid: number; name: string }>`select pg_backend_pid() as pid, current_setting('application_name') as name from pg_sleep(0.1)`.execute(database.db)),
+        Array.from({ length: 6 }, () =>
+          sql<{ pid: number; name: string; schema: string }>`select pg_backend_pid() as pid, current_setting('application_name') as name, current_schema() as schema from pg_sleep(0.1)`.execute(
+            database.db,
+          ),
+        ),
       );
       const rows = answers.map((answer) => answer.rows[0]!);
       expect(new Set(rows.map((row) => row.pid)).size).toBe(2);
-      expect(new Set(rows.map((row) => row.name))).toEqual(new Set([PANEL_APPLICATION_NAME]));
+      expect(new Set(rows.map((row) => row.name))).toEqual(new Set([`${PANEL_APPLICATION_NAME}:${rows[0]!.schema}`]));
     } finally {
       await database.close();
     }

@@ -119,6 +119,9 @@ export function openDatabase(config: DatabaseConfig): Database {
     client.on("error", (err) => {
       console.error(`[db] PostgreSQL connection lost mid-query: ${err.message}`);
     });
+    // Named with its schema ("hki-admin:public"), so db:restore tells this panel from one on another
+    // schema of the same server. Queued ahead of the connection's first query; a failure only leaves the plain name.
+    client.query("select set_config('application_name', $1 || current_schema(), false)", [`${PANEL_APPLICATION_NAME}:`]).catch(() => undefined);
   });
   const writes = new WriteCounter();
   const db = new Kysely<DB>({ dialect: markingDialect(new PostgresDialect({ pool })), plugins: [writes] });
