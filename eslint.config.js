@@ -14,7 +14,7 @@ const CONTRACT_ZOD_ONLY = { group: ["**/server/**", "**/web/**"], message: "cont
 const NO_TESTING = { group: ["**/testing/**"], message: "production server code must not import test-only code (testing/ folders)" };
 const NO_KYSELY = {
   group: ["kysely", "kysely/**"],
-  message: "SQL lives in *.queries.ts (or ledger/, db/): call a query function, and type handles as Executor (ledger/executor.ts) or Database (db/connect.ts)",
+  message: "SQL lives in *.queries.ts (or ledger/, db/): call a query function, and type handles as Executor (platform/db/executor.ts) or Database (platform/db/connect.ts)",
 };
 const NO_OTHER_FEATURE_ALIAS = {
   group: ["@web/features/**"],

@@ -2,7 +2,7 @@ import type { z } from "zod";
 
 /**
  * One definition per endpoint: method, path, inputs, answers, who may call it and what a success
- * changes. The server registers its handler from it (src/server/platform/http/endpoint-router.ts), the web
+ * changes. The server registers its handler from it (src/server/platform/request/endpoint-router.ts), the web
  * derives its call from it (src/web/lib/api-client.ts) and /api/openapi.json is generated from it.
  * This file depends on nothing but zod's types, so the web can import definitions freely.
  */

@@ -137,7 +137,7 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
       ipAddress: c.get("clientIp"),
       userAgent: requestHeader(c, "user-agent") ?? null,
       stackTrace: failure instanceof Error ? (failure.stack ?? null) : null,
-      // Written down by the one redactor (error-logging/redact.ts): query keys with only their plain
+      // Written down by the one redactor (error-recorder/redact.ts): query keys with only their plain
       // values, header names with only harmless values, the user agent scrubbed.
       context: { query: Object.fromEntries(url.searchParams), contentType: requestHeader(c, "content-type") ?? null, headers: c.req.header() },
       requestId: c.get("requestId"),

@@ -19,7 +19,7 @@ export interface AuditEntry {
   after?: Record<string, unknown> | null;
   /**
    * Anything else worth keeping (counts, options). Written through the one redactor
-   * (error-logging/redact.ts): secret-named keys lose their values, text is scrubbed; filters of a
+   * (error-recorder/redact.ts): secret-named keys lose their values, text is scrubbed; filters of a
    * list go in already redacted (`redactFilters`: only the plain values kept).
    */
   details?: Record<string, unknown>;

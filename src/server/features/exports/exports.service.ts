@@ -40,7 +40,7 @@ export class ExportsService {
 
   /**
    * Makes the link, and the export's audit row in the same transaction (docs/product.md §14.4): who,
-   * which kind, which filters (only their plain values: error-logging/redact.ts), and the rows it
+   * which kind, which filters (only their plain values: error-recorder/redact.ts), and the rows it
    * sent once it has been downloaded (`rowCount`, null until then).
    */
   async createLink(actor: Actor, kind: string, filters: Record<string, string>): Promise<CreateExportResponse> {

@@ -84,7 +84,7 @@ describe.each(testDatabaseKinds)("error-log budgets (%s)", (kind) => {
     expect(res.headers.get("x-request-id")).toBe("req-42");
     const entry = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
     expect(entry).toMatchObject({ level: "info", msg: "request", method: "GET", status: 200, userId: admin.id, requestId: "req-42", clientIp: "198.51.100.7", route: "/api/admin/dashboard/stats" });
-    // The dashboard declares no query: every value goes, keys stay (error-logging/redact.ts).
+    // The dashboard declares no query: every value goes, keys stay (redact.ts).
     expect(entry.path).toBe("/api/admin/dashboard/stats?token=[redacted]&page=[redacted]");
     expect(typeof entry.durationMs).toBe("number");
     expect(lines.join("\n")).not.toContain("SeCrEt");

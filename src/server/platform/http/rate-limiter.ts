@@ -15,7 +15,7 @@ export interface RateLimitRule {
 }
 
 /**
- * No rule's window may be longer: the sweep (http/rate-limit-sweep.ts) deletes counters whose
+ * No rule's window may be longer: the sweep (housekeeping/rate-limit-sweep.ts) deletes counters whose
  * window started longer ago than this, which must never cut a live window short.
  */
 export const RATE_LIMIT_MAX_WINDOW_MS = 60 * 60_000;
