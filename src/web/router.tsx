@@ -22,6 +22,7 @@ const SCREENS: Array<[path: string | null, load: Load]> = [
   ["communications", () => import("./features/communications/communications-page")],
   ["communications/:announcementId", () => import("./features/communications/announcement-page")],
   ["admin-users", () => import("./features/admin-users/admin-users-page")],
+  ["integrations", () => import("./features/integrations/integrations-page")],
   ["errors", () => import("./features/error-logs/errors-page")],
   ["settings", () => import("./features/settings/settings-page")],
   ["system-debug", () => import("./features/system-debug/system-debug-page")],

@@ -12,6 +12,7 @@ import type { DB, NewErrorLog, PayoutAccountStatus, Product, Vendor } from "../p
 import { seedDemoAnnouncements } from "./demo-announcements.ts";
 import { seedDemoCatalogue } from "./demo-catalogue.ts";
 import { seedDemoFeatured } from "./demo-featured.ts";
+import { seedDemoApiKeys } from "./demo-integrations.ts";
 import { seedDemoStaff } from "./demo-staff.ts";
 import { HOSTILE_CUSTOMIZATIONS, sampleCustomCss, sampleCustomHtml } from "./customization.ts";
 import { sampleArchive, sampleErrorLog } from "./error-log-samples.ts";
@@ -279,6 +280,8 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
     await seedDemoFeatured(trx, { vendors, now, adminEmail: options.adminEmail ?? "admin@hki.global" });
     // Announcements: one sent, one with a refused mail, one on the artists' dashboard now (demo-announcements.ts).
     await seedDemoAnnouncements(trx, { vendors, now, adminEmail: options.adminEmail ?? "admin@hki.global", supportEmail: SETTINGS_CATALOG.support_email.defaultValue });
+    // API keys on the Integrations screen: one in use, one revoked; their secrets are thrown away (demo-integrations.ts).
+    await seedDemoApiKeys(trx, { now, adminEmail: options.adminEmail ?? "admin@hki.global" });
     return summary;
   });
 }

@@ -6,7 +6,8 @@ import { MIN_PRODUCT_SEARCH_LENGTH, listProductsEndpoint } from "@contract/produ
 import { listAdminVendorsEndpoint } from "@contract/vendors";
 import { callApi } from "@web/lib/api-client";
 import { useDebouncedValue } from "@web/lib/use-debounced-value";
-import { NAV_ITEMS } from "./nav-items";
+import { useWriteAccess } from "./current-user";
+import { navItemsFor } from "./nav-items";
 import { THEME_CHOICES, setThemeChoice } from "./theme";
 
 /** How many vendors and products the palette lists for a search. */
@@ -29,6 +30,7 @@ export default function CommandPalette({
   returnFocusTo: RefObject<HTMLElement | null>;
 }) {
   const navigate = useNavigate();
+  const { canWrite } = useWriteAccess();
   const [input, setInput] = useState("");
   const search = useDebouncedValue(input.trim(), 200);
 
@@ -63,7 +65,7 @@ export default function CommandPalette({
   // and products as the server found them by name, e-mail or slug.
   const typed = input.trim().toLowerCase();
   const matches = (label: string) => label.toLowerCase().includes(typed);
-  const screens = NAV_ITEMS.filter((item) => matches(item.label));
+  const screens = navItemsFor(canWrite).filter((item) => matches(item.label));
   const themes = THEME_CHOICES.filter((choice) => matches(`Theme: ${choice.label}`));
   const searching = search.length > 0 && (vendors.isFetching || products.isFetching);
   return (

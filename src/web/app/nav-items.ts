@@ -2,6 +2,8 @@
 export interface NavItem {
   label: string;
   path: string;
+  /** Shown to admins only (viewers may still open the URL and read). */
+  adminOnly?: boolean;
 }
 
 export const NAV_ITEMS: readonly NavItem[] = [
@@ -13,7 +15,13 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Invite Codes", path: "/invite-codes" },
   { label: "Communications", path: "/communications" },
   { label: "Admin Users", path: "/admin-users" },
+  { label: "Integrations", path: "/integrations", adminOnly: true },
   { label: "Error Logs", path: "/errors" },
   { label: "Settings", path: "/settings" },
   { label: "System Debug", path: "/system-debug" },
 ];
+
+/** The items a user sees: every one for an admin (who may write), those not admin-only for a viewer. */
+export function navItemsFor(canWrite: boolean): readonly NavItem[] {
+  return canWrite ? NAV_ITEMS : NAV_ITEMS.filter((item) => !item.adminOnly);
+}

@@ -1,12 +1,14 @@
 import { NavLink } from "react-router";
 import { cn } from "@web/lib/cn";
-import { NAV_ITEMS } from "./nav-items";
+import { useWriteAccess } from "./current-user";
+import { navItemsFor } from "./nav-items";
 
 /** The navigation's links (docs/product.md §2.2): the sidebar from 768 px up, the drawer below. */
 export function NavList({ onNavigate }: { onNavigate?: () => void }) {
+  const { canWrite } = useWriteAccess();
   return (
     <ul className="grid gap-1">
-      {NAV_ITEMS.map((item) => (
+      {navItemsFor(canWrite).map((item) => (
         <li key={item.path}>
           <NavLink
             to={item.path}
