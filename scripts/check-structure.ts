@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { cruise, type ICruiseResult, type IModule } from "dependency-cruiser";
 import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
+import { existsIn, repositorySources, stalePathsIn } from "./comment-paths.ts";
 import { moduleOf, stronglyConnected } from "./structure-graph.ts";
 
 /**
@@ -10,6 +11,7 @@ import { moduleOf, stronglyConnected } from "./structure-graph.ts";
  *    server's layers import downwards only, no area imports another, demo data only where used.
  * 2. No cycle between server modules (platform/<x>, domain/<x>, features/<area>, the root files).
  * 3. No web source file over 300 lines (a page is a composition of section files).
+ * 4. Every repository path named in a comment exists (comment-paths.ts says what counts as one).
  * Prints every finding and exits non-zero when there is one.
  */
 const WEB_FILE_MAX_LINES = 300;
@@ -51,10 +53,13 @@ for (const file of webSources(join(root, "src/web"))) {
   if (lines > WEB_FILE_MAX_LINES) problems.push(`web file over ${WEB_FILE_MAX_LINES} lines: ${relative(root, file)} (${lines})`);
 }
 
+const stale = stalePathsIn(repositorySources(root), existsIn(root));
+for (const s of stale) problems.push(`stale path in a comment: ${s.file}:${s.line} names ${s.path}, which does not exist`);
+
 console.log(`structure: ${output.summary.totalCruised} files, ${output.summary.totalDependenciesCruised} imports, ${edges.size} server modules`);
 if (problems.length > 0) {
   for (const p of problems) console.log(`  ✗ ${p}`);
   console.log(`structure: ${problems.length} problem(s)`);
   process.exit(1);
 }
-console.log("structure: 0 file cycles, 0 module cycles, layers respected, no web file over 300 lines");
+console.log("structure: 0 file cycles, 0 module cycles, layers respected, no web file over 300 lines, 0 stale paths in comments");
