@@ -25,7 +25,8 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json /app/package-lock.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
-RUN mkdir -p /data && chown node:node /data
+# /backups: where `node dist/server/main.js db:backup /backups/FILE` writes (a volume in compose.yaml).
+RUN mkdir -p /data /backups && chown node:node /data /backups
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
@@ -33,4 +34,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=40s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The bundle itself (what `npm start` runs once the build is present): no npm, no tsx, no build tools.
+# The operator's commands run the same entry: `docker run --rm … hki-admin node dist/server/main.js db:migrate`
+# (and db:backup FILE, db:restore FILE, user:create …): compose.yaml runs db:migrate before the panel.
 CMD ["node", "--max-old-space-size=1024", "dist/server/main.js"]

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../platform/config/config.ts";
+import { parse as parseYaml } from "yaml";
+import { CONFIG_VARIABLES, loadConfig } from "../platform/config/config.ts";
 import { SERVER_BUNDLE } from "../testing/server-command.ts";
 
 /**
@@ -104,22 +105,108 @@ describe("the Dockerfile and compose file", () => {
     // Without the secrets it refuses to start, as production must.
     expect(() => loadConfig(env)).toThrow(/BETA_PASSWORD/);
   });
+});
 
-  it("has a compose file with PostgreSQL whose variables the server accepts", () => {
-    const compose = read("compose.yaml");
-    expect(compose).toMatch(/image:\s*postgres:\d+/);
-    expect(compose).toMatch(/build:\s*\./);
-    expect(compose).toMatch(/condition:\s*service_healthy/);
-    const block = compose.slice(compose.indexOf("  admin:"));
-    const envBlock = block.slice(block.indexOf("environment:"), block.indexOf("volumes:"));
-    const env: Record<string, string> = {};
-    for (const [, key, value] of envBlock.matchAll(/^\s{6}(\w+):\s*(.*)$/gm)) {
-      // ${VAR:?…} / ${VAR:-default} → a sample value or the default.
-      env[key!] = value!.replace(/\$\{(\w+):\?[^}]*\}/g, "sample-secret-value").replace(/\$\{\w+:-([^}]*)\}/g, "$1");
-    }
-    expect(Object.keys(env)).toEqual(expect.arrayContaining(["DATABASE_URL", "BETA_PASSWORD", "ADMIN_PASSWORD", "TRUST_PROXY", "METRICS_PORT", "METRICS_TOKEN", "LOG_LEVEL"]));
-    const config = loadConfig({ ...env, NODE_ENV: "production" });
+/**
+ * compose.yaml parsed as Compose reads it (YAML merge keys, `${VAR:?message}`, `${VAR:-default}`,
+ * `$$`), as there is no Compose here to run `docker compose config`.
+ */
+type ComposeService = {
+  image?: string;
+  build?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+  ports?: string[];
+  expose?: string[];
+  volumes?: string[];
+  profiles?: string[];
+  restart?: string;
+};
+type ComposeFile = { services: Record<string, ComposeService>; volumes: Record<string, unknown> };
+
+/** Compose's interpolation of one value: a missing required variable is an error naming it. */
+function interpolate(value: string, env: Record<string, string>): string {
+  return value.replace(/\$\$|\$\{(\w+)(?::([?-])([^}]*))?\}/g, (whole, name: string | undefined, kind: string | undefined, rest: string | undefined) => {
+    if (whole === "$$") return "$";
+    const set = env[name!] !== undefined && env[name!] !== "";
+    if (kind === "?" && !set) throw new Error(`required variable ${name} is missing a value: ${rest}`);
+    if (kind === "-" && !set) return rest!;
+    return env[name!] ?? "";
+  });
+}
+
+function composeFile(): ComposeFile {
+  return parseYaml(read("compose.yaml"), { merge: true }) as ComposeFile;
+}
+
+/** A service's environment as the container gets it, for the operator's variables `env`. */
+function serviceEnvironment(service: ComposeService, env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(service.environment ?? {}).map(([key, value]) => [key, interpolate(String(value), env)]));
+}
+
+describe("compose.yaml (a real host: PostgreSQL, db:migrate before the panel, Caddy terminating TLS)", () => {
+  const operator = {
+    PUBLIC_URL: "https://admin.example.com",
+    // Every character that breaks a URL's userinfo.
+    POSTGRES_PASSWORD: "p@ss/w:rd?#%&= é",
+    BETA_PASSWORD: "a-long-beta-password",
+    ADMIN_PASSWORD: "a-long-admin-password",
+  };
+
+  it("runs PostgreSQL, then the migrations to completion, then the panel, then Caddy", () => {
+    const { services } = composeFile();
+    expect(Object.keys(services).sort()).toEqual(["admin", "backup", "caddy", "db", "migrate"]);
+    expect(services.db!.image).toMatch(/^postgres:\d+$/);
+    expect(services.migrate!.command).toEqual(["node", SERVER_BUNDLE, "db:migrate"]);
+    expect(services.migrate!.restart).toBe("no");
+    expect(services.migrate!.depends_on).toEqual({ db: { condition: "service_healthy" } });
+    expect(services.admin!.depends_on).toEqual({ db: { condition: "service_healthy" }, migrate: { condition: "service_completed_successfully" } });
+    expect(services.caddy!.depends_on).toEqual({ admin: { condition: "service_healthy" } });
+    // The panel and its migrations are the one image built from this repository.
+    for (const name of ["migrate", "admin"]) expect([services[name]!.build, services[name]!.image]).toEqual([".", "hki-admin"]);
+  });
+
+  it("gives the panel an environment it accepts in production, the password with any characters, the client address from Caddy", () => {
+    const { services } = composeFile();
+    const env = serviceEnvironment(services.admin!, operator);
+    expect(serviceEnvironment(services.migrate!, operator)).toEqual(env);
+    for (const name of Object.keys(env)) expect(CONFIG_VARIABLES).toContain(name);
+    const config = loadConfig(env);
+    expect(config).toMatchObject({ production: true, publicUrl: "https://admin.example.com", trustProxy: { kind: "hops", hops: 1 }, seedDemo: false });
     expect(config.database.kind).toBe("postgres");
+    const url = new URL(config.database.kind === "postgres" ? config.database.url : "");
+    expect([url.username, decodeURIComponent(url.password), url.host, url.pathname]).toEqual(["hki", operator.POSTGRES_PASSWORD, "db:5432", "/hki"]);
+    expect(serviceEnvironment(services.db!, operator).POSTGRES_PASSWORD).toBe(operator.POSTGRES_PASSWORD);
+  });
+
+  it.each(["PUBLIC_URL", "POSTGRES_PASSWORD", "BETA_PASSWORD", "ADMIN_PASSWORD"])("refuses to start without %s (compose names it)", (name) => {
+    const { services } = composeFile();
+    const env = { ...operator, [name]: "" };
+    expect(() => serviceEnvironment(services.admin!, env)).toThrow(`required variable ${name} is missing a value: set ${name}`);
+  });
+
+  it("publishes only Caddy, which serves PUBLIC_URL over HTTPS and forwards to the panel", () => {
+    const { services } = composeFile();
+    expect(services.caddy!.image).toMatch(/^caddy:\d+$/);
+    expect(services.caddy!.ports).toEqual(["80:80", "443:443", "443:443/udp"]);
+    expect(services.caddy!.command!.map((part) => interpolate(part, operator))).toEqual(["caddy", "reverse-proxy", "--from", "https://admin.example.com", "--to", "admin:3000"]);
+    expect(() => interpolate(services.caddy!.command!.join(" "), { ...operator, PUBLIC_URL: "" })).toThrow(/PUBLIC_URL/);
+    for (const name of ["db", "migrate", "admin", "backup"]) expect(services[name]!.ports).toBeUndefined();
+  });
+
+  it("keeps the data, the backups and Caddy's certificates on volumes, and backs up with PostgreSQL's own pg_dump", () => {
+    const { services, volumes } = composeFile();
+    expect(services.admin!.volumes).toEqual(["appdata:/data", "backups:/backups"]);
+    expect(services.caddy!.volumes).toEqual(["caddy_data:/data", "caddy_config:/config"]);
+    const used = Object.values(services).flatMap((service) => (service.volumes ?? []).map((volume) => volume.split(":")[0]!));
+    expect(Object.keys(volumes).sort()).toEqual([...new Set(used)].sort());
+    const backup = services.backup!;
+    expect(backup.profiles).toEqual(["backup"]);
+    expect(backup.image).toBe(services.db!.image);
+    expect(backup.volumes).toEqual(["backups:/backups"]);
+    expect(serviceEnvironment(backup, operator)).toEqual({ PGHOST: "db", PGUSER: "hki", PGDATABASE: "hki", PGPASSWORD: operator.POSTGRES_PASSWORD });
+    expect(interpolate(backup.command!.join(" "), operator)).toMatch(/pg_dump --format=custom --file=\/backups\/hki-\$\(date \+%Y%m%d-%H%M%S\)\.dump/);
   });
 });
 
