@@ -7,7 +7,7 @@ import { IncomingMessage, ServerResponse } from "node:http";
  * through Hono's own objects). `c.req.header()` builds a full `Headers` copy of the incoming
  * headers on first use, and a header set on the answer after it was made turns its plain header
  * record into a `Headers` that is sorted again when written: together ~4 KB of garbage and a tenth
- * of a cached answer's CPU under load (docs/performance.md, seventh session).
+ * of a cached answer's CPU under load.
  */
 
 interface NodeBindings {
@@ -43,7 +43,7 @@ export function setAnswerHeader(c: Context, name: string, value: string): void {
  * answer comes and writes it with the answer's own header record. Node's `setHeader` would start the
  * response's header store, and a response with one makes `writeHead` copy every header of the
  * answer into it through `setHeader` again (validated twice, an array each): ~1.6 KB of garbage
- * per cached answer (docs/performance.md, ninth session).
+ * per cached answer, and 60 → 55 µs of its server CPU.
  */
 export const PRESET_ANSWER_HEADER = Symbol("preset answer header");
 

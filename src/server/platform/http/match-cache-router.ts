@@ -8,8 +8,7 @@ export const MATCH_CACHE_SIZE = 1000;
  * Hono's trie router, remembering its answer per method and path. The API's paths cannot use
  * Hono's faster RegExpRouter (it refuses `/errors/archive` next to `/errors/:id/archive`), and a
  * trie search allocated ~3 KB per request (it collects every middleware and handler on the way):
- * under load that garbage was a fifth of a cached dashboard answer's (docs/performance.md, seventh
- * session). A match depends only on the method, the path and the routes, so a remembered one is
+ * under load that garbage was a fifth of a cached dashboard answer's. A match depends only on the method, the path and the routes, so a remembered one is
  * exact; adding a route forgets them all. Hono only reads a match (handlers, params), so requests
  * can share one. Oldest first out once full.
  */

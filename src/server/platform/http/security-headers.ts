@@ -51,7 +51,7 @@ const ADDS_SECURITY_HEADERS = Symbol("adds security headers");
  * security headers to the header object every response is written with (`writeHead`), so a request
  * costs no Headers operations for them. Setting seven headers on each response's web `Headers`
  * (validation, then a sorted copy when written) was ~10 % of a cached dashboard request's CPU
- * (docs/performance.md, request path profile). A header the app already set wins.
+ * (bench/profile.ts). A header the app already set wins.
  */
 export function secureServerResponse(options: { clerkFrontendApiOrigin?: string | undefined } = {}): typeof ServerResponse {
   const securityEntries = securityHeaderEntries(options).map(([name, value]) => [name.toLowerCase(), value] as const);
