@@ -90,6 +90,16 @@ export default tseslint.config(
   },
   { files: ["src/web/**/*.{ts,tsx}"], ignores: WEB_SCHEMA_USE_ALLOWED, rules: WEB_NO_RUNTIME_SCHEMAS },
   { files: ["src/contract/**/*.ts"], rules: restrictImports(NO_SCRIPTS, CONTRACT_ZOD_ONLY) },
+  // Every line the server writes is JSON through pino and the redactor (platform/logging/logger.ts:
+  // logEvent, logLifecycle, processLog). Printing plainly is left to what talks to a person at a
+  // terminal: the operator's commands (cli/, the demo generator) and the process entry's last words
+  // when the configuration is wrong or start-up fails (main.ts, shared with those commands). The
+  // one-time notice of a generated password (runtime.ts) is allowed on its line, with its reason.
+  {
+    files: ["src/server/**/*.ts"],
+    ignores: [...SERVER_TEST_CODE, "src/server/cli/**", "src/server/demo-data/generate-cli.ts", "src/server/main.ts"],
+    rules: { "no-console": "error" },
+  },
   // Server production code: no test harness, and SQL (Kysely) only in the data layer.
   { files: ["src/server/**/*.ts"], ignores: SERVER_TEST_CODE, rules: restrictImports(NO_SCRIPTS, NO_TESTING, NO_KYSELY) },
   { files: SERVER_DATA_LAYER, ignores: SERVER_TEST_CODE, rules: restrictImports(NO_SCRIPTS, NO_TESTING) },

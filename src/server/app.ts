@@ -6,7 +6,7 @@ import type { AppDeps, AppEnv } from "./platform/request/app-env.ts";
 import { ADMIN_ONLY_PREFIXES, identifyUser, requireAdmin } from "./platform/request/auth-middleware.ts";
 import { API_KEY_PREFIXES, requireApiKey } from "./platform/request/api-key-guard.ts";
 import { levelForStatus } from "./platform/error-recorder/error-recorder.ts";
-import { redactRequestTarget, redactText } from "./platform/error-recorder/redact.ts";
+import { redactRequestTarget } from "./platform/error-recorder/redact.ts";
 import { clientAbortOf } from "./platform/http/client-abort.ts";
 import { classifyDatabaseFailure } from "./platform/http/database-errors.ts";
 import { EndpointRouter } from "./platform/request/endpoint-router.ts";
@@ -16,7 +16,8 @@ import { LedgerError } from "./platform/db/executor.ts";
 import { randomUUID } from "node:crypto";
 import { secureServerResponse, securityHeaders } from "./platform/http/security-headers.ts";
 import { type TrustProxy, addressKey, resolveClientAddress } from "./platform/http/client-address.ts";
-import { logAccess } from "./platform/logging/logger.ts";
+import { logAccess } from "./platform/request/access-log.ts";
+import { logEvent } from "./platform/logging/logger.ts";
 import { OTHER_ROUTE, httpRequestDuration, metricsText, metricsTokenMatches } from "./platform/metrics/metrics.ts";
 import { serveWebApp } from "./platform/http/static-files.ts";
 import { areaRoutes } from "./routes.ts";
@@ -205,17 +206,19 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
     }
     const dbFailure = classifyDatabaseFailure(err);
     if (dbFailure) c.set("failure", err);
+    // One JSON line per failure, with the request's id (its access line and error-log row carry the
+    // same), through the redactor like every line (an exception may quote a secret).
+    const failed = () => ({ requestId: c.get("requestId"), method: c.req.method, path: redactRequestTarget(c.req.method, c.req.path, c.get("route")) });
     if (dbFailure === "disk_full") {
-      console.error(`[db] write failed, disk full: ${redactText(err.message)}`);
+      logEvent(deps.logger, "error", "database write failed: disk full", { ...failed(), err: err.message });
       return c.json(errorBody("insufficient_storage", "The database disk is full"), 507, { "Retry-After": "30" });
     }
     if (dbFailure) {
-      console.error(`[db] ${dbFailure}: ${redactText(err.message)}`);
+      logEvent(deps.logger, "error", `database ${dbFailure}`, { ...failed(), err: err.message });
       return c.json(errorBody("unavailable", "The database is temporarily unavailable, try again shortly"), 503, { "Retry-After": "2" });
     }
     c.set("failure", err);
-    // Printed lines are logs too: the same redaction as error_logs (an exception may quote a secret).
-    console.error(`[http] ${c.req.method} ${redactRequestTarget(c.req.method, c.req.path, c.get("route"))} failed: ${redactText(err.stack ?? err.message)}`);
+    logEvent(deps.logger, "error", "unhandled exception", { ...failed(), err });
     return c.json(errorBody("internal_error", "Internal server error"), 500);
   });
 

@@ -1,5 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
 import { freePort } from "./platform/free-port.ts";
+import { logEvent, logLifecycle, processLog } from "./platform/logging/logger.ts";
 
 /** A worker that dies is replaced after this pause, so a crash loop cannot burn the CPU. */
 const RESPAWN_DELAY_MS = 1000;
@@ -16,6 +17,8 @@ const STOP_GRACE_MS = 8000;
  * cluster. A worker that dies later is replaced.
  */
 export async function runClusterPrimary(workers: number, port: number, host: string, metricsPort?: number): Promise<void> {
+  // The supervisor's own JSON lines (at "info": it writes only a handful, and its workers log at LOG_LEVEL).
+  const log = processLog();
   let stopping = false;
   const exited = (worker: Worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once("exit", () => resolve())));
   // Workers share a listening socket only for the same port: PORT=0 ("any free port") would give
@@ -29,21 +32,21 @@ export async function runClusterPrimary(workers: number, port: number, host: str
     first.once("exit", (code) => resolve(code ?? 1));
   });
   if (firstCode !== null) {
-    console.error(`The server did not start (exit code ${firstCode}); see the lines above.`);
+    logEvent(log, "fatal", "The server did not start; see the lines above", { exitCode: firstCode });
     process.exit(firstCode === 0 ? 1 : firstCode);
   }
   for (let i = 1; i < workers; i++) fork();
-  console.log(`Running ${workers} server processes (WEB_CONCURRENCY=${workers}), supervised by process ${process.pid}`);
+  logLifecycle(log, `Running ${workers} server processes (WEB_CONCURRENCY=${workers}), supervised by process ${process.pid}`);
   if (metricsPort) {
     // Loaded only when asked for: a supervisor otherwise stays small.
     const [{ startMetricsServer }, { clusterMetricsText }] = await Promise.all([import("./platform/metrics/metrics-server.ts"), import("./platform/metrics/metrics.ts")]);
     await startMetricsServer(metricsPort, host, clusterMetricsText);
-    console.log(`Metrics of all ${workers} processes on http://${host}:${metricsPort}/metrics`);
+    logLifecycle(log, `Metrics of all ${workers} processes on http://${host}:${metricsPort}/metrics`);
   }
 
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) return;
-    console.error(`[cluster] worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting a new one in ${RESPAWN_DELAY_MS} ms`);
+    logEvent(log, "error", "worker exited; starting a new one", { workerPid: worker.process.pid, ...(signal ? { signal } : { exitCode: code }), respawnInMs: RESPAWN_DELAY_MS });
     setTimeout(() => {
       if (!stopping) fork();
     }, RESPAWN_DELAY_MS);
@@ -52,7 +55,7 @@ export async function runClusterPrimary(workers: number, port: number, host: str
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received, stopping ${Object.keys(cluster.workers ?? {}).length} server processes`);
+    logLifecycle(log, `${signal} received, stopping ${Object.keys(cluster.workers ?? {}).length} server processes`);
     const running = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
     for (const worker of running) worker.process.kill("SIGTERM");
     const deadline = setTimeout(() => {

@@ -15,12 +15,12 @@ import { createExternalUser } from "./platform/identity/users.ts";
 import { ErrorRecorder } from "./platform/error-recorder/error-recorder.ts";
 import { RateLimiter } from "./platform/http/rate-limiter.ts";
 import { SignInThrottle } from "./platform/identity/sign-in-throttle.ts";
-import { type Logger, createLogger } from "./platform/logging/logger.ts";
+import { type Logger, createLogger, logEvent, logLifecycle, setProcessLog } from "./platform/logging/logger.ts";
 import { ensureDefaultSettings } from "./domain/settings/settings.queries.ts";
 
 export interface RuntimeOptions {
   clock?: Clock;
-  /** Where start-up lines go (generated secrets are printed here once). */
+  /** Where the operator's one-time notices go (generated secrets are printed here once); default: stdout as plain text. */
   announce?: (line: string) => void;
   /** Use an already open database (tests). */
   database?: Database;
@@ -41,7 +41,14 @@ export interface RuntimeOptions {
  */
 export async function createRuntime(config: AppConfig, options: RuntimeOptions = {}): Promise<AppDeps> {
   const clock = options.clock ?? systemClock;
+  // Plain text on purpose, the one exception to the JSON log: these lines hand a generated
+  // first-admin or beta password to the person starting the server, once; through the redactor
+  // (as every log line goes) the password would be scrubbed, and it belongs in no log store anyway.
+  // eslint-disable-next-line no-console
   const announce = options.announce ?? ((line: string) => console.log(line));
+  const logger = options.logger ?? createLogger(config.logLevel);
+  // Code outside requests (database driver, job worker, change feed, error recorder) logs here too.
+  setProcessLog(logger);
   const database = options.database ?? openDatabase(config.database);
   try {
     await migrateToLatest(database.db);
@@ -56,14 +63,14 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
         createOwnerUser: (trx, owner) => createExternalUser(trx, clock, owner),
         adminEmail: config.adminEmail,
       });
-      if (summary.seeded) announce(`Filled the empty database with demo data: ${summary.vendors} vendors, ${summary.products} products, ${summary.orders} orders (SEED_DEMO).`);
+      if (summary.seeded) logLifecycle(logger, "Filled the empty database with demo data (SEED_DEMO)", { vendors: summary.vendors, products: summary.products, orders: summary.orders });
     }
     const watching = options.watchOtherProcesses ?? true;
     if (watching) {
       // Not listening yet (PostgreSQL down or refusing LISTEN) is no reason to refuse to start: the
       // feed retries by itself and the caches are bypassed until it listens.
       await database.watchOtherProcesses().catch((err: unknown) => {
-        console.error(`[db] change feed not started, caches bypassed until it is: ${err instanceof Error ? err.message : String(err)}`);
+        logEvent(logger, "error", "change feed not started, caches bypassed until it is", { err });
       });
     }
     const beta = await loadBetaGate(database.db, clock, config, announce);
@@ -80,7 +87,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       readCache: new ReadCache(clock, database.dataVersion),
       jobs: new JobQueue(database, clock),
       signInThrottle: new SignInThrottle(),
-      logger: options.logger ?? createLogger(config.logLevel),
+      logger,
       ...(options.staticRoot ? { staticRoot: options.staticRoot } : {}),
       ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
     };

@@ -15,6 +15,7 @@ import { startMetricsServer } from "./platform/metrics/metrics-server.ts";
 import { createRuntime } from "./runtime.ts";
 import type { AppEnv } from "./platform/request/app-env.ts";
 import { capConnections, requestTimeouts } from "./platform/http/server-limits.ts";
+import { logEvent, logLifecycle } from "./platform/logging/logger.ts";
 
 const WEB_ROOT = fileURLToPath(new URL("../../dist/web", import.meta.url));
 
@@ -33,7 +34,8 @@ export function serveApp(app: Hono<AppEnv>, config: AppConfig, onListening?: (in
 /** One server process: open and prepare the database, serve the API and the web app, stop cleanly. */
 export async function runServer(config: AppConfig): Promise<void> {
   const deps = await createRuntime(config, { staticRoot: WEB_ROOT });
-  if (!webAppIsBuilt(WEB_ROOT)) console.warn("The web app is not built (dist/web missing): only the API is served. Run `npm run build`.");
+  const { logger } = deps;
+  if (!webAppIsBuilt(WEB_ROOT)) logEvent(logger, "warn", "The web app is not built (dist/web missing): only the API is served. Run `npm run build`.");
   const app = createApp(deps);
   // Background work (payout runs, retention sweeps, …) runs in every process; the lease in the
   // jobs table makes sure each job is worked on by exactly one of them.
@@ -43,10 +45,10 @@ export async function runServer(config: AppConfig): Promise<void> {
   // METRICS_PORT: a second listener for /metrics. Under a supervisor (WEB_CONCURRENCY > 1) the
   // supervisor serves it with every worker's figures summed (cluster-primary.ts).
   const metricsServer = config.metricsPort && cluster.isPrimary ? await startMetricsServer(config.metricsPort, config.host, metricsText) : undefined;
-  if (metricsServer) console.log(`Metrics on http://${config.host}:${config.metricsPort}/metrics`);
+  if (metricsServer) logLifecycle(logger, `Metrics on http://${config.host}:${config.metricsPort}/metrics`);
 
   const server = serveApp(app, config, (info) => {
-    console.log(`HKI Global Admin listening on http://${config.host}:${info.port} (database: ${deps.database.kind})`);
+    logLifecycle(logger, `HKI Global Admin listening on http://${config.host}:${info.port} (database: ${deps.database.kind})`);
     worker.start();
   });
 
@@ -54,7 +56,7 @@ export async function runServer(config: AppConfig): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received, shutting down`);
+    logLifecycle(logger, `${signal} received, shutting down`);
     metricsServer?.close();
     server.close(() => {
       void worker

@@ -23,7 +23,8 @@ describe("secrets are never logged", () => {
   const printed: string[] = [];
 
   beforeAll(async () => {
-    ctx = await createTestContext("sqlite", { seedDemo: true });
+    // Every level printed (the JSON log on stdout, here spied on): access lines and the unhandled failure's stack included.
+    ctx = await createTestContext("sqlite", { seedDemo: true, env: { LOG_LEVEL: "debug" } });
     adminToken = (await ctx.createUser({ email: "canary-admin@hki.global" })).token;
     userToken = (await ctx.createUser({ email: "canary-user@example.com" })).token;
     // Failures that quote their input in the usual leaky ways.

@@ -4,6 +4,7 @@ import type { AppDeps } from "../../platform/request/app-env.ts";
 import { completeAuditDetails, recordAudit } from "../../domain/audit/audit-log.ts";
 import { utcDay } from "../../platform/clock.ts";
 import { redactFilters } from "../../platform/error-recorder/redact.ts";
+import { logEvent } from "../../platform/logging/logger.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
 import { HttpError, invalidField, notFound } from "../../platform/http/http-error.ts";
 import { parseWith } from "../../platform/http/validate.ts";
@@ -31,7 +32,7 @@ export class ExportsService {
   private readonly kinds: Map<string, ExportKind<unknown, unknown, unknown>>;
 
   constructor(
-    private readonly deps: Pick<AppDeps, "database" | "clock" | "config">,
+    private readonly deps: Pick<AppDeps, "database" | "clock" | "config" | "logger">,
     kinds: ReadonlyArray<ExportKind<never, never, never>>,
     private readonly pageRows = EXPORT_PAGE_ROWS,
   ) {
@@ -87,7 +88,7 @@ export class ExportsService {
         await completeAuditDetails(db, auditRow(id), { rowCount, complete, downloadedAt: this.deps.clock.now().toISOString() });
       } catch (err) {
         // The file has gone out either way; a row left without its count must not fail the download.
-        console.error(`[exports] could not record the rows of a ${link.kind} export: ${err instanceof Error ? err.message : String(err)}`);
+        logEvent(this.deps.logger, "error", "could not record the rows of an export", { kind: link.kind, err });
       }
     };
     return new Response(csvStream(exportKind, filters, db, this.pageRows, sent), { headers: csvHeaders(exportKind, now) });

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { logEvent, processLog } from "../logging/logger.ts";
 
 /**
  * PostgreSQL only: how one server process learns that ANOTHER process (a replica, a CLI, psql)
@@ -83,7 +84,7 @@ export async function installChangeNotifications(client: Queryable): Promise<voi
 export interface ChangeFeedOptions {
   connectionString: string;
   searchPath?: string;
-  /** Where a lost connection is reported (default console.error). */
+  /** Where a lost connection is reported (default: an error line in the process log). */
   report?: (line: string) => void;
 }
 
@@ -101,7 +102,7 @@ export class ChangeFeed {
   private readonly report: (line: string) => void;
 
   constructor(private readonly options: ChangeFeedOptions) {
-    this.report = options.report ?? ((line) => console.error(line));
+    this.report = options.report ?? ((line) => logEvent(processLog(), "error", line));
   }
 
   /** Installs the triggers and listens; resolves once listening, or rejects (the feed then retries by itself). */

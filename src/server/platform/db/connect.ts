@@ -9,6 +9,7 @@ import { markingDialect } from "./client-errors.ts";
 import type { DB } from "./schema.ts";
 import { RetryingSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from "./sqlite-driver.ts";
 import { WriteCounter } from "./write-counter.ts";
+import { logEvent, processLog } from "../logging/logger.ts";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -110,14 +111,14 @@ export function openDatabase(config: DatabaseConfig): Database {
   // An idle client losing its connection (database restart, pg_terminate_backend) emits 'error'
   // on the pool; without a handler that would crash the process.
   pool.on("error", (err) => {
-    console.error(`[db] idle PostgreSQL client error: ${err.message}`);
+    logEvent(processLog(), "error", "idle PostgreSQL client error", { err });
   });
   // The pool only listens on IDLE clients: one that loses its connection while checked out (mid
   // query) emits 'error' with no listener, an uncaught exception that kills the process. Its query
   // fails anyway (-> 503) and the pool drops the broken client on release.
   pool.on("connect", (client) => {
     client.on("error", (err) => {
-      console.error(`[db] PostgreSQL connection lost mid-query: ${err.message}`);
+      logEvent(processLog(), "error", "PostgreSQL connection lost mid-query", { err });
     });
     // Named with its schema ("hki-admin:public"), so db:restore tells this panel from one on another
     // schema of the same server. Queued ahead of the connection's first query; a failure only leaves the plain name.

@@ -4,6 +4,7 @@ import { newId } from "../db/ids.ts";
 import type { RateLimiter } from "../http/rate-limiter.ts";
 import type { Executor } from "../db/executor.ts";
 import { errorLogDrops } from "../metrics/metrics.ts";
+import { logEvent, processLog } from "../logging/logger.ts";
 import { addErrorLogDrop, insertErrorLog, sumErrorLogDrops } from "./error-logs-insert.queries.ts";
 import { redactContext, redactRequestTarget, redactText, redactUserAgent } from "./redact.ts";
 
@@ -122,7 +123,7 @@ export class ErrorRecorder {
       });
       return true;
     } catch (err) {
-      console.error(`[error-log] could not record an error: ${err instanceof Error ? err.message : String(err)}`);
+      logEvent(processLog(), "error", "could not record an error-log entry", { err });
       return false;
     }
   }
@@ -138,7 +139,7 @@ export class ErrorRecorder {
   private async countDrop(level: ErrorLevel): Promise<void> {
     this.dropped += 1;
     errorLogDrops.inc({ level });
-    if (this.dropped % 100 === 1) console.warn(`[error-log] a budget was spent; ${this.dropped} entries dropped so far by this process`);
+    if (this.dropped % 100 === 1) logEvent(processLog(), "warn", "an error-log budget was spent; entries dropped", { level, droppedByThisProcess: this.dropped });
     await addErrorLogDrop(this.db, hourKey(this.clock.now()), level);
   }
 }

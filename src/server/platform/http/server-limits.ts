@@ -1,6 +1,7 @@
 import type { Server, ServerOptions } from "node:http";
 import type { Socket } from "node:net";
 import { httpConnectionsRefused } from "../metrics/metrics.ts";
+import { logEvent, processLog } from "../logging/logger.ts";
 
 /**
  * How long one client may hold a socket of a server process, and how many it may hold. node's
@@ -47,7 +48,7 @@ const REFUSAL_WARNING_INTERVAL_MS = 60_000;
  * offers it to the next worker, and so on while all are full: a busy loop of the supervisor
  * (three quarters of a core in a trial with two full workers).
  */
-export function capConnections(server: Server, limits: Pick<ServerLimits, "httpMaxConnections">, warn: (line: string) => void = console.warn): void {
+export function capConnections(server: Server, limits: Pick<ServerLimits, "httpMaxConnections">, warn: (line: string) => void = (line) => logEvent(processLog(), "warn", line)): void {
   const max = limits.httpMaxConnections;
   let open = 0;
   let refusedSinceWarning = 0;

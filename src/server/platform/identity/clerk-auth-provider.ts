@@ -3,6 +3,7 @@ import type { Clock } from "../clock.ts";
 import { HttpError } from "../http/http-error.ts";
 import type { Executor } from "../db/executor.ts";
 import type { AuthProvider, AuthenticatedUser } from "./auth-provider.ts";
+import { logEvent, processLog } from "../logging/logger.ts";
 
 /**
  * Clerk behind the same interface as the built-in provider. Clerk signs users in on its own pages
@@ -167,7 +168,7 @@ export class ClerkAuthProvider implements AuthProvider {
     } catch (err) {
       if (TOKEN_FAULTS.some((fault) => err instanceof fault)) throw err;
       this.failedAt = Date.now();
-      console.warn(`[clerk] JWKS unavailable: ${err instanceof Error ? err.message : String(err)}`);
+      logEvent(processLog(), "warn", "Clerk JWKS unavailable; using the last keys fetched", { err });
       return this.fromLastKeys(header, token);
     }
   };

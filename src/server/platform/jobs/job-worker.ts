@@ -3,6 +3,8 @@ import type { Clock } from "../clock.ts";
 import type { Database } from "../db/connect.ts";
 import { newId } from "../db/ids.ts";
 import type { Job } from "../db/schema.ts";
+import { logEvent, processLog } from "../logging/logger.ts";
+import { jobsFailed } from "../metrics/metrics.ts";
 import { finishJob, insertJob, isCancelRequested, renewLease, selectClaimable, takeLease } from "./jobs.queries.ts";
 
 /** What a handler gets while it runs its job. */
@@ -100,7 +102,8 @@ export class JobWorker {
           /* next job */
         }
       } catch (err) {
-        console.error(`[jobs] ${err instanceof Error ? err.message : String(err)}`);
+        // Claiming or scheduling failed (the database is down or busy): the next poll tries again.
+        logEvent(processLog(), "error", "job worker could not claim or schedule jobs", { err });
       }
     })();
     void this.running.finally(() => {
@@ -170,6 +173,9 @@ export class JobWorker {
       const now = this.clock.now();
       const retry = job.attempts < job.max_attempts;
       const runAfter = new Date(now.getTime() + this.retryBaseMs * 2 ** (job.attempts - 1)).toISOString();
+      jobsFailed.inc({ kind: job.kind });
+      const fields = { kind: job.kind, jobId: job.id, attempt: job.attempts, maxAttempts: job.max_attempts, ...(retry ? { retryAt: runAfter } : {}), err };
+      logEvent(processLog(), retry ? "warn" : "error", retry ? "job attempt failed; tried again later" : "job failed for good", fields);
       await finishJob(db, job.id, this.owner, retry ? { status: "queued", error: message, runAfter } : { status: "failed", error: message }, now.toISOString());
     } finally {
       clearInterval(heartbeat);

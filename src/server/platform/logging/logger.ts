@@ -1,7 +1,6 @@
 import pino, { type DestinationStream, type Logger } from "pino";
 import SonicBoom from "sonic-boom";
-import { REDACTED, redactRequestTarget } from "../error-recorder/redact.ts";
-import { CLIENT_CLOSED_REQUEST, REQUEST_TIMEOUT } from "../http/client-abort.ts";
+import { REDACTED, redactText, redactValue } from "./redact-text.ts";
 
 export type { Logger };
 
@@ -13,11 +12,12 @@ declare module "sonic-boom" {
 }
 
 /**
- * The server's JSON log (pino): one line per request (the access line) with method, path, status,
- * duration, user id and request id, at LOG_LEVEL. The same redactor as error_logs applies
- * (error-logging/redact.ts): the path keeps its query keys but only the values its endpoint
- * declares plain, secret path segments (export and invitation tokens) are replaced, and any field
- * that could carry a credential never appears.
+ * The server's JSON log (pino) at LOG_LEVEL: one line per request (the access line,
+ * request/access-log.ts) and one per event (`logEvent`: an unhandled exception, a failed job attempt, a
+ * lost database connection, a worker restart, start and stop). Every line goes through the same
+ * redactor as error_logs (error-recorder/redact.ts): the access line's path keeps its query keys
+ * but only the values its endpoint declares plain, an event's message, fields and stack are
+ * scrubbed as free text, and any field that could carry a credential never appears.
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
@@ -31,6 +31,9 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       // flat (AccessLine), so nested paths could never match anyway.
       redact: { paths: ["authorization", "cookie", "password", "token", "headers"], censor: REDACTED },
       formatters: { level: levelLabel },
+      // An exception under `err` is written by the redactor (`errorField`), never as pino's own
+      // serializer would: that one copies the raw message and stack, secrets and all.
+      serializers: { err: errorField },
     },
     destination ?? stdoutDestination(),
   );
@@ -73,48 +76,55 @@ function stdoutDestination(): DestinationStream {
   return { write: (line: string) => boom.write(Buffer.from(line)) };
 }
 
-export interface AccessLine {
-  method: string;
-  /** Path with its query string; redacted (error-logging/redact.ts) before logging. */
-  path: string;
-  status: number;
-  durationMs: number;
-  userId: string | null;
-  requestId: string;
-  clientIp: string;
-  /** The endpoint's path pattern, when a defined endpoint answered. */
-  route?: string;
+export type EventLevel = "fatal" | "error" | "warn" | "info" | "debug";
+
+/** Longest stack kept in a line, as in an error-log row (error-recorder.ts). */
+const MAX_STACK = 8000;
+
+/** An exception as a log field: its name, message and stack, scrubbed as free text (any other thrown value as its text). */
+function errorField(err: unknown): Record<string, string> {
+  if (!(err instanceof Error)) return { message: redactText(String(err)).slice(0, 2000) };
+  return { type: err.name, message: redactText(err.message).slice(0, 2000), ...(err.stack ? { stack: redactText(err.stack).slice(0, MAX_STACK) } : {}) };
 }
 
 /**
- * Request targets the redactor left as they were (nothing secret in them), so the next request for
- * the same target skips the redactor (the bench's requests repeat a few targets thousands of
- * times). Only unchanged targets are remembered, so no secret is ever kept here; bounded.
+ * Writes one event line: `message` scrubbed as free text; `fields` by key name and as free text
+ * (redact-text.ts), an `err` field as its name, message and stack. The line is one
+ * JSON object (a stack's line breaks are escaped in it), so a log reader never sees half an event.
  */
-const cleanTargets = new Set<string>();
-const CLEAN_TARGETS_MAX = 2000;
-
-function redactedTarget(method: string, path: string, route: string | undefined): string {
-  const key = `${method} ${route ?? ""} ${path}`;
-  if (cleanTargets.has(key)) return path;
-  const redacted = redactRequestTarget(method, path, route).slice(0, 500);
-  if (redacted === path) {
-    if (cleanTargets.size >= CLEAN_TARGETS_MAX) cleanTargets.clear();
-    cleanTargets.add(key);
-  }
-  return redacted;
+export function logEvent(logger: Logger, level: EventLevel, message: string, fields: { err?: unknown; [key: string]: unknown } = {}): void {
+  if (!logger.isLevelEnabled(level)) return;
+  const { err, ...rest } = fields;
+  const entry = redactValue(rest) as Record<string, unknown>;
+  // Serialized by createLogger's `err` serializer (errorField).
+  if (err !== undefined) entry.err = err;
+  logger[level](entry, redactText(message));
 }
 
 /**
- * Writes one access line; 5xx at "error", 4xx at "warn", the rest at "info". A request the client
- * abandoned (499, http/client-abort.ts) or did not send in time (408) is the client's doing and
- * worth a debug line at most.
+ * A line saying the process started, where it listens, that a worker was replaced or that it
+ * stops: written at "info" whatever LOG_LEVEL says (but "silent"), because deployment tooling and
+ * operators wait for these lines while LOG_LEVEL=warn keeps the access lines of successful
+ * requests out.
  */
-export function logAccess(logger: Logger, line: AccessLine): void {
-  const entry = { ...line, path: redactedTarget(line.method, line.path, line.route), durationMs: Math.round(line.durationMs * 10) / 10 };
-  if (line.status === CLIENT_CLOSED_REQUEST) logger.debug(entry, "request abandoned by the client");
-  else if (line.status === REQUEST_TIMEOUT) logger.debug(entry, "request not received in time");
-  else if (line.status >= 500) logger.error(entry, "request");
-  else if (line.status >= 400) logger.warn(entry, "request");
-  else logger.info(entry, "request");
+export function logLifecycle(logger: Logger, message: string, fields: Record<string, unknown> = {}): void {
+  if (logger.level === "silent") return;
+  logEvent(logger.isLevelEnabled("info") ? logger : logger.child({}, { level: "info" }), "info", message, fields);
+}
+
+let processLogger: Logger | undefined;
+
+/**
+ * The log of code that runs outside a request and has no AppDeps at hand (the database driver and
+ * change feed, the job worker, the error recorder, the identity provider's key fetch, migrations).
+ * The server's start-up (runtime.ts) and the supervisor (cluster-primary.ts) set it to their
+ * logger; until then (a command run by hand) it is stdout at "info".
+ */
+export function processLog(): Logger {
+  processLogger ??= createLogger("info");
+  return processLogger;
+}
+
+export function setProcessLog(logger: Logger): void {
+  processLogger = logger;
 }

@@ -6,6 +6,7 @@ import type { JobWorker } from "../jobs/job-worker.ts";
 import type { Executor } from "../db/executor.ts";
 import { claimOutboxMail, findOutboxMail, finishOutboxMail, insertOutboxMail } from "./mail.queries.ts";
 import { type Mailer, createMailer } from "./mailer.ts";
+import { mailFailed } from "../metrics/metrics.ts";
 
 export const MAIL_DELIVERY_JOB = "mail.deliver";
 /** Tries per mail (the job's attempts, with its growing delay between them). */
@@ -78,6 +79,7 @@ export async function deliverOutboxMail(db: Executor, mailer: Mailer, clock: Clo
     if (!row) return "missing";
     if (row.status === "sending") {
       await finishOutboxMail(db, outboxId, { status: "failed", error: "Interrupted while sending; not sent again so it cannot arrive twice" });
+      mailFailed.inc({ reason: "interrupted" });
       return "interrupted";
     }
     return row.status === "sent" ? "already-sent" : "gave-up";
@@ -89,7 +91,10 @@ export async function deliverOutboxMail(db: Executor, mailer: Mailer, clock: Clo
     const message = err instanceof Error ? err.message : String(err);
     const last = row.attempts >= MAIL_MAX_ATTEMPTS;
     await finishOutboxMail(db, outboxId, { status: last ? "failed" : "pending", error: message });
-    if (last) return "gave-up";
+    if (last) {
+      mailFailed.inc({ reason: "attempts" });
+      return "gave-up";
+    }
     throw new Error(`Mail ${outboxId} to ${row.to_address} not sent (attempt ${row.attempts} of ${MAIL_MAX_ATTEMPTS}): ${message}`);
   }
   await finishOutboxMail(db, outboxId, { status: "sent", at: clock.now().toISOString() });

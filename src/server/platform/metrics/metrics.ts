@@ -125,6 +125,18 @@ export const errorLogDrops = new Counter({
   labelNames: ["level"] as const,
 });
 
+export const jobsFailed = new Counter({
+  name: "hki_jobs_failed_total",
+  help: "Failed attempts of background jobs, by kind: each attempt that threw, whether it is tried again or failed for good (the jobs table says which)",
+  labelNames: ["kind"] as const,
+});
+
+export const mailFailed = new Counter({
+  name: "hki_mail_failed_total",
+  help: "Outbox mails marked failed for good, by reason (attempts: every attempt refused; interrupted: a delivery cut off mid-send, not sent again)",
+  labelNames: ["reason"] as const,
+});
+
 /** Filled on each scrape by the server process that owns a database (serve.ts). */
 let jobDepthSource: (() => Promise<Array<{ kind: string; status: string; count: number }>>) | undefined;
 export function setJobDepthSource(source: typeof jobDepthSource): void {

@@ -1,4 +1,5 @@
 import { type Kysely, PostgresAdapter, sql } from "kysely";
+import { logEvent, processLog } from "../../logging/logger.ts";
 
 /**
  * Indexed substring search over vendors' name, owner, e-mail and slug (docs/decisions/0003-vendor-search.md).
@@ -61,7 +62,7 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
     if (inTransaction) await sql`release savepoint vendor_search_trgm`.execute(db);
   } catch (err) {
     if (inTransaction) await sql`rollback to savepoint vendor_search_trgm`.execute(db);
-    console.warn(`[db] pg_trgm unavailable, vendor search will scan: ${err instanceof Error ? err.message : String(err)}`);
+    logEvent(processLog(), "warn", "pg_trgm unavailable, vendor search will scan", { err });
   }
   const ext = await sql<{ schema: string }>`select n.nspname as schema from pg_extension e
     join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);

@@ -1,4 +1,5 @@
 import { type Kysely, PostgresAdapter, sql } from "kysely";
+import { logEvent, processLog } from "../../logging/logger.ts";
 
 /**
  * The products catalogue (docs/product.md §16): every product of the marketplace found, sorted and
@@ -104,7 +105,7 @@ async function searchPostgres(db: Kysely<any>): Promise<void> {
     if (inTransaction) await sql`release savepoint product_search_trgm`.execute(db);
   } catch (err) {
     if (inTransaction) await sql`rollback to savepoint product_search_trgm`.execute(db);
-    console.warn(`[db] pg_trgm unavailable, product search will scan: ${err instanceof Error ? err.message : String(err)}`);
+    logEvent(processLog(), "warn", "pg_trgm unavailable, product search will scan", { err });
   }
   const ext = await sql<{ schema: string }>`select n.nspname as schema from pg_extension e
     join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
