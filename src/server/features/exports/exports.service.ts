@@ -47,7 +47,8 @@ export class ExportsService {
   async createLink(actor: Actor, kind: string, filters: Record<string, string>): Promise<CreateExportResponse> {
     const exportKind = this.kinds.get(kind);
     if (!exportKind) throw invalidField("kind", `unknown export (known: ${[...this.kinds.keys()].join(", ") || "none"})`);
-    const parsed = parseWith(exportKind.filters, filters);
+    // Named as the client sent them: `filters.state`.
+    const parsed = parseWith(exportKind.filters, filters, "filters");
     const token = randomBytes(32).toString("base64url");
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + EXPORT_LINK_TTL_SECONDS * 1000).toISOString();

@@ -31,11 +31,15 @@ export function describeZodError(error: z.ZodError): string {
   return first.path ? `${first.path}: ${first.message}` : first.message;
 }
 
-/** Every input at fault with its first message; an issue about the whole input is named "input". */
-export function zodErrorFields(error: z.ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const { path, message } of issueFields(error)) fields[path || "input"] ??= message;
-  return fields;
+/** Every input at fault with its first message (named under `under`, if given); an issue about the whole input is named "input". */
+export function zodErrorFields(error: z.ZodError, under?: string): Record<string, string> {
+  // A Map, then own properties: a key named `constructor` or `__proto__` is a field like any other.
+  const fields = new Map<string, string>();
+  for (const { path, message } of issueFields(error)) {
+    const name = fieldName(path, under);
+    if (!fields.has(name)) fields.set(name, message);
+  }
+  return Object.fromEntries(fields);
 }
 
 /** A UTF-16 surrogate without its pair (with the u flag a pair is one code point, never matched). */
@@ -103,8 +107,7 @@ function fieldName(path: string, under: string | undefined): string {
 
 function schemaError(error: z.ZodError, under: string | undefined): HttpError {
   if (!under) return new HttpError(400, "invalid_input", describeZodError(error), {}, zodErrorFields(error));
-  const fields: Record<string, string> = {};
-  for (const [path, message] of Object.entries(zodErrorFields(error))) fields[fieldName(path, under)] ??= message;
+  const fields = zodErrorFields(error, under);
   const [first] = Object.entries(fields);
   return new HttpError(400, "invalid_input", first ? `${first[0]}: ${first[1]}` : "Invalid input", {}, fields);
 }
