@@ -116,4 +116,12 @@ describe.each(testDatabaseKinds)("routes without a body refuse one (%s)", (kind)
     }
     expect(await databaseChecksum(ctx.database.db, { exclude: TABLES_A_REFUSAL_MAY_TOUCH }), "a refused write changed rows").toEqual(before);
   });
+
+  it("the API reference lists the refusals (400, 413, 415) for every write without a body", async () => {
+    const document = (await (await ctx.request("/api/openapi.json")).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    for (const definition of apiEndpoints.filter((d) => d.method !== "get" && d.body === undefined)) {
+      const responses = document.paths[definition.path]?.[definition.method]?.responses ?? {};
+      for (const status of ["400", "413", "415"]) expect(responses, `${definition.method} ${definition.path}: ${status}`).toHaveProperty(status);
+    }
+  });
 });

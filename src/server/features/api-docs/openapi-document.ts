@@ -33,7 +33,8 @@ function errorStatuses(definition: EndpointDefinition): ErrorStatus[] {
   if (definition.access !== "public") statuses.add(401);
   if (definition.access === "admin" || definition.access === "api-key") statuses.add(403);
   if (definition.access === "api-key") statuses.add(429);
-  if (definition.body) {
+  // A write without a body refuses one by the same rules (src/contract/endpoint.ts), so it can answer these too.
+  if (definition.body || definition.method !== "get") {
     statuses.add(400);
     statuses.add(413);
     statuses.add(415);
