@@ -140,9 +140,10 @@ async function main(): Promise<void> {
   const rounds: Array<{ dashboard: LoadFigures; bare: LoadFigures; ratio: number; cpuRatio: number | null }> = [];
   const bareServer = await startBareServer(dashboardBody);
   // Each server on the first CPU, the load generator on the others, for these rounds only (cpu.ts).
-  const unpin = [pinServerApart(full.server.pid), pinServerApart(bareServer.pid)];
-  const pinned = unpin.every((undo) => undo !== null);
-  log(pinned ? "load: servers pinned to CPU 0, the load generator to the others" : "load: not pinned (taskset missing or a single CPU)");
+  const pins = [pinServerApart(full.server.pid), pinServerApart(bareServer.pid)];
+  const notPinned = pins.flatMap((p) => ("notPinned" in p ? [p.notPinned] : []));
+  const pinned = notPinned.length === 0;
+  log(pinned ? "load: servers pinned to CPU 0, the load generator to the others" : `load: not pinned (${notPinned.join("; ")})`);
   try {
     for (let round = 1; round <= THROUGHPUT_ROUNDS; round++) {
       log(`load: dashboard stats (round ${round} of ${THROUGHPUT_ROUNDS})`);
@@ -153,7 +154,7 @@ async function main(): Promise<void> {
       log(`full: after load round ${round}, ${memoryLine(full.server.pid)}`);
     }
   } finally {
-    for (const undo of unpin) undo?.();
+    for (const p of pins) if ("undo" in p) p.undo();
     await bareServer.stop();
   }
   const { dashboard, bare } = [...rounds].sort((a, b) => (a.cpuRatio ?? a.ratio) - (b.cpuRatio ?? b.ratio))[Math.floor(rounds.length / 2)]!;

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { childPids } from "./server-process.ts";
 
@@ -42,14 +42,31 @@ export function serverCpuMicros(pid: number): number | null {
   return childPids(pid).reduce((sum, child) => sum + (processCpuMicros(child) ?? 0), own);
 }
 
-/** Sets the CPUs every thread of a process may run on (`taskset -a`); false where taskset is missing or refuses. */
-function setAffinity(pid: number, cpus: string): boolean {
+/** This process's CPUs before any pinning (once pinned, availableParallelism() counts only the CPUs left to it). */
+const CPUS_AT_START = availableParallelism();
+
+/**
+ * Sets the CPUs every thread of a process may run on, thread by thread: a thread that ends meanwhile
+ * (`taskset -a` then fails as a whole) is skipped. Null when done, else why not (no taskset, no /proc).
+ */
+function setAffinity(pid: number, cpus: string): string | null {
+  let threads: string[];
   try {
-    execFileSync("taskset", ["-a", "-cp", cpus, String(pid)], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch (err) {
+    return `no /proc/${pid}/task: ${String(err)}`;
   }
+  let failure: string | null = null;
+  let pinned = 0;
+  for (const tid of threads) {
+    try {
+      execFileSync("taskset", ["-cp", cpus, tid], { stdio: ["ignore", "ignore", "pipe"] });
+      pinned++;
+    } catch (err) {
+      if (existsSync(`/proc/${pid}/task/${tid}`)) failure = `taskset -cp ${cpus} ${tid}: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}`;
+    }
+  }
+  return failure ?? (pinned > 0 ? null : `no thread of ${pid} pinned`);
 }
 
 /**
@@ -57,19 +74,20 @@ function setAffinity(pid: number, cpus: string): boolean {
  * (this process) on the others. Sharing the cores freely, where the scheduler put the server's main
  * thread, V8's collector threads and the generator decided a round's figures (one run measured
  * rounds 0.255 / 0.272 / 0.373); pinned, every round and every machine of a kind runs the same
- * arrangement. Returns the undo, or null (and pins nothing) with fewer than 2 CPUs or no taskset.
+ * arrangement. Returns the undo, or why nothing was pinned (fewer than 2 CPUs, no taskset).
  */
-export function pinServerApart(serverPid: number): (() => void) | null {
-  const n = availableParallelism();
-  if (n < 2) return null;
+export function pinServerApart(serverPid: number): { undo: () => void } | { notPinned: string } {
+  const n = CPUS_AT_START;
+  if (n < 2) return { notPinned: "a single CPU" };
   const all = `0-${n - 1}`;
   const server = [serverPid, ...childPids(serverPid)];
-  if (!setAffinity(process.pid, `1-${n - 1}`)) return null;
-  if (!server.every((pid) => setAffinity(pid, "0"))) {
-    for (const pid of [process.pid, ...server]) setAffinity(pid, all);
-    return null;
-  }
-  return () => {
+  const undo = () => {
     for (const pid of [process.pid, ...server]) setAffinity(pid, all);
   };
+  const failure = setAffinity(process.pid, `1-${n - 1}`) ?? server.map((pid) => setAffinity(pid, "0")).find((f) => f !== null) ?? null;
+  if (failure) {
+    undo();
+    return { notPinned: failure };
+  }
+  return { undo };
 }
