@@ -81,14 +81,14 @@ export interface EndpointDefinition {
   };
   /** Failure statuses the endpoint itself gives (the guard's 401/403 are added from `access`). */
   errors?: readonly ErrorStatus[];
+  /** The scope an API key needs (access "api-key" only), e.g. "events:write". */
+  scope?: string;
   /** Areas whose cached answers a success makes stale (mutations only). */
   invalidates?: readonly ApiArea[];
 }
 
 /** Checks a definition's shape at compile time and keeps its literal types for callers. */
 export function defineEndpoint<const D extends EndpointDefinition>(definition: D): D {
-  /** The scope an API key needs (access "api-key" only), e.g. "events:write". */
-  scope?: string;
   return definition;
 }
 

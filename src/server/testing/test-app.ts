@@ -36,10 +36,10 @@ export interface TestContext {
   /** A user with a live session: `headers` carries its bearer token. */
   createUser(input: { email: string; role?: "admin" | "viewer" | "user" }): Promise<{ id: string; email: string; token: string; headers: Record<string, string> }>;
   request(path: string, init?: RequestInit & { json?: unknown; token?: string }): Promise<Response>;
-  close(): Promise<void>;
-}
   /** A live API key (docs/integration.md) with the scopes given (default events:write), made directly in the database. */
   createApiKey(scopes?: string[]): Promise<{ id: string; key: string }>;
+  close(): Promise<void>;
+}
 
 export interface TestContextOptions {
   seedDemo?: boolean;

@@ -127,11 +127,11 @@ class FactsOfRequest {
     return this.#actor;
   }
 
-  get bearerToken(): string | null {
   get apiKey(): ApiKeyPrincipal | null {
     return this.c.get("apiKey") ?? null;
   }
 
+  get bearerToken(): string | null {
     return bearerToken(requestHeader(this.c, "authorization"));
   }
 
