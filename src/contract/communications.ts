@@ -270,6 +270,7 @@ export const publicAnnouncementsEndpoint = defineEndpoint({
   method: "get",
   path: "/api/public/announcements",
   area: "public",
+  cache: { per: "everyone" },
   access: "public",
   summary: "The announcements artists see on their dashboard now (title, message, dates)",
   description: `Read-only and cacheable (Cache-Control: public, max-age=${PUBLIC_ANNOUNCEMENTS_MAX_AGE_SECONDS}); nothing private: no recipients, authors or counts.`,

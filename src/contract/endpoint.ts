@@ -36,7 +36,8 @@ export type ApiArea =
  * Who may call: anyone; anyone signed in; admins only; a service with an API key holding the
  * endpoint's `scope` (never a session: docs/integration.md). Admin-only endpoints live under the
  * admin-only path prefixes (a unit test holds the two together), where one guard checks them;
- * there viewers (read-only staff, docs/product.md §14.1) may call the GET ones too.
+ * there viewers (read-only staff, docs/product.md §14.1) may call the GET ones too. API-key
+ * endpoints live under the API-key path prefixes, where their own guard checks the key.
  */
 export type EndpointAccess = "public" | "signed-in" | "admin" | "api-key";
 
@@ -85,6 +86,15 @@ export interface EndpointDefinition {
   scope?: string;
   /** Areas whose cached answers a success makes stale (mutations only). */
   invalidates?: readonly ApiArea[];
+  /**
+   * GET only: the server keeps the answer and serves it again while the data stays as it was.
+   * `per`: "everyone" when the answer is the same for every caller, "caller" when it is the
+   * signed-in user's own. The answer depends on the database's data and on the request's path
+   * parameters and query; `unlessQuery` names query keys that, when given, make the answer read
+   * afresh every time (a search typed once). How long and on what it is kept is the server's one
+   * rule (src/server/platform/db/read-cache.ts).
+   */
+  cache?: { per: "everyone" | "caller"; unlessQuery?: readonly string[] };
 }
 
 /** Checks a definition's shape at compile time and keeps its literal types for callers. */

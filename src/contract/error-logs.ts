@@ -114,6 +114,7 @@ export const listErrorLogsEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/errors",
   area: "errors",
+  cache: { per: "everyone" },
   access: "admin",
   summary: "One page of error-log entries (active or archived, optionally one level), newest or oldest first, with counts per level",
   description:

@@ -108,6 +108,7 @@ export const publicFeaturedArtistEndpoint = defineEndpoint({
   method: "get",
   path: "/api/public/featured-artist",
   area: "public",
+  cache: { per: "everyone" },
   access: "public",
   summary: "The storefront's read of the featured artist now: name, slug and about text (cacheable for 60 s)",
   success: {

@@ -247,6 +247,7 @@ export const financialOverviewEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/financial/overview",
   area: "financial",
+  cache: { per: "everyone" },
   access: "admin",
   summary: "What the marketplace earned and owes over a period, with the previous period and a per-day series",
   query: financialOverviewQuerySchema,

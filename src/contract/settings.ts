@@ -76,6 +76,7 @@ export const getSettingsEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/settings",
   area: "settings",
+  cache: { per: "everyone" },
   access: "admin",
   summary: "Every platform setting with its value, description and last change",
   success: { status: 200, description: "The settings by key", schema: settingsResponseSchema },

@@ -165,13 +165,13 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
     app.use(prefix, requireAdmin());
     app.use(`${prefix}/*`, requireAdmin());
   }
-
   for (const { prefix, scope } of API_KEY_PREFIXES) {
     const guard = requireApiKey(deps, scope);
     app.use(prefix, guard);
     app.use(`${prefix}/*`, guard);
   }
-  const router = new EndpointRouter(app);
+
+  const router = new EndpointRouter(app, deps.readCache);
   for (const register of areaRoutes) register(router, deps);
   // Test-only routes (e.g. one that throws) mount behind the same middleware as the real ones.
   for (const routes of options.extraRoutes ?? []) app.route("/api", routes);

@@ -1,12 +1,14 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { Hono } from "hono";
+import { Agent, request as httpRequest, type Server } from "node:http";
 import { createApp } from "../app.ts";
+import { serveApp } from "../serve.ts";
 import type { AppDeps, AppEnv } from "../platform/request/app-env.ts";
 import { sessionIdForToken } from "../platform/identity/local-auth-provider.ts";
+import { newApiKeySecret } from "../platform/identity/api-keys.ts";
 import { hashPassword } from "../platform/identity/password-hash.ts";
 import { fixedClock } from "../platform/clock.ts";
-import { newApiKeySecret } from "../platform/identity/api-keys.ts";
 import { type AppConfig, loadConfig } from "../platform/config/config.ts";
 import { type Database, openDatabase } from "../platform/db/connect.ts";
 import { newId } from "../platform/db/ids.ts";
@@ -82,6 +84,64 @@ async function insertUser(database: Database, now: string, email: string, role: 
   return id;
 }
 
+/**
+ * The app served as production serves it (serve.ts `serveApp`: node:http, the server's response
+ * class, its limits) on a loopback port, started at the first request: tests take the one request
+ * path the panel answers on (issue 32), not an in-process shortcut. Requests go out with node's own
+ * client, which (unlike fetch) reads an answer the server gives before the body was all sent (413).
+ */
+function productionServer(app: Hono<AppEnv>, config: AppConfig): { send(path: string, init: { method: string; headers: Headers; body: BodyInit | null }): Promise<Response>; close(): Promise<void> } {
+  let started: Promise<{ server: Server; port: number }> | undefined;
+  const agent = new Agent({ keepAlive: true });
+  const listening = () =>
+    (started ??= new Promise((resolve) => {
+      const server = serveApp(app, { ...config, host: "127.0.0.1", port: 0 }, (info) => resolve({ server, port: info.port })) as Server;
+    }));
+  return {
+    async send(path, init) {
+      const { port } = await listening();
+      const payload = init.body === null ? null : typeof init.body === "string" ? Buffer.from(init.body) : Buffer.from(await new Response(init.body).arrayBuffer());
+      const headers: Record<string, string> = {};
+      init.headers.forEach((value, name) => (headers[name] = value));
+      if (payload && headers["content-length"] === undefined) headers["content-length"] = String(payload.length);
+      return new Promise<Response>((resolve, reject) => {
+        let answered = false;
+        const req = httpRequest({ host: "127.0.0.1", port, path, method: init.method, headers, agent }, (res) => {
+          answered = true;
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("error", reject);
+          res.on("end", () => {
+            const answer = new Headers();
+            for (const [name, value] of Object.entries(res.headers)) {
+              if (Array.isArray(value)) for (const v of value) answer.append(name, v);
+              else if (value !== undefined) answer.set(name, value);
+            }
+            const status = res.statusCode ?? 500;
+            const noBody = status === 204 || status === 304 || init.method === "HEAD";
+            resolve(new Response(noBody ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage ?? "", headers: answer }));
+          });
+        });
+        // The server may answer (413) and close before the body is all sent: the answer is what
+        // counts; a connection closed without one is the failure.
+        let failure: Error | undefined;
+        req.on("error", (err) => (failure = err));
+        req.on("close", () => {
+          if (!answered) reject(failure ?? new Error(`${init.method} ${path}: connection closed without an answer`));
+        });
+        req.end(payload ?? undefined);
+      });
+    },
+    close: async () => {
+      agent.destroy();
+      if (!started) return;
+      const { server } = await started;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 /** A fresh app on a fresh database (in-memory SQLite, or an own schema in PostgreSQL). */
 export async function createTestContext(kind: "sqlite" | "postgres", options: TestContextOptions = {}): Promise<TestContext> {
   const clock = fixedClock(options.now ?? "2026-11-22T12:00:00.000Z");
@@ -109,6 +169,7 @@ export async function createTestContext(kind: "sqlite" | "postgres", options: Te
     ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
   });
   const app = createApp(deps);
+  const server = productionServer(app, config);
 
   return {
     app,
@@ -153,9 +214,11 @@ export async function createTestContext(kind: "sqlite" | "postgres", options: Te
       const allHeaders = new Headers(headers);
       if (token) allHeaders.set("authorization", `Bearer ${token}`);
       if (json !== undefined) allHeaders.set("content-type", "application/json");
-      return Promise.resolve(app.request(path, { ...rest, headers: allHeaders, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) }));
+      const body = json !== undefined ? JSON.stringify(json) : rest.body;
+      return server.send(path, { method: rest.method ?? "GET", headers: allHeaders, body: body ?? null });
     },
     async close() {
+      await server.close();
       await database.close();
       await drop();
     },

@@ -5,8 +5,8 @@ import { AnalyticsService } from "./analytics.service.ts";
 
 export function analyticsRoutes(router: EndpointRouter, deps: AppDeps): void {
   const analytics = new AnalyticsService(deps);
-  router.handle(analyticsEndpoint, ({ query }, { dataVersion }) => analytics.period(query.days, dataVersion));
-  router.handle(topProductsEndpoint, ({ query }, { dataVersion }) => analytics.topProducts(query.days, query.limit, dataVersion));
-  router.handle(topVendorsEndpoint, ({ query }, { dataVersion }) => analytics.topVendors(query.days, query.limit, dataVersion));
-  router.handle(salesEndpoint, ({ query }, { dataVersion }) => analytics.sales(query.days, query.groupBy, dataVersion));
+  router.handle(analyticsEndpoint, ({ query }) => analytics.period(query.days));
+  router.handle(topProductsEndpoint, ({ query }) => analytics.topProducts(query.days, query.limit));
+  router.handle(topVendorsEndpoint, ({ query }) => analytics.topVendors(query.days, query.limit));
+  router.handle(salesEndpoint, ({ query }) => analytics.sales(query.days, query.groupBy));
 }

@@ -19,14 +19,13 @@ const READ_ROLL_MAX_ROWS = 1_000;
 export class AnalyticsService {
   /** `readRollMaxRows`: READ_ROLL_MAX_ROWS but in tests, which drive the large-read branch with a few rows. */
   constructor(
-    private readonly deps: Pick<AppDeps, "database" | "clock" | "readCache">,
+    private readonly deps: Pick<AppDeps, "database" | "clock">,
     private readonly readRollMaxRows = READ_ROLL_MAX_ROWS,
   ) {}
 
-  /** Same answer for every admin: one computation serves a burst of requests (db/read-cache.ts). */
-  period(days: AnalyticsPeriod, dataVersion: () => string): Promise<AnalyticsResponse> {
-    const { database, clock, readCache } = this.deps;
-    return readCache.read(`analytics:${days}`, () => readAnalytics(database.db, clock.now(), days), dataVersion);
+  period(days: AnalyticsPeriod): Promise<AnalyticsResponse> {
+    const { database, clock } = this.deps;
+    return readAnalytics(database.db, clock.now(), days);
   }
 
   /**
@@ -46,51 +45,38 @@ export class AnalyticsService {
   }
 
   /**
-   * A top list of `days` through the read cache: the windows are brought up to date (or their end
-   * read) first, then the first `limit` rows are read from them and ranked, each with its figures
-   * and what `describe` says of it, under `list`.
+   * A top list of `days`: the windows are brought up to date (or their end read) first, then the
+   * first `limit` rows are read from them and ranked, each with its figures and what `describe`
+   * says of it, under `list`.
    */
-  private topList<L extends "products" | "vendors", R extends { gross_cents: number; orders: number; units: number }, D extends object>(
+  private async topList<L extends "products" | "vendors", R extends { gross_cents: number; orders: number; units: number }, D extends object>(
     list: L,
     days: PeriodWindowDays,
     limit: number,
-    dataVersion: () => string,
     select: (db: Executor, days: number, limit: number) => Promise<R[]>,
     describe: (row: R) => D,
   ) {
-    const { database, clock, readCache } = this.deps;
-    return readCache.read(
-      `top-${list}:${days}:${limit}`,
-      async () => {
-        const to = await this.windowEnd(days, utcDay(clock.now()));
-        const rows = await select(database.db, days, limit);
-        const ranked = rows.map((r, i) => ({ rank: i + 1, ...describe(r), revenue: centsToDollars(r.gross_cents), orders: Number(r.orders), units: Number(r.units) }));
-        return { days, limit, from: addDays(to, -(days - 1)), to, [list]: ranked } as { days: PeriodWindowDays; limit: number; from: string; to: string } & Record<L, typeof ranked>;
-      },
-      dataVersion,
-    );
+    const { database, clock } = this.deps;
+    const to = await this.windowEnd(days, utcDay(clock.now()));
+    const rows = await select(database.db, days, limit);
+    const ranked = rows.map((r, i) => ({ rank: i + 1, ...describe(r), revenue: centsToDollars(r.gross_cents), orders: Number(r.orders), units: Number(r.units) }));
+    return { days, limit, from: addDays(to, -(days - 1)), to, [list]: ranked } as { days: PeriodWindowDays; limit: number; from: string; to: string } & Record<L, typeof ranked>;
   }
 
-  topProducts(days: PeriodWindowDays, limit: number, dataVersion: () => string): Promise<TopProductsResponse> {
-    return this.topList("products", days, limit, dataVersion, selectTopProducts, (r) => ({ productId: r.product_id, productName: r.product_name, vendorId: r.vendor_id, vendorName: r.vendor_name }));
+  topProducts(days: PeriodWindowDays, limit: number): Promise<TopProductsResponse> {
+    return this.topList("products", days, limit, selectTopProducts, (r) => ({ productId: r.product_id, productName: r.product_name, vendorId: r.vendor_id, vendorName: r.vendor_name }));
   }
 
-  topVendors(days: PeriodWindowDays, limit: number, dataVersion: () => string): Promise<TopVendorsResponse> {
-    return this.topList("vendors", days, limit, dataVersion, selectTopVendors, (r) => ({ vendorId: r.vendor_id, vendorName: r.vendor_name, vendorSlug: r.vendor_slug }));
+  topVendors(days: PeriodWindowDays, limit: number): Promise<TopVendorsResponse> {
+    return this.topList("vendors", days, limit, selectTopVendors, (r) => ({ vendorId: r.vendor_id, vendorName: r.vendor_name, vendorSlug: r.vendor_slug }));
   }
 
   /** Buckets from the per-day platform rollup: at most 366 primary-key rows, whatever the orders. */
-  sales(days: SalesPeriod, groupBy: SalesGrouping, dataVersion: () => string): Promise<SalesResponse> {
-    const { database, clock, readCache } = this.deps;
-    return readCache.read(
-      `sales:${days}:${groupBy}`,
-      async () => {
-        const to = utcDay(clock.now());
-        const from = addDays(to, -(days - 1));
-        const rollup = await readPlatformDays(database.db, from, to);
-        return { days, groupBy, from, to, ...salesBuckets(rollup, from, to, groupBy) };
-      },
-      dataVersion,
-    );
+  async sales(days: SalesPeriod, groupBy: SalesGrouping): Promise<SalesResponse> {
+    const { database, clock } = this.deps;
+    const to = utcDay(clock.now());
+    const from = addDays(to, -(days - 1));
+    const rollup = await readPlatformDays(database.db, from, to);
+    return { days, groupBy, from, to, ...salesBuckets(rollup, from, to, groupBy) };
   }
 }

@@ -4,7 +4,6 @@ import { placeOrder, refundOrder } from "../../domain/ledger/orders.ts";
 import { PERIOD_WINDOW_DAYS, type PeriodWindowDays, periodRollIsSmall, periodWindowEnds, rollPeriodWindows, shiftDay } from "../../domain/ledger/period-totals.ts";
 import { createProduct } from "../../domain/ledger/products.ts";
 import { createVendor } from "../../domain/ledger/vendors.ts";
-import { ReadCache } from "../../platform/db/read-cache.ts";
 import { createTestContext, type TestContext, testDatabaseKinds } from "../../testing/test-app.ts";
 import { AnalyticsService } from "./analytics.service.ts";
 
@@ -20,8 +19,6 @@ const TODAY = "2026-05-26";
 
 describe.each(testDatabaseKinds)("top lists answered from windows behind today (%s)", (kind) => {
   let ctx: TestContext;
-  let version = 0;
-  const dataVersion = () => String(++version);
 
   beforeEach(async () => {
     ctx = await createTestContext(kind, { now: `${WINDOWS_END}T12:00:00.000Z` });
@@ -77,8 +74,8 @@ describe.each(testDatabaseKinds)("top lists answered from windows behind today (
   }
 
   async function expectTopEqualsRaw(service: AnalyticsService, days: PeriodWindowDays, to: string) {
-    const top = topProductsResponseSchema.parse(await service.topProducts(days, 50, dataVersion));
-    const vendors = topVendorsResponseSchema.parse(await service.topVendors(days, 50, dataVersion));
+    const top = topProductsResponseSchema.parse(await service.topProducts(days, 50));
+    const vendors = topVendorsResponseSchema.parse(await service.topVendors(days, 50));
     const raw = await rawTop(shiftDay(to, -(days - 1)), to);
     expect({ from: top.from, to: top.to }).toEqual({ from: shiftDay(to, -(days - 1)), to });
     expect(vendors.to).toBe(to);
@@ -88,7 +85,7 @@ describe.each(testDatabaseKinds)("top lists answered from windows behind today (
   }
 
   it("answers each period from the windows as they stand, equal to the raw orders of the days it names; after the roll, up to today", { timeout: 180_000 }, async () => {
-    const service = new AnalyticsService({ database: ctx.database, clock: ctx.clock, readCache: new ReadCache(ctx.clock, dataVersion) }, 3);
+    const service = new AnalyticsService({ database: ctx.database, clock: ctx.clock }, 3);
     // The move is too large for a read: the read must not roll, and must say which days it covers.
     expect(await periodRollIsSmall(ctx.database.db, TODAY, 3)).toBe(false);
     for (const days of PERIOD_WINDOW_DAYS) await expectTopEqualsRaw(service, days, WINDOWS_END);
@@ -99,8 +96,8 @@ describe.each(testDatabaseKinds)("top lists answered from windows behind today (
   });
 
   it("365-day sales by day: every day of the year, each equal to the paid orders of that day (every store)", { timeout: 180_000 }, async () => {
-    const service = new AnalyticsService({ database: ctx.database, clock: ctx.clock, readCache: new ReadCache(ctx.clock, dataVersion) });
-    const sales = salesResponseSchema.parse(await service.sales(365, "day", dataVersion));
+    const service = new AnalyticsService({ database: ctx.database, clock: ctx.clock });
+    const sales = salesResponseSchema.parse(await service.sales(365, "day"));
     expect(sales.buckets).toHaveLength(365);
     expect(sales.to).toBe(TODAY);
     const orders = await ctx.database.db.selectFrom("orders").select(["gross_cents", "created_at", "status"]).where("status", "=", "paid").execute();

@@ -24,5 +24,5 @@ export function communicationsRoutes(router: EndpointRouter, deps: AppDeps): voi
   router.handle(retryFailedEndpoint, ({ params }, { actor }) => communications.retryFailed(actor, params.id));
   router.handle(cancelAnnouncementEndpoint, ({ params }, { actor }) => communications.cancel(actor, params.id));
   router.handle(takeDownAnnouncementEndpoint, ({ params }, { actor }) => communications.takeDown(actor, params.id));
-  router.handle(publicAnnouncementsEndpoint, (_input, { dataVersion }) => communications.publicAnnouncements(dataVersion));
+  router.handle(publicAnnouncementsEndpoint, (_input) => communications.publicAnnouncements());
 }

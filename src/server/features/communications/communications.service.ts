@@ -51,7 +51,7 @@ interface ValidAnnouncement extends AudienceFilter {
  * audit row, and leaves the sending to the leased job (communications.job.ts).
  */
 export class CommunicationsService {
-  constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "config" | "readCache">) {}
+  constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "config">) {}
 
   private get db() {
     return this.deps.database.db;
@@ -277,19 +277,13 @@ export class CommunicationsService {
     return this.get(id);
   }
 
-  /** What artists see on their dashboard now: texts and dates only (kept for a second, decision 0005). */
-  publicAnnouncements(dataVersion?: () => string): Promise<PublicAnnouncementsResponse> {
-    return this.deps.readCache.read(
-      "public:announcements",
-      async () => {
-        const rows = await currentDashboardAnnouncements(this.db, this.now(), PUBLIC_LIMIT);
-        return {
-          announcements: rows
-            .filter((r): r is typeof r & { audience: "all" | "active" | "inactive" } => r.audience !== "vendorIds")
-            .map((r) => ({ title: r.title, message: r.message, html: renderMessage(r.message).fragment, audience: r.audience, publishedAt: r.created_at, showUntil: r.show_until })),
-        };
-      },
-      dataVersion,
-    );
+  /** What artists see on their dashboard now: texts and dates only. */
+  async publicAnnouncements(): Promise<PublicAnnouncementsResponse> {
+    const rows = await currentDashboardAnnouncements(this.db, this.now(), PUBLIC_LIMIT);
+    return {
+      announcements: rows
+        .filter((r): r is typeof r & { audience: "all" | "active" | "inactive" } => r.audience !== "vendorIds")
+        .map((r) => ({ title: r.title, message: r.message, html: renderMessage(r.message).fragment, audience: r.audience, publishedAt: r.created_at, showUntil: r.show_until })),
+    };
   }
 }

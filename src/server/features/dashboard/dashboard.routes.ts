@@ -5,6 +5,6 @@ import { DashboardService } from "./dashboard.service.ts";
 
 export function dashboardRoutes(router: EndpointRouter, deps: AppDeps): void {
   const dashboard = new DashboardService(deps);
-  router.handle(dashboardStatsEndpoint, (_input, { dataVersion }) => dashboard.stats(dataVersion));
-  router.handle(dashboardAttentionEndpoint, (_input, { dataVersion }) => dashboard.attention(dataVersion));
+  router.handle(dashboardStatsEndpoint, (_input) => dashboard.stats());
+  router.handle(dashboardAttentionEndpoint, (_input) => dashboard.attention());
 }

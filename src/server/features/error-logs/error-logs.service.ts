@@ -14,18 +14,14 @@ const MAX_ERROR_LOG_ID_LENGTH = 100;
 
 /** The error log (docs/product.md §5 Error logs): list, archive, archive all, clean up. */
 export class ErrorLogsService {
-  constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "readCache">) {}
+  constructor(private readonly deps: Pick<AppDeps, "database" | "clock">) {}
 
   private get db() {
     return this.deps.database.db;
   }
 
-  /** A page of the log: an answer kept per data version (read-cache.ts; a new entry is a write, so it shows at once). */
-  list(query: ErrorListQuery, dataVersion?: () => string): Promise<ErrorListResponse> {
-    return this.deps.readCache.read(`errors:${JSON.stringify(query)}`, () => this.readPage(query), dataVersion);
-  }
-
-  private async readPage(query: ErrorListQuery): Promise<ErrorListResponse> {
+  /** A page of the log. */
+  async list(query: ErrorListQuery): Promise<ErrorListResponse> {
     const oldestFirst = query.sort === "oldest";
     const after = query.cursor ? (oldestFirst ? decodeOldestCursor(query.cursor) : decodeCursor(query.cursor)) : undefined;
     const [page, counts] = await Promise.all([

@@ -8,5 +8,5 @@ export function featuredArtistRoutes(router: EndpointRouter, deps: AppDeps): voi
   router.handle(getFeaturedArtistEndpoint, () => featured.get());
   router.handle(setFeaturedArtistEndpoint, ({ body }, { actor }) => featured.set(actor, body));
   router.handle(endFeaturedArtistEndpoint, (_input, { actor }) => featured.endCurrent(actor));
-  router.handle(publicFeaturedArtistEndpoint, (_input, { dataVersion }) => featured.publicCurrent(dataVersion));
+  router.handle(publicFeaturedArtistEndpoint, (_input) => featured.publicCurrent());
 }

@@ -40,7 +40,7 @@ export async function readFeatured(db: Executor, now: string): Promise<FeaturedA
 
 /** The featured artist (docs/product.md §18.1): who is featured now, the queue, and the history. */
 export class FeaturedArtistService {
-  constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "readCache">) {}
+  constructor(private readonly deps: Pick<AppDeps, "database" | "clock">) {}
 
   private get db() {
     return this.deps.database.db;
@@ -124,16 +124,9 @@ export class FeaturedArtistService {
     });
   }
 
-  /** The storefront's read: the same for everyone, so one computation serves a burst (read cache). */
-  publicCurrent(dataVersion: () => string): Promise<PublicFeaturedArtist> {
-    const { readCache, clock } = this.deps;
-    return readCache.read(
-      "featured:public",
-      async () => {
-        const row = await selectPublicCurrent(this.db, clock.now().toISOString());
-        return { featured: row ? { name: row.name, slug: row.slug, about: row.about, endsAt: row.ends_at } : null };
-      },
-      dataVersion,
-    );
+  /** The storefront's read. */
+  async publicCurrent(): Promise<PublicFeaturedArtist> {
+    const row = await selectPublicCurrent(this.db, this.deps.clock.now().toISOString());
+    return { featured: row ? { name: row.name, slug: row.slug, about: row.about, endsAt: row.ends_at } : null };
   }
 }

@@ -19,7 +19,7 @@ import { FinancialService } from "./financials.service.ts";
 export function financialsRoutes(router: EndpointRouter, deps: AppDeps): void {
   const financial = new FinancialService(deps);
 
-  router.handle(financialOverviewEndpoint, ({ query }, { dataVersion }) => financial.overview(query.period, dataVersion));
+  router.handle(financialOverviewEndpoint, ({ query }) => financial.overview(query.period));
   router.handle(listPayoutsEndpoint, ({ query }) => financial.payouts(query));
   router.handle(listBalancesEndpoint, ({ query }) => financial.balances(query));
   router.handle(createPayoutRunEndpoint, ({ body }, { actor }) => financial.createRun(actor, body.dryRun ?? false));

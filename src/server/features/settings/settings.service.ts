@@ -9,11 +9,10 @@ import { recountVendorsOverProductLimit } from "../../domain/ledger/product-limi
 
 /** Platform settings (docs/product.md §7 Settings): read, change with validation and history. */
 export class SettingsService {
-  constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "readCache">) {}
+  constructor(private readonly deps: Pick<AppDeps, "database" | "clock">) {}
 
-  /** The settings: an answer kept per data version (read-cache.ts), like every read of the panel's opening screens. */
-  read(dataVersion?: () => string): Promise<SettingsResponse> {
-    return this.deps.readCache.read("settings", () => readSettings(this.deps.database.db), dataVersion);
+  read(): Promise<SettingsResponse> {
+    return readSettings(this.deps.database.db);
   }
 
   /** One save: every changed key with its history row, and one audit row with each key's old and new value. */

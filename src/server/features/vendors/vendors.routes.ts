@@ -16,11 +16,11 @@ import { VendorsService } from "./vendors.service.ts";
 export function vendorsRoutes(router: EndpointRouter, deps: AppDeps): void {
   const vendors = new VendorsService(deps);
 
-  router.handle(listAdminVendorsEndpoint, ({ query }, { dataVersion }) => vendors.listPage(query, dataVersion));
+  router.handle(listAdminVendorsEndpoint, ({ query }) => vendors.listPage(query));
   router.handle(listVendorsArrayEndpoint, ({ query }) => vendors.listArray(query.include_internal ?? false));
-  router.handle(getVendorDetailEndpoint, ({ params }, { dataVersion }) => vendors.detail(params.id, dataVersion));
-  router.handle(listVendorProductsEndpoint, ({ params, query }, { dataVersion }) => vendors.products(params.id, query.page, query.limit, dataVersion));
-  router.handle(listVendorSalesEndpoint, ({ params, query }, { dataVersion }) => vendors.sales(params.id, query.page, query.limit, dataVersion));
+  router.handle(getVendorDetailEndpoint, ({ params }) => vendors.detail(params.id));
+  router.handle(listVendorProductsEndpoint, ({ params, query }) => vendors.products(params.id, query.page, query.limit));
+  router.handle(listVendorSalesEndpoint, ({ params, query }) => vendors.sales(params.id, query.page, query.limit));
   router.handle(setVendorStatusEndpoint, ({ params, body }, { actor }) => vendors.setStatus(actor, params.id, body.isActive));
   router.handle(bulkVendorStatusEndpoint, ({ body }, { actor }) => vendors.bulkSetStatus(actor, body.ids, body.isActive));
   router.handle(deleteVendorEndpoint, ({ params, body }, { actor }) => vendors.delete(actor, params.id, body.deleteFromClerk));

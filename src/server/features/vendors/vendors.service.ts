@@ -46,23 +46,17 @@ export class VendorsService {
   /** Which vendors a search matches, kept per vendor-search version (vendor-matches.ts). */
   private readonly matches = new VendorMatchMemo();
 
-  constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "auth" | "config" | "readCache">) {}
+  constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "auth" | "config">) {}
 
   private get db() {
     return this.deps.database.db;
   }
 
   /**
-   * The spec's page-numbered call, or with `sort` (or a cursor) keyset pages in that order. A page
-   * without a search is an answer kept per data version (read-cache.ts, decision 0016); a search is
-   * typed once and read afresh (its matches are kept per vendor-search version instead).
+   * The spec's page-numbered call, or with `sort` (or a cursor) keyset pages in that order. A
+   * search's matches are kept per vendor-search version (vendor-matches.ts).
    */
-  listPage(query: AdminVendorsQuery, dataVersion?: () => string): Promise<AdminVendorsResponse> {
-    if ((query.search?.trim() ?? "") !== "") return this.readPage(query);
-    return this.deps.readCache.read(`vendors:${JSON.stringify(query)}`, () => this.readPage(query), dataVersion);
-  }
-
-  private async readPage(query: AdminVendorsQuery): Promise<AdminVendorsResponse> {
+  async listPage(query: AdminVendorsQuery): Promise<AdminVendorsResponse> {
     if (query.sort === undefined && query.cursor === undefined) {
       const page = await listVendorsPage(this.deps.database, query, this.matches.at(this.db));
       return { ...page, page: query.page, limit: query.limit, nextCursor: null };
@@ -109,43 +103,27 @@ export class VendorsService {
     return listVendorsArray(this.deps.database, includeInternal, MAX_VENDORS_ARRAY);
   }
 
-  /** A vendor's detail and its tabs' pages: answers kept per data version (a 404 is not kept). */
-  detail(vendorId: string, dataVersion?: () => string): Promise<VendorDetail> {
-    return this.deps.readCache.read(
-      `vendor:${vendorId}`,
-      async () => {
-        const detail = await getVendorDetail(this.db, vendorId);
-        if (!detail) throw vendorNotFound();
-        return detail;
-      },
-      dataVersion,
-    );
+  async detail(vendorId: string): Promise<VendorDetail> {
+    const detail = await getVendorDetail(this.db, vendorId);
+    if (!detail) throw vendorNotFound();
+    return detail;
   }
 
-  products(vendorId: string, page: number, limit: number, dataVersion?: () => string): Promise<VendorProductsResponse> {
-    return this.tabPage("products", vendorId, page, limit, dataVersion, async () => {
-      const { rows, total } = await listVendorProducts(this.db, vendorId, page, limit);
-      return { products: rows, total, page, limit };
-    });
+  async products(vendorId: string, page: number, limit: number): Promise<VendorProductsResponse> {
+    await this.requireVendor(vendorId);
+    const { rows, total } = await listVendorProducts(this.db, vendorId, page, limit);
+    return { products: rows, total, page, limit };
   }
 
-  sales(vendorId: string, page: number, limit: number, dataVersion?: () => string): Promise<VendorSalesResponse> {
-    return this.tabPage("sales", vendorId, page, limit, dataVersion, async () => {
-      const { rows, total } = await listVendorSales(this.db, vendorId, page, limit);
-      return { sales: rows, total, page, limit };
-    });
+  async sales(vendorId: string, page: number, limit: number): Promise<VendorSalesResponse> {
+    await this.requireVendor(vendorId);
+    const { rows, total } = await listVendorSales(this.db, vendorId, page, limit);
+    return { sales: rows, total, page, limit };
   }
 
-  /** A page of one of a vendor's tabs, kept per data version; 404 (not kept) when the vendor does not exist. */
-  private tabPage<R>(tab: "products" | "sales", vendorId: string, page: number, limit: number, dataVersion: (() => string) | undefined, read: () => Promise<R>): Promise<R> {
-    return this.deps.readCache.read(
-      `vendor-${tab}:${vendorId}:${page}:${limit}`,
-      async () => {
-        if (!(await findVendor(this.db, vendorId))) throw vendorNotFound();
-        return read();
-      },
-      dataVersion,
-    );
+  /** A vendor's tabs answer 404 when the vendor does not exist. */
+  private async requireVendor(vendorId: string): Promise<void> {
+    if (!(await findVendor(this.db, vendorId))) throw vendorNotFound();
   }
 
   /**

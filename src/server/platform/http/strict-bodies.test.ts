@@ -8,6 +8,8 @@ import { databaseChecksum } from "../../testing/db-checksum.ts";
 import { UNKNOWN_ID } from "../../testing/app-routes.ts";
 import { type TestContext, createTestContext } from "../../testing/test-app.ts";
 import { EndpointRouter } from "../request/endpoint-router.ts";
+import { ReadCache } from "../db/read-cache.ts";
+import { fixedClock } from "../clock.ts";
 import { strictBodyProblem } from "./strict-body.ts";
 import { UNKNOWN_FIELD_MESSAGE, parseWith } from "./validate.ts";
 
@@ -24,7 +26,7 @@ describe("strict request bodies", () => {
   });
 
   it("the router refuses to register an endpoint whose body accepts unknown keys", () => {
-    const router = new EndpointRouter(new Hono<AppEnv>());
+    const router = new EndpointRouter(new Hono<AppEnv>(), new ReadCache(fixedClock("2026-11-22T00:00:00Z"), () => "0"));
     const base = { method: "post", path: "/api/admin/example", area: "settings", access: "admin", summary: "x", success: { status: 204, description: "x" } } as const;
     expect(() => router.handle(defineEndpoint({ ...base, body: z.object({ a: z.string() }) }), () => undefined)).toThrow(/POST \/api\/admin\/example: objects that accept unknown keys.*\(body\)/);
     expect(() => router.handle(defineEndpoint({ ...base, body: z.strictObject({ nested: z.object({ b: z.number() }).optional() }) }), () => undefined)).toThrow(/nested/);

@@ -8,6 +8,7 @@ import { unauthorized } from "../http/http-error.ts";
 import { strictBodyProblem } from "../http/strict-body.ts";
 import { requestHeader, setAnswerHeader } from "../http/exchange-headers.ts";
 import { parseWith, readJsonBody, readQuery, refuseBody } from "../http/validate.ts";
+import type { ReadCache } from "../db/read-cache.ts";
 
 /**
  * The header record of a JSON answer, as Hono's c.json() sets it: a new object per answer, because
@@ -31,8 +32,6 @@ export interface RequestFacts<D extends EndpointDefinition = EndpointDefinition>
   apiKey: ApiKeyPrincipal | null;
   /** The raw bearer token (sign-out needs it). */
   bearerToken: string | null;
-  /** The request's data version (keys the read cache; see app-env.ts). */
-  dataVersion: () => string;
   /** The URL the request came to. Its origin is whatever the client sent as Host: links start with config.publicUrl instead. */
   url: URL;
 }
@@ -54,13 +53,17 @@ export function honoPath(path: string): string {
 export class EndpointRouter {
   readonly served: EndpointDefinition[] = [];
 
-  constructor(private readonly app: Hono<AppEnv>) {}
+  constructor(
+    private readonly app: Hono<AppEnv>,
+    private readonly readCache: ReadCache,
+  ) {}
 
   handle<D extends EndpointDefinition>(definition: D, handler: EndpointHandler<D>): void {
     // A body that accepts unknown keys is refused here, at start-up (http/strict-body.ts).
     const bodyProblem = definition.body ? strictBodyProblem(definition.body) : null;
     if (bodyProblem) throw new Error(`${definition.method.toUpperCase()} ${definition.path}: ${bodyProblem}`);
     this.served.push(definition);
+    const keptAnswerKey = answerKeyOf(definition);
     this.app.on(definition.method.toUpperCase(), honoPath(definition.path), async (c) => {
       c.set("route", definition.path);
       // Before anything can fail: a 401 or 400 of an endpoint that needs a token is not cached either.
@@ -74,7 +77,9 @@ export class EndpointRouter {
       // An endpoint without a body schema takes none: the same rules hold ({} or nothing; 400, 415).
       const body = definition.body ? await readJsonBody(c, definition.body) : definition.method === "get" ? undefined : await refuseBody(c);
       const input = { params, query, body } as ParsedInput<D>;
-      const result = await handler(input, requestFacts(c, user) as RequestFacts<D>);
+      const answer = () => handler(input, requestFacts(c, user) as RequestFacts<D>);
+      const kept = keptAnswerKey?.(input, user);
+      const result = kept === undefined ? await answer() : await this.readCache.read(kept, async () => answer(), c.get("dataVersion"));
       const success = definition.success;
       if (!success) throw new Error(`${definition.method} ${definition.path} has no success answer but its handler returned`);
       if (success.mediaTypes) return result as Response;
@@ -93,6 +98,28 @@ export class EndpointRouter {
   }
 }
 
+/**
+ * For an endpoint whose definition says its answer may be kept (`cache`), the read cache's key of
+ * one request's answer: the endpoint, the caller when the answer is theirs, and the parsed path
+ * parameters and query (defaults applied, so equal requests share it); undefined when this request's
+ * answer is read afresh (a key of `unlessQuery` given). Errors are never kept (read-cache.ts).
+ */
+function answerKeyOf(definition: EndpointDefinition): ((input: ParsedInput<EndpointDefinition>, user: ActingUser | null) => string | undefined) | undefined {
+  const cache = definition.cache;
+  if (!cache) return undefined;
+  if (definition.method !== "get") throw new Error(`${definition.method.toUpperCase()} ${definition.path}: only GET answers may be kept`);
+  const endpoint = `${definition.method} ${definition.path}`;
+  const unless = cache.unlessQuery ?? [];
+  // Without parameters or query the key is the same every time: made once.
+  if (!definition.params && !definition.query && cache.per === "everyone") return () => endpoint;
+  return (input, user) => {
+    const query = input.query as Record<string, unknown> | undefined;
+    if (query && unless.some((k) => query[k] !== undefined && String(query[k]).trim() !== "")) return undefined;
+    const caller = cache.per === "caller" ? (user?.id ?? "anonymous") : "";
+    return `${endpoint}\u0000${caller}\u0000${JSON.stringify(input.params ?? null)}\u0000${JSON.stringify(query ?? null)}`;
+  };
+}
+
 function requestFacts(c: Context<AppEnv>, user: ActingUser | null): RequestFacts<EndpointDefinition> | RequestFacts<EndpointDefinition & { access: "public" }> {
   return new FactsOfRequest(c, user) as RequestFacts<EndpointDefinition>;
 }
@@ -107,7 +134,6 @@ class FactsOfRequest {
   readonly clientIp: string;
   readonly userAgent: string | null;
   readonly method: string;
-  readonly dataVersion: () => string;
   #actor: Actor | null | undefined;
   #url: URL | undefined;
 
@@ -119,7 +145,6 @@ class FactsOfRequest {
     this.clientIp = c.get("clientIp");
     this.userAgent = requestHeader(c, "user-agent") ?? null;
     this.method = c.req.method;
-    this.dataVersion = c.get("dataVersion");
   }
 
   get actor(): Actor | null {
