@@ -52,14 +52,25 @@ const DIVIDES_AFTER = new Set([
 export function commentsOf(source: string, fileName: string): Comment[] {
   const variant = /\.[jt]sx$/.test(fileName) ? ts.LanguageVariant.JSX : ts.LanguageVariant.Standard;
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, variant, source);
-  const lineStarts = ts.computeLineStarts(source);
+  const lineStarts = [0];
+  for (let i = source.indexOf("\n"); i !== -1; i = source.indexOf("\n", i + 1)) lineStarts.push(i + 1);
+  const lineOf = (position: number) => {
+    let low = 0;
+    let high = lineStarts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (lineStarts[middle]! <= position) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  };
   const comments: Comment[] = [];
   // Open `{` of template substitutions, so the `}` that closes one resumes the template.
   const braces: boolean[] = [];
   let previous = ts.SyntaxKind.Unknown;
   for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
     if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia) {
-      comments.push({ line: ts.computeLineAndCharacterOfPosition(lineStarts, scanner.getTokenStart()).line + 1, text: scanner.getTokenText() });
+      comments.push({ line: lineOf(scanner.getTokenStart()), text: scanner.getTokenText() });
       continue;
     }
     if (kind === ts.SyntaxKind.WhitespaceTrivia || kind === ts.SyntaxKind.NewLineTrivia) continue;
