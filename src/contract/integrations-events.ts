@@ -15,12 +15,13 @@ export const MAX_EXTERNAL_ID_LENGTH = 100;
 export const MAX_CENTS = 1_000_000_000;
 export const MAX_ORDER_LINES = 100;
 
-/** A storefront id: 1–100 characters, none of them control, invisible or direction-changing. */
+/** A storefront id: 1–100 characters, not starting or ending with spaces, none of them control, invisible or direction-changing. */
 export const externalIdSchema = z
   .string({ error: "must be a string" })
   .min(1, "is required")
   .max(MAX_EXTERNAL_ID_LENGTH, `must be at most ${MAX_EXTERNAL_ID_LENGTH} characters`)
   .superRefine((value, ctx) => {
+    if (value.trim() !== value) ctx.addIssue({ code: "custom", message: "must not start or end with spaces" });
     const found = forbiddenIdentityCharacter(value);
     if (found) ctx.addIssue({ code: "custom", message: `must not contain control, invisible or direction-changing characters (found ${found})` });
   });
