@@ -126,6 +126,10 @@ export const topVendorsResponseSchema = z.object({
 });
 export type TopVendorsResponse = z.infer<typeof topVendorsResponseSchema>;
 
+/** What a top list answers while its period totals are first built (domain/ledger/period-totals-read.ts). */
+const TOP_LIST_BUILDING =
+  "While the period totals are first built (a database just filled or migrated) the read waits for them, up to a few seconds; past that it answers 503 with Retry-After, never a list that is not true.";
+
 export const topProductsEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/analytics/top-products",
@@ -136,7 +140,8 @@ export const topProductsEndpoint = defineEndpoint({
   query: topListQuerySchema,
   queryExample: { limit: "10", days: "30" },
   success: { status: 200, description: "Products ranked by revenue", schema: topProductsResponseSchema },
-  errors: [400],
+  description: TOP_LIST_BUILDING,
+  errors: [400, 503],
 });
 
 export const topVendorsEndpoint = defineEndpoint({
@@ -149,7 +154,8 @@ export const topVendorsEndpoint = defineEndpoint({
   query: topListQuerySchema,
   queryExample: { limit: "10", days: "30" },
   success: { status: 200, description: "Artists ranked by revenue", schema: topVendorsResponseSchema },
-  errors: [400],
+  description: TOP_LIST_BUILDING,
+  errors: [400, 503],
 });
 
 export const SALES_PERIODS = [7, 30, 90, 365] as const;

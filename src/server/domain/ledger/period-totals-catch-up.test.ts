@@ -13,8 +13,8 @@ const DAYS = 120;
 
 /**
  * A window far behind (an outage longer than the window) or missing (first start) is no longer
- * rebuilt in one transaction (docs/decisions/0013-top-lists.md): it steps day by day in chunks,
- * skipping days that change nothing. Between any two chunks the totals are exact for the days the
+ * rebuilt in one transaction (docs/decisions/0013-top-lists.md): it jumps in one chunk when its days
+ * are few, else steps day by day in chunks, skipping days that change nothing. Between any two chunks the totals are exact for the days the
  * window row names; cut short and resumed, it ends equal to a computation from the raw orders.
  */
 describe.each(testBackends())("windows catching up in chunks on $kind", (backend) => {
@@ -49,6 +49,8 @@ describe.each(testBackends())("windows catching up in chunks on $kind", (backend
     let chunks = 0;
     await rollPeriodWindows(t.db, today, {
       chunkRows: 2,
+      // The day steps of windows too large to jump (a jump has its own test below).
+      jumpMaxRows: 0,
       pace: "request",
       onChunk: async () => {
         chunks++;
@@ -75,6 +77,36 @@ describe.each(testBackends())("windows catching up in chunks on $kind", (backend
     expect(await periodWindowsCurrent(t.db, today)).toBe(true);
     expect(await compareRollups(t.db)).toEqual([]);
     expect((await t.db.selectFrom("product_period_totals").select("product_id").where("period_days", "=", 90).execute()).length).toBeGreaterThan(0);
+  });
+
+  it("a window holding none of the days it moves to, small enough, jumps there in one chunk: from nothing and after a long gap", { timeout: 120_000 }, async () => {
+    await t.db.deleteFrom("period_windows").execute();
+    await t.db.deleteFrom("product_period_totals").execute();
+    await t.db.deleteFrom("vendor_period_totals").execute();
+    const today = shiftDay(FIRST_DAY, DAYS - 1);
+    let chunks = 0;
+    const roll = (to: string) =>
+      rollPeriodWindows(t.db, to, {
+        pace: "request",
+        onChunk: async () => {
+          chunks++;
+          expect(await compareRollups(t.db)).toEqual([]);
+        },
+      });
+    await roll(today);
+    expect(await periodWindowsCurrent(t.db, today)).toBe(true);
+    // Each window: started empty before the first sale, then one jump to today (not a step per day that sold).
+    expect(chunks).toBe(2 * PERIOD_WINDOW_DAYS.length);
+    expect((await t.db.selectFrom("product_period_totals").select("product_id").where("period_days", "=", 90).execute()).length).toBeGreaterThan(0);
+    // Days later than every window: one jump each, the old days taken out.
+    chunks = 0;
+    const later = shiftDay(today, 95);
+    await roll(later);
+    expect(chunks).toBe(PERIOD_WINDOW_DAYS.length);
+    expect(await periodWindowsCurrent(t.db, later)).toBe(true);
+    expect(await compareRollups(t.db)).toEqual([]);
+    expect(await t.db.selectFrom("product_period_totals").select("product_id").execute()).toEqual([]);
+    expect(await t.db.selectFrom("vendor_period_totals").select("vendor_id").execute()).toEqual([]);
   });
 
   it("a gap longer than every window: skips the quiet stretch, steps the rest, resumable at any chunk", { timeout: 120_000 }, async () => {

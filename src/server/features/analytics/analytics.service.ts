@@ -1,9 +1,11 @@
 import type { AnalyticsPeriod, AnalyticsResponse, SalesGrouping, SalesPeriod, SalesResponse, TopProductsResponse, TopVendorsResponse } from "../../../contract/analytics.ts";
 import { addDays, readPlatformDays } from "../../domain/ledger/platform-days.queries.ts";
-import { type PeriodWindowDays, periodRollIsSmall, periodWindowEnds, periodWindowsCurrent, rollPeriodWindows } from "../../domain/ledger/period-totals.ts";
+import type { PeriodWindowDays } from "../../domain/ledger/period-totals.ts";
+import { periodTotalsEndForRead } from "../../domain/ledger/period-totals-read.ts";
 import { centsToDollars } from "../../domain/money.ts";
 import { utcDay } from "../../platform/clock.ts";
 import type { Executor } from "../../platform/db/executor.ts";
+import { serviceUnavailable } from "../../platform/http/http-error.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import { readAnalytics } from "./analytics.queries.ts";
 import { salesBuckets } from "./sales-buckets.ts";
@@ -29,19 +31,18 @@ export class AnalyticsService {
   }
 
   /**
-   * The day the period totals of `days` end on. The scheduled roll (top-lists.job.ts) moves the
-   * windows in chunks just after midnight UTC. A read that comes first moves them itself only if
-   * the move is small (at most READ_ROLL_MAX_ROWS product days, in request-paced chunks); otherwise
-   * it answers from the windows as they stand, naming the day they end (`to`), while the job catches up.
+   * The day the period totals of `days` end on (domain/ledger/period-totals-read.ts). The scheduled
+   * roll (top-lists.job.ts) moves the windows in chunks just after midnight UTC. A read that comes
+   * first moves them itself only if the move is small (at most READ_ROLL_MAX_ROWS product days, in
+   * request-paced chunks); otherwise it answers from the windows as they stand, naming the day they
+   * end (`to`), while the job catches up. Windows that hold none of the period (a database just
+   * filled) are built while the read waits, up to a bound; past it the answer is a 503, never an
+   * empty list that is not true.
    */
   private async windowEnd(days: PeriodWindowDays, today: string): Promise<string> {
-    const { db } = this.deps.database;
-    if (await periodWindowsCurrent(db, today)) return today;
-    if (await periodRollIsSmall(db, today, this.readRollMaxRows)) {
-      await rollPeriodWindows(db, today, { pace: "request" });
-      return today;
-    }
-    return (await periodWindowEnds(db)).get(days) ?? today;
+    const to = await periodTotalsEndForRead(this.deps.database.db, days, today, { readRollMaxRows: this.readRollMaxRows });
+    if (to === null) throw serviceUnavailable("The top lists are being built; try again in a few seconds", 5);
+    return to;
   }
 
   /**
