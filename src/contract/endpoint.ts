@@ -1,36 +1,15 @@
 import type { z } from "zod";
+import type { ApiArea } from "./areas.ts";
 
 /**
  * One definition per endpoint: method, path, inputs, answers, who may call it and what a success
  * changes. The server registers its handler from it (src/server/platform/request/endpoint-router.ts), the web
  * derives its call from it (src/web/lib/api-client.ts) and /api/openapi.json is generated from it.
- * This file depends on nothing but zod's types, so the web can import definitions freely.
+ * This file depends on nothing but zod's types and the list of areas (areas.ts), so the web can import
+ * definitions freely.
  */
 
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
-
-/**
- * The areas the web keeps answers under (the first element of every query key). A mutation names
- * the areas it changes in `invalidates`, and the web refreshes exactly those after it succeeds.
- */
-export type ApiArea =
-  | "public"
-  | "auth"
-  | "beta"
-  | "vendors"
-  | "dashboard"
-  | "analytics"
-  | "errors"
-  | "settings"
-  | "debug"
-  | "docs"
-  | "exports"
-  | "admin-users"
-  | "audit-log"
-  | "financial"
-  | "communications"
-  | "products"
-  | "integrations";
 
 /**
  * Who may call: anyone; anyone signed in; admins only; a service with an API key holding the

@@ -1,5 +1,6 @@
 import type { ZodType } from "zod";
-import { type ApiArea, type EndpointDefinition, type EndpointInput, type EndpointResult, endpointUrl } from "@contract/endpoint";
+import type { ApiArea } from "@contract/areas";
+import { type EndpointDefinition, type EndpointInput, type EndpointResult, endpointUrl } from "@contract/endpoint";
 import { getAuthToken } from "./session";
 
 /**

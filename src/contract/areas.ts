@@ -1,0 +1,32 @@
+/**
+ * Every API area, each named once. An area's name is the `area` of the endpoints it defines and
+ * what a mutation names in `invalidates` (src/contract/endpoint.ts), and the first element of
+ * every query key the web keeps its answers under (src/web/lib/query-keys.ts), so a mutation
+ * refreshes exactly the answers of the areas it names.
+ *
+ * `screen`: the web folder that shows the area (src/web/features/<screen>/, its calls in
+ * `<screen>-api.ts`): its own, the screen of the area it is a part of, or null where no screen of
+ * its own reads it (the session and the gates live in src/web/app).
+ */
+export const API_AREAS = {
+  public: { screen: null },
+  auth: { screen: null },
+  beta: { screen: null },
+  vendors: { screen: "vendors" },
+  dashboard: { screen: "dashboard" },
+  analytics: { screen: "analytics" },
+  errors: { screen: "error-logs" },
+  settings: { screen: "settings" },
+  debug: { screen: "system-debug" },
+  docs: { screen: null },
+  exports: { screen: null },
+  "admin-users": { screen: "admin-users" },
+  "audit-log": { screen: "admin-users" },
+  financial: { screen: "financials" },
+  communications: { screen: "communications" },
+  products: { screen: "products" },
+  integrations: { screen: "integrations" },
+} as const satisfies Record<string, { screen: string | null }>;
+
+/** The areas the web keeps answers under (the first element of every query key). */
+export type ApiArea = keyof typeof API_AREAS;
