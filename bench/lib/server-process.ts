@@ -110,11 +110,11 @@ export async function startServer(databaseUrl: string, options: { readyTimeoutMs
     }
   };
   const output = () => logText().slice(-4000);
-  // Every worker prints one "listening" line.
+  // Every worker writes one "listening" line (a JSON line of its log, the message inside it).
   const listening = () =>
     logText()
       .split("\n")
-      .filter((l) => l.startsWith("HKI Global Admin listening")).length;
+      .filter((l) => l.includes("HKI Global Admin listening")).length;
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {

@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import { createApp } from "../app.ts";
 import type { AppConfig } from "../platform/config/config.ts";
 import type { AppEnv } from "../platform/request/app-env.ts";
+import { createLogger, setProcessLog } from "../platform/logging/logger.ts";
 import { metricsText } from "../platform/metrics/metrics.ts";
 import { serveApp } from "../serve.ts";
 import { type TestContext, createTestContext } from "../testing/test-app.ts";
@@ -25,7 +26,8 @@ describe("how long and how many sockets a client may hold", () => {
 
   beforeAll(async () => {
     ctx = await createTestContext("sqlite");
-    vi.spyOn(console, "warn").mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(" ")));
+    // The process's JSON log (where the refusal warning goes), each line's message kept.
+    setProcessLog(createLogger("warn", { write: (line: string) => void printed.push((JSON.parse(line) as { msg: string }).msg) }));
   });
   afterEach(() => {
     for (const socket of sockets.splice(0)) socket.destroy();
