@@ -3,12 +3,7 @@ import { createContext, useCallback, useContext, useSyncExternalStore } from "re
 import { type PublicUser, type SignInRequest, type SignedInUser, meEndpoint, signInEndpoint, signOutEndpoint } from "@contract/auth";
 import { callApi, errorStatus } from "@web/lib/api-client";
 import { clearSessionToken, getSessionToken, setSessionToken, subscribeSession } from "@web/lib/session";
-
-/** Query-key factory for the session (one per area: docs/product.md §2.5). */
-export const authKeys = {
-  all: ["auth"] as const,
-  me: (token: string | null) => [...authKeys.all, "me", token] as const,
-};
+import { queryKeys } from "@web/lib/query-keys";
 
 export function useSessionToken(): string | null {
   return useSyncExternalStore(subscribeSession, getSessionToken, () => null);
@@ -17,7 +12,7 @@ export function useSessionToken(): string | null {
 /** The "me" answer for the stored (built-in) token; a rejected token is forgotten so the sign-in form shows. */
 function storedSessionQuery(token: string | null) {
   return queryOptions({
-    queryKey: authKeys.me(token),
+    queryKey: queryKeys.auth.me(token),
     queryFn: async ({ signal }) => {
       try {
         return await callApi(meEndpoint, {}, { signal });

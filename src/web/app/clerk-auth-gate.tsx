@@ -7,8 +7,9 @@ import { meEndpoint } from "@contract/auth";
 import { callApi, errorStatus } from "@web/lib/api-client";
 import { clerkTokenSource } from "@web/lib/clerk-token-source";
 import { setTokenSource } from "@web/lib/session";
+import { queryKeys } from "@web/lib/query-keys";
 import { AccessDenied, LostBox } from "./auth-gate";
-import { ProviderSignOutContext, authKeys } from "./auth";
+import { ProviderSignOutContext } from "./auth";
 import { CurrentUserContext } from "./current-user";
 import { FullScreenSpinner, SignInProblem } from "./gate-screens";
 
@@ -97,7 +98,7 @@ function ClerkSessionGate({ children }: { children: ReactNode }) {
   }, [clerk, queryClient]);
 
   const me = useQuery({
-    queryKey: authKeys.me(sessionId ?? null),
+    queryKey: queryKeys.auth.me(sessionId ?? null),
     enabled: isLoaded && isSignedIn === true && !!sessionId,
     queryFn: ({ signal }) => callApi(meEndpoint, {}, { signal }),
     staleTime: 5 * 60_000,

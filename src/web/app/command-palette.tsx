@@ -6,6 +6,7 @@ import { MIN_PRODUCT_SEARCH_LENGTH, listProductsEndpoint } from "@contract/produ
 import { listAdminVendorsEndpoint } from "@contract/vendors";
 import { callApi } from "@web/lib/api-client";
 import { useDebouncedValue } from "@web/lib/use-debounced-value";
+import { queryKeys } from "@web/lib/query-keys";
 import { useWriteAccess } from "./current-user";
 import { navItemsFor } from "./nav-items";
 import { THEME_CHOICES, setThemeChoice } from "./theme";
@@ -35,13 +36,13 @@ export default function CommandPalette({
   const search = useDebouncedValue(input.trim(), 200);
 
   const vendors = useQuery({
-    queryKey: ["vendors", "palette", search],
+    queryKey: queryKeys.vendors.palette(search),
     queryFn: ({ signal }) => callApi(listAdminVendorsEndpoint, { query: { search, limit: RESULTS, page: 1 } }, { signal }),
     enabled: open && search.length > 0,
     staleTime: 30_000,
   });
   const products = useQuery({
-    queryKey: ["products", "palette", search],
+    queryKey: queryKeys.products.palette(search),
     queryFn: ({ signal }) => callApi(listProductsEndpoint, { query: { search, limit: RESULTS, sort: "newest" } }, { signal }),
     enabled: open && [...search].length >= MIN_PRODUCT_SEARCH_LENGTH,
     staleTime: 30_000,

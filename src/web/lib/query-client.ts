@@ -1,6 +1,7 @@
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { type MutationMeta, errorStatus } from "./api-client";
 import { clearSessionToken, getSessionToken } from "./session";
+import { queryKeys } from "./query-keys";
 
 /**
  * A 401 from any screen's call means the session expired or was revoked elsewhere: drop the token
@@ -20,7 +21,7 @@ export function createQueryClient(): QueryClient {
       // query key starts with its area, so exactly those answers are refetched.
       onSuccess: async (_data, _variables, _context, mutation) => {
         const areas = (mutation.meta as Partial<MutationMeta> | undefined)?.invalidates ?? [];
-        await Promise.all(areas.map((area) => queryClient.invalidateQueries({ queryKey: [area] })));
+        await Promise.all(areas.map((area) => queryClient.invalidateQueries({ queryKey: queryKeys[area].all })));
       },
     }),
     defaultOptions: {

@@ -1,13 +1,11 @@
 import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
 import { publicConfigEndpoint } from "@contract/public";
 import { callApi } from "./api-client";
-
-/** The key of the public config (the "public" area, like every key of a public endpoint). */
-export const publicConfigQueryKey = ["public", "config"] as const;
+import { queryKeys } from "./query-keys";
 
 /** Storefront URL and auth provider (which sign-in to show): public, needed before sign-in, stable for the page's life. */
 const publicConfigQuery = queryOptions({
-  queryKey: publicConfigQueryKey,
+  queryKey: queryKeys.public.config(),
   queryFn: ({ signal }) => callApi(publicConfigEndpoint, {}, { signal }),
   staleTime: Infinity,
 });

@@ -14,6 +14,7 @@ import {
 } from "@contract/admin-users";
 import { listAuditLogEndpoint } from "@contract/activity";
 import { callApi, mutationOf } from "@web/lib/api-client";
+import { queryKeys } from "@web/lib/query-keys";
 
 export const STAFF_PAGE_SIZE = 25;
 export const ACTIVITY_PAGE_SIZE = 25;
@@ -37,20 +38,6 @@ export interface ActivityFilters {
   to: string;
 }
 
-/** Query keys of the admin-users area (users, invitations, sessions; each starts with the area). */
-export const adminUsersKeys = {
-  all: ["admin-users"] as const,
-  list: (params: StaffListParams) => [...adminUsersKeys.all, "list", params] as const,
-  invitations: () => [...adminUsersKeys.all, "invitations"] as const,
-  sessions: (id: string) => [...adminUsersKeys.all, "sessions", id] as const,
-};
-
-/** Query keys of the audit-log area. */
-export const auditLogKeys = {
-  all: ["audit-log"] as const,
-  page: (filters: ActivityFilters, cursor: string | null) => [...auditLogKeys.all, "page", filters, cursor] as const,
-};
-
 /** The filters the API takes: only the ones set. */
 export function activityQuery(filters: ActivityFilters): Partial<ActivityFilters> {
   return Object.fromEntries(
@@ -63,7 +50,7 @@ export function activityQuery(filters: ActivityFilters): Partial<ActivityFilters
 export function useStaffList(params: StaffListParams, enabled = true) {
   const search = params.search.trim();
   return useQuery({
-    queryKey: adminUsersKeys.list(params),
+    queryKey: queryKeys["admin-users"].list(params),
     enabled,
     queryFn: ({ signal }) =>
       callApi(
@@ -84,12 +71,12 @@ export function useStaffList(params: StaffListParams, enabled = true) {
 }
 
 export function useInvitations(enabled = true) {
-  return useQuery({ queryKey: adminUsersKeys.invitations(), enabled, queryFn: ({ signal }) => callApi(listInvitationsEndpoint, {}, { signal }) });
+  return useQuery({ queryKey: queryKeys["admin-users"].invitations(), enabled, queryFn: ({ signal }) => callApi(listInvitationsEndpoint, {}, { signal }) });
 }
 
 export function useUserSessions(id: string | null) {
   return useQuery({
-    queryKey: adminUsersKeys.sessions(id ?? ""),
+    queryKey: queryKeys["admin-users"].sessions(id ?? ""),
     enabled: id !== null,
     queryFn: ({ signal }) => callApi(listUserSessionsEndpoint, { params: { id: id! } }, { signal }),
     staleTime: 0,
@@ -98,7 +85,7 @@ export function useUserSessions(id: string | null) {
 
 export function useAuditLog(filters: ActivityFilters, cursor: string | null, enabled = true) {
   return useQuery({
-    queryKey: auditLogKeys.page(filters, cursor),
+    queryKey: queryKeys["audit-log"].page(filters, cursor),
     enabled,
     queryFn: ({ signal }) => callApi(listAuditLogEndpoint, { query: { ...activityQuery(filters), limit: ACTIVITY_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
     placeholderData: keepPreviousData,

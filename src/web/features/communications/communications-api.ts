@@ -15,15 +15,7 @@ import {
 import { listAdminVendorsEndpoint } from "@contract/vendors";
 import { callApi } from "@web/lib/api-client";
 import { byId, useApiMutation } from "@web/lib/use-api-mutation";
-
-/** Query keys of the communications area (every key starts with it: a send refreshes them all). */
-export const communicationsKeys = {
-  all: ["communications"] as const,
-  history: (cursor: string | null) => [...communicationsKeys.all, "history", cursor] as const,
-  one: (id: string) => [...communicationsKeys.all, "announcement", id] as const,
-  recipients: (id: string, status: RecipientStatus | "all", cursor: string | null) => [...communicationsKeys.all, "recipients", id, status, cursor] as const,
-  preview: (body: AnnouncementRequest | null) => [...communicationsKeys.all, "preview", body] as const,
-};
+import { queryKeys } from "@web/lib/query-keys";
 
 export const COMMUNICATIONS_PAGE_SIZE = 20;
 /** How often a screen looks at an announcement whose mails are going out. */
@@ -35,7 +27,7 @@ export const isInProgress = (a: AnnouncementItem | null | undefined): boolean =>
 
 export function useAnnouncementHistory(cursor: string | null) {
   return useQuery({
-    queryKey: communicationsKeys.history(cursor),
+    queryKey: queryKeys.communications.history(cursor),
     queryFn: ({ signal }) => callApi(listAnnouncementsEndpoint, { query: { limit: COMMUNICATIONS_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
     placeholderData: keepPreviousData,
     // While any announcement on the page is sending, its counts move.
@@ -46,7 +38,7 @@ export function useAnnouncementHistory(cursor: string | null) {
 /** One announcement, read every second while its mails go out (the progress). */
 export function useAnnouncement(id: string | null) {
   return useQuery({
-    queryKey: communicationsKeys.one(id ?? "none"),
+    queryKey: queryKeys.communications.one(id ?? "none"),
     enabled: id !== null,
     queryFn: async ({ signal }) => (await callApi(getAnnouncementEndpoint, { params: { id: id! } }, { signal })).announcement,
     refetchInterval: (query) => (isInProgress(query.state.data) ? PROGRESS_POLL_MS : false),
@@ -55,7 +47,7 @@ export function useAnnouncement(id: string | null) {
 
 export function useRecipients(id: string, status: RecipientStatus | "all", cursor: string | null, live: boolean) {
   return useQuery({
-    queryKey: communicationsKeys.recipients(id, status, cursor),
+    queryKey: queryKeys.communications.recipients(id, status, cursor),
     queryFn: ({ signal }) =>
       callApi(listRecipientsEndpoint, { params: { id }, query: { status: status === "all" ? undefined : status, limit: COMMUNICATIONS_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
     placeholderData: keepPreviousData,
@@ -66,7 +58,7 @@ export function useRecipients(id: string, status: RecipientStatus | "all", curso
 /** The mail the composer would send and how many artists it reaches; null body: nothing to preview yet. */
 export function usePreview(body: AnnouncementRequest | null) {
   return useQuery({
-    queryKey: communicationsKeys.preview(body),
+    queryKey: queryKeys.communications.preview(body),
     enabled: body !== null,
     queryFn: ({ signal }) => callApi(previewAnnouncementEndpoint, { body: body! }, { signal }),
     placeholderData: keepPreviousData,
@@ -77,7 +69,7 @@ export function usePreview(body: AnnouncementRequest | null) {
 /** Artists matching a search, for choosing the recipients by name. */
 export function useArtistSearch(search: string) {
   return useQuery({
-    queryKey: ["vendors", "announcement-picker", search] as const,
+    queryKey: queryKeys.vendors.announcementPicker(search),
     enabled: search.trim().length > 0,
     queryFn: ({ signal }) => callApi(listAdminVendorsEndpoint, { query: { search: search.trim(), limit: 8 } }, { signal }),
     placeholderData: keepPreviousData,

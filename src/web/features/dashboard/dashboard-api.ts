@@ -2,28 +2,21 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { dashboardAttentionEndpoint, dashboardStatsEndpoint } from "@contract/dashboard";
 import { endFeaturedArtistEndpoint, getFeaturedArtistEndpoint } from "@contract/featured-artist";
 import { callApi, mutationOf } from "@web/lib/api-client";
-
-/** Query keys of the dashboard area (mutations that change its figures name "dashboard" in their definition's `invalidates`). */
-export const dashboardKeys = {
-  all: ["dashboard"] as const,
-  stats: () => [...dashboardKeys.all, "stats"] as const,
-  attention: () => [...dashboardKeys.all, "attention"] as const,
-  featured: () => [...dashboardKeys.all, "featured-artist"] as const,
-};
+import { queryKeys } from "@web/lib/query-keys";
 
 /** The dashboard's figures; `enabled` is false during the product's 100 ms start delay. */
 export function useDashboardStats(enabled: boolean) {
-  return useQuery({ queryKey: dashboardKeys.stats(), queryFn: ({ signal }) => callApi(dashboardStatsEndpoint, {}, { signal }), enabled });
+  return useQuery({ queryKey: queryKeys.dashboard.stats(), queryFn: ({ signal }) => callApi(dashboardStatsEndpoint, {}, { signal }), enabled });
 }
 
 /** What needs the operator now (docs/product.md §18.3). */
 export function useAttention(enabled: boolean) {
-  return useQuery({ queryKey: dashboardKeys.attention(), queryFn: ({ signal }) => callApi(dashboardAttentionEndpoint, {}, { signal }), enabled });
+  return useQuery({ queryKey: queryKeys.dashboard.attention(), queryFn: ({ signal }) => callApi(dashboardAttentionEndpoint, {}, { signal }), enabled });
 }
 
 /** The featured artist now, the queue and the history (docs/product.md §18.1). */
 export function useFeaturedArtist(enabled: boolean) {
-  return useQuery({ queryKey: dashboardKeys.featured(), queryFn: ({ signal }) => callApi(getFeaturedArtistEndpoint, {}, { signal }), enabled });
+  return useQuery({ queryKey: queryKeys.dashboard.featured(), queryFn: ({ signal }) => callApi(getFeaturedArtistEndpoint, {}, { signal }), enabled });
 }
 
 export function useEndFeaturedArtist() {

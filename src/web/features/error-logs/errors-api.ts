@@ -9,6 +9,7 @@ import {
   listErrorLogsEndpoint,
 } from "@contract/error-logs";
 import { callApi, mutationOf } from "@web/lib/api-client";
+import { queryKeys } from "@web/lib/query-keys";
 
 export const ERROR_PAGE_SIZE = 20;
 
@@ -20,13 +21,6 @@ export interface ErrorListParams {
   /** Newest first (the default) or oldest first. */
   sort?: ErrorLogSort;
 }
-
-/** Query keys of the errors area (each starts with the area, which mutations invalidate by name). */
-export const errorKeys = {
-  all: ["errors"] as const,
-  lists: () => [...errorKeys.all, "list"] as const,
-  list: (params: ErrorListParams) => [...errorKeys.lists(), params] as const,
-};
 
 /** The list call's query: always the first page number (the cursor moves on), level and cursor only when set. */
 export function errorListQuery(params: ErrorListParams) {
@@ -42,7 +36,7 @@ export function errorListQuery(params: ErrorListParams) {
 
 export function useErrorList(params: ErrorListParams, enabled = true) {
   return useQuery({
-    queryKey: errorKeys.list(params),
+    queryKey: queryKeys.errors.list(params),
     enabled,
     queryFn: ({ signal }) => callApi(listErrorLogsEndpoint, { query: errorListQuery(params) }, { signal }),
     placeholderData: keepPreviousData,

@@ -19,16 +19,8 @@ import { toast } from "@web/components/ui/toast";
 import { apiErrorMessage, callApi, mutationOf } from "@web/lib/api-client";
 import { countOf, formatCurrency } from "@web/lib/format";
 import { byId, useApiMutation } from "@web/lib/use-api-mutation";
+import { queryKeys } from "@web/lib/query-keys";
 import { runEndToast } from "./financials-text";
-
-/** Query keys of the financial area (every key starts with it: a payout run refreshes them all). */
-export const financialKeys = {
-  all: ["financial"] as const,
-  overview: (period: FinancialPeriod) => [...financialKeys.all, "overview", period] as const,
-  balances: (status: AccountStatusName | "all", cursor: string | null) => [...financialKeys.all, "balances", status, cursor] as const,
-  payouts: (status: PayoutStatusName | "all", cursor: string | null) => [...financialKeys.all, "payouts", status, cursor] as const,
-  latestRun: () => [...financialKeys.all, "runs", "latest"] as const,
-};
 
 export const FINANCIAL_PAGE_SIZE = 20;
 /** How often the screen looks at a run in progress. */
@@ -40,7 +32,7 @@ export const isActiveRun = (run: PayoutRunItem | null | undefined): boolean => r
 
 export function useFinancialOverview(period: FinancialPeriod, enabled: boolean) {
   return useQuery({
-    queryKey: financialKeys.overview(period),
+    queryKey: queryKeys.financial.overview(period),
     enabled,
     queryFn: ({ signal }) => callApi(financialOverviewEndpoint, { query: { period } }, { signal }),
     placeholderData: keepPreviousData,
@@ -60,7 +52,7 @@ const filterOf = <S extends string>(status: S | "all") => (status === "all" ? un
 
 export function useBalances(status: AccountStatusName | "all", cursor: string | null, options: ListOptions) {
   return useQuery({
-    queryKey: financialKeys.balances(status, cursor),
+    queryKey: queryKeys.financial.balances(status, cursor),
     queryFn: ({ signal }) => callApi(listBalancesEndpoint, { query: { accountStatus: filterOf(status), ...pageQuery(cursor) } }, { signal }),
     ...listQueryOptions(options),
   });
@@ -68,7 +60,7 @@ export function useBalances(status: AccountStatusName | "all", cursor: string | 
 
 export function usePayouts(status: PayoutStatusName | "all", cursor: string | null, options: ListOptions) {
   return useQuery({
-    queryKey: financialKeys.payouts(status, cursor),
+    queryKey: queryKeys.financial.payouts(status, cursor),
     queryFn: ({ signal }) => callApi(listPayoutsEndpoint, { query: { status: filterOf(status), ...pageQuery(cursor) } }, { signal }),
     ...listQueryOptions(options),
   });
@@ -77,7 +69,7 @@ export function usePayouts(status: PayoutStatusName | "all", cursor: string | nu
 /** The newest run, polled every second while it is queued or running (the progress bar). */
 export function useLatestRun(enabled: boolean) {
   return useQuery({
-    queryKey: financialKeys.latestRun(),
+    queryKey: queryKeys.financial.latestRun(),
     enabled,
     queryFn: async ({ signal }) => (await callApi(listPayoutRunsEndpoint, { query: { limit: 1 } }, { signal })).runs[0] ?? null,
     refetchInterval: (query) => (isActiveRun(query.state.data) ? RUN_POLL_MS : false),
@@ -140,7 +132,7 @@ export function usePayoutRun(ready: boolean) {
       seenActive.current = run.id;
     } else if (seenActive.current === run.id) {
       seenActive.current = null;
-      void queryClient.invalidateQueries({ queryKey: financialKeys.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.financial.all });
       toast(runEndToast(run));
     }
   }, [latestRun.data, queryClient]);
@@ -150,7 +142,7 @@ export function usePayoutRun(ready: boolean) {
     start.mutate(undefined, {
       onSuccess: (run) => {
         seenActive.current = run.id;
-        queryClient.setQueryData(financialKeys.latestRun(), run);
+        queryClient.setQueryData(queryKeys.financial.latestRun(), run);
         toast({ title: "Payout run started", description: `Paying ${countOf(run.vendors, "artist")} ${formatCurrency(run.total)}.` });
       },
       onError: (error) => toast({ title: `Failed to start payouts: ${apiErrorMessage(error)}`, variant: "destructive" }),

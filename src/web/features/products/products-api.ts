@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { type ProductSort, type ProductStatus, bulkProductStatusEndpoint, getProductEndpoint, listProductsEndpoint, productsSummaryEndpoint, setProductStatusEndpoint } from "@contract/products";
 import { callApi, mutationOf } from "@web/lib/api-client";
+import { queryKeys } from "@web/lib/query-keys";
 
 export const PRODUCTS_PAGE_SIZE = 50;
 
@@ -12,14 +13,6 @@ export interface ProductFilters {
   /** Only the vendors over the product limit (`?overLimit=true`). */
   overLimit: boolean;
 }
-
-/** Query keys of the products area (each starts with the area, which moderation invalidates by name). */
-export const productKeys = {
-  all: ["products"] as const,
-  list: (filters: ProductFilters, sort: ProductSort, cursor: string | null) => [...productKeys.all, "list", filters, sort, cursor] as const,
-  summary: () => [...productKeys.all, "summary"] as const,
-  detail: (id: string) => [...productKeys.all, "detail", id] as const,
-};
 
 /** The filters as the list call and the CSV export take them: only those that filter something. */
 export function productsQuery(filters: ProductFilters): { search?: string; status?: ProductStatus; vendorId?: string; overLimit?: "true" } {
@@ -33,7 +26,7 @@ export function productsQuery(filters: ProductFilters): { search?: string; statu
 
 export function useProductList(filters: ProductFilters, sort: ProductSort, cursor: string | null, enabled: boolean) {
   return useQuery({
-    queryKey: productKeys.list(filters, sort, cursor),
+    queryKey: queryKeys.products.list(filters, sort, cursor),
     enabled,
     queryFn: ({ signal }) => callApi(listProductsEndpoint, { query: { ...productsQuery(filters), sort, limit: PRODUCTS_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
     // Typing a search or turning a page keeps the previous rows on screen until the next arrive.
@@ -42,12 +35,12 @@ export function useProductList(filters: ProductFilters, sort: ProductSort, curso
 }
 
 export function useProductsSummary(enabled: boolean) {
-  return useQuery({ queryKey: productKeys.summary(), enabled, queryFn: ({ signal }) => callApi(productsSummaryEndpoint, {}, { signal }) });
+  return useQuery({ queryKey: queryKeys.products.summary(), enabled, queryFn: ({ signal }) => callApi(productsSummaryEndpoint, {}, { signal }) });
 }
 
 export function useProductDetail(id: string | null) {
   return useQuery({
-    queryKey: productKeys.detail(id ?? ""),
+    queryKey: queryKeys.products.detail(id ?? ""),
     enabled: id !== null,
     queryFn: ({ signal }) => callApi(getProductEndpoint, { params: { id: id! } }, { signal }),
   });

@@ -1,19 +1,13 @@
 import { useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
 import { type SettingKeyName, type SettingsUpdateRequest, getSettingsEndpoint, settingHistoryEndpoint, updateSettingsEndpoint } from "@contract/settings";
 import { callApi, mutationOf } from "@web/lib/api-client";
+import { queryKeys } from "@web/lib/query-keys";
 
 export const SETTINGS_HISTORY_PAGE = 10;
 
-/** Query keys of the settings area (each starts with the area, which mutations invalidate by name). */
-export const settingsKeys = {
-  all: ["settings"] as const,
-  values: () => [...settingsKeys.all, "values"] as const,
-  history: (key: SettingKeyName) => [...settingsKeys.all, "history", key] as const,
-};
-
 export function useSettings(enabled: boolean) {
   return useQuery({
-    queryKey: settingsKeys.values(),
+    queryKey: queryKeys.settings.values(),
     queryFn: ({ signal }) => callApi(getSettingsEndpoint, {}, { signal }),
     enabled,
     // The form is seeded from this answer: a background refetch must not silently change it.
@@ -35,7 +29,7 @@ export function useSaveSettings() {
 /** A setting's change history, newest first, one page at a time (loaded when expanded). */
 export function useSettingHistory(key: SettingKeyName, enabled: boolean) {
   return useInfiniteQuery({
-    queryKey: settingsKeys.history(key),
+    queryKey: queryKeys.settings.history(key),
     queryFn: ({ signal, pageParam }) => callApi(settingHistoryEndpoint, { query: { key, limit: SETTINGS_HISTORY_PAGE, cursor: pageParam || undefined } }, { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,

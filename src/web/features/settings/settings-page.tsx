@@ -7,7 +7,8 @@ import { Card, CardContent, CardHeader, CardTitle } from "@web/components/ui/car
 import { Spinner } from "@web/components/ui/spinner";
 import { toast } from "@web/components/ui/toast";
 import { useLoadDelay } from "@web/lib/use-load-delay";
-import { settingsKeys, useSaveSettings, useSettings } from "./settings-api";
+import { queryKeys } from "@web/lib/query-keys";
+import { useSaveSettings, useSettings } from "./settings-api";
 import { SETTING_GROUPS, type SettingValues, changedValues, fieldErrorsOf, valuesOf } from "./settings-form";
 import { SettingField } from "./setting-field";
 import { UnsavedChangesGuard } from "./unsaved-changes-guard";
@@ -74,7 +75,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse }) {
   const onSave = () => {
     save.mutate(changes, {
       onSuccess: (saved) => {
-        queryClient.setQueryData(settingsKeys.values(), saved);
+        queryClient.setQueryData(queryKeys.settings.values(), saved);
         toast({ title: "Settings saved", variant: "success" });
       },
       onError: (error) => {

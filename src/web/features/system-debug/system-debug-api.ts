@@ -1,16 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { debugAdminEndpoint } from "@contract/system-debug";
 import { callApi, errorStatus } from "@web/lib/api-client";
-
-/** Query keys of the System Debug screen (the "debug" area of its endpoint). */
-export const systemDebugKeys = {
-  all: ["debug"] as const,
-  admin: () => [...systemDebugKeys.all, "admin"] as const,
-};
+import { queryKeys } from "@web/lib/query-keys";
 
 export function useDebugAdmin(enabled: boolean) {
   return useQuery({
-    queryKey: systemDebugKeys.admin(),
+    queryKey: queryKeys.debug.admin(),
     queryFn: ({ signal }) => callApi(debugAdminEndpoint, {}, { signal }),
     enabled,
     // A health page shows what is true now: no reuse of an older answer when reopened.

@@ -13,6 +13,7 @@ import {
 } from "@contract/vendors";
 import { getVendorPayoutsEndpoint, refreshPayoutAccountEndpoint } from "@contract/financials";
 import { callApi, mutationOf } from "@web/lib/api-client";
+import { queryKeys } from "@web/lib/query-keys";
 
 export interface VendorListParams {
   page: number;
@@ -24,17 +25,6 @@ export interface VendorListParams {
   cursor?: string | null;
 }
 
-/** Query keys of the vendors area (each starts with the area, which mutations invalidate by name). */
-export const vendorKeys = {
-  all: ["vendors"] as const,
-  lists: () => [...vendorKeys.all, "list"] as const,
-  list: (params: VendorListParams) => [...vendorKeys.lists(), params] as const,
-  details: () => [...vendorKeys.all, "detail"] as const,
-  detail: (id: string) => [...vendorKeys.details(), id] as const,
-  products: (id: string, page: number) => [...vendorKeys.detail(id), "products", page] as const,
-  sales: (id: string, page: number) => [...vendorKeys.detail(id), "sales", page] as const,
-};
-
 /** The list call's query: search and status only when they filter something. */
 export function vendorListQuery(params: VendorListParams) {
   const search = params.search.trim();
@@ -45,7 +35,7 @@ export function vendorListQuery(params: VendorListParams) {
 
 export function useVendorList(params: VendorListParams, enabled = true) {
   return useQuery({
-    queryKey: vendorKeys.list(params),
+    queryKey: queryKeys.vendors.list(params),
     enabled,
     queryFn: ({ signal }) => callApi(listAdminVendorsEndpoint, { query: vendorListQuery(params) }, { signal }),
     // Typing a search or turning a page keeps the previous rows on screen until the next arrive.
@@ -55,7 +45,7 @@ export function useVendorList(params: VendorListParams, enabled = true) {
 
 export function useVendorDetail(id: string, enabled = true) {
   return useQuery({
-    queryKey: vendorKeys.detail(id),
+    queryKey: queryKeys.vendors.detail(id),
     enabled,
     queryFn: ({ signal }) => callApi(getVendorDetailEndpoint, { params: { id } }, { signal }),
   });
@@ -65,7 +55,7 @@ export const VENDOR_TAB_PAGE_SIZE = 10;
 
 export function useVendorProducts(id: string, page: number, enabled: boolean) {
   return useQuery({
-    queryKey: vendorKeys.products(id, page),
+    queryKey: queryKeys.vendors.products(id, page),
     queryFn: ({ signal }) => callApi(listVendorProductsEndpoint, { params: { id }, query: { page, limit: VENDOR_TAB_PAGE_SIZE } }, { signal }),
     enabled,
     placeholderData: keepPreviousData,
@@ -74,7 +64,7 @@ export function useVendorProducts(id: string, page: number, enabled: boolean) {
 
 export function useVendorSales(id: string, page: number, enabled: boolean) {
   return useQuery({
-    queryKey: vendorKeys.sales(id, page),
+    queryKey: queryKeys.vendors.sales(id, page),
     queryFn: ({ signal }) => callApi(listVendorSalesEndpoint, { params: { id }, query: { page, limit: VENDOR_TAB_PAGE_SIZE } }, { signal }),
     enabled,
     placeholderData: keepPreviousData,
@@ -83,7 +73,7 @@ export function useVendorSales(id: string, page: number, enabled: boolean) {
 
 /** Rewrites every cached list page (e.g. after a status change), so the row updates at once. */
 function updateCachedLists(queryClient: ReturnType<typeof useQueryClient>, update: (data: AdminVendorsResponse) => AdminVendorsResponse): void {
-  queryClient.setQueriesData<AdminVendorsResponse>({ queryKey: vendorKeys.lists() }, (data) => (data ? update(data) : data));
+  queryClient.setQueriesData<AdminVendorsResponse>({ queryKey: queryKeys.vendors.lists() }, (data) => (data ? update(data) : data));
 }
 
 /** Enables or disables a store; the definition's areas (vendors, dashboard, analytics) are refreshed after. */
@@ -115,7 +105,7 @@ export function useDeleteVendor() {
     mutationFn: (id: string) => callApi(deleteVendorEndpoint, { params: { id }, query: { action: "delete" }, body: { deleteFromClerk: true } }),
     onSuccess: (_result, id) => {
       updateCachedLists(queryClient, (data) => ({ ...data, vendors: data.vendors.filter((v) => v.id !== id), total: Math.max(0, data.total - 1) }));
-      queryClient.removeQueries({ queryKey: vendorKeys.detail(id) });
+      queryClient.removeQueries({ queryKey: queryKeys.vendors.detail(id) });
     },
   });
 }
@@ -125,12 +115,9 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error && error.message ? error.message : "Unknown error";
 }
 
-/** The vendor's payout account, money and last payouts (docs/product.md §15.4); kept under the financial area, which payout runs refresh. */
-export const vendorPayoutsKey = (id: string) => ["financial", "vendor", id] as const;
-
 export function useVendorPayouts(id: string, enabled: boolean) {
   return useQuery({
-    queryKey: vendorPayoutsKey(id),
+    queryKey: queryKeys.financial.vendor(id),
     enabled,
     queryFn: ({ signal }) => callApi(getVendorPayoutsEndpoint, { params: { id } }, { signal }),
   });
@@ -142,6 +129,6 @@ export function useRefreshPayoutAccount() {
   return useMutation({
     ...mutationOf(refreshPayoutAccountEndpoint),
     mutationFn: (id: string) => callApi(refreshPayoutAccountEndpoint, { params: { id } }),
-    onSuccess: (data, id) => queryClient.setQueryData(vendorPayoutsKey(id), data),
+    onSuccess: (data, id) => queryClient.setQueryData(queryKeys.financial.vendor(id), data),
   });
 }
