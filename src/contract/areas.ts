@@ -22,7 +22,7 @@ export const API_AREAS = {
   exports: { screen: null },
   "admin-users": { screen: "admin-users" },
   "audit-log": { screen: "admin-users" },
-  financial: { screen: "financials" },
+  financials: { screen: "financials" },
   communications: { screen: "communications" },
   products: { screen: "products" },
   integrations: { screen: "integrations" },

@@ -241,12 +241,12 @@ export const vendorPayoutsResponseSchema = z.object({
 export type VendorPayoutsResponse = z.infer<typeof vendorPayoutsResponseSchema>;
 
 const idParams = z.object({ id: z.string() });
-const RUN_CHANGES = ["financial", "dashboard", "vendors"] as const;
+const RUN_CHANGES = ["financials", "dashboard", "vendors"] as const;
 
 export const financialOverviewEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/financial/overview",
-  area: "financial",
+  area: "financials",
   cache: { per: "everyone" },
   access: "admin",
   summary: "What the marketplace earned and owes over a period, with the previous period and a per-day series",
@@ -258,7 +258,7 @@ export const financialOverviewEndpoint = defineEndpoint({
 export const listPayoutsEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/financial/payouts",
-  area: "financial",
+  area: "financials",
   access: "admin",
   summary: "One page of payouts, newest first, filtered by status, vendor or run",
   query: payoutsQuerySchema,
@@ -269,7 +269,7 @@ export const listPayoutsEndpoint = defineEndpoint({
 export const listBalancesEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/financial/balances",
-  area: "financial",
+  area: "financials",
   access: "admin",
   summary: "Vendors owed money, largest balance first, with their payout account's status",
   query: balancesQuerySchema,
@@ -280,7 +280,7 @@ export const listBalancesEndpoint = defineEndpoint({
 export const createPayoutRunEndpoint = defineEndpoint({
   method: "post",
   path: "/api/admin/financial/payouts/runs",
-  area: "financial",
+  area: "financials",
   access: "admin",
   summary: "Start a payout run: one transfer to every vendor owed at least the minimum whose account is active",
   description:
@@ -295,7 +295,7 @@ export const createPayoutRunEndpoint = defineEndpoint({
 export const listPayoutRunsEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/financial/payouts/runs",
-  area: "financial",
+  area: "financials",
   access: "admin",
   summary: "Payout runs, newest first",
   query: payoutRunsQuerySchema,
@@ -306,7 +306,7 @@ export const listPayoutRunsEndpoint = defineEndpoint({
 export const getPayoutRunEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/financial/payouts/runs/{id}",
-  area: "financial",
+  area: "financials",
   access: "admin",
   summary: "A payout run and its progress",
   params: idParams,
@@ -317,7 +317,7 @@ export const getPayoutRunEndpoint = defineEndpoint({
 export const cancelPayoutRunEndpoint = defineEndpoint({
   method: "post",
   path: "/api/admin/financial/payouts/runs/{id}/cancel",
-  area: "financial",
+  area: "financials",
   access: "admin",
   summary: "Stop a run: payouts not yet started are canceled, the ones being sent finish",
   params: idParams,
@@ -329,7 +329,7 @@ export const cancelPayoutRunEndpoint = defineEndpoint({
 export const retryPayoutEndpoint = defineEndpoint({
   method: "post",
   path: "/api/admin/financial/payouts/{id}/retry",
-  area: "financial",
+  area: "financials",
   access: "admin",
   summary: "Send a failed payout again (never paying it twice)",
   params: idParams,
@@ -341,7 +341,7 @@ export const retryPayoutEndpoint = defineEndpoint({
 export const checkPayoutEndpoint = defineEndpoint({
   method: "post",
   path: "/api/admin/financial/payouts/{id}/check",
-  area: "financial",
+  area: "financials",
   access: "admin",
   summary: "Ask Stripe whether a payout of unknown outcome was made (its run's transfers listed)",
   description:
@@ -355,7 +355,7 @@ export const checkPayoutEndpoint = defineEndpoint({
 export const getVendorPayoutsEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/vendors/{id}/payout-account",
-  area: "financial",
+  area: "financials",
   access: "admin",
   summary: "A vendor's payout account, balance and latest payouts",
   params: idParams,
@@ -366,11 +366,11 @@ export const getVendorPayoutsEndpoint = defineEndpoint({
 export const refreshPayoutAccountEndpoint = defineEndpoint({
   method: "post",
   path: "/api/admin/vendors/{id}/payout-account/refresh",
-  area: "financial",
+  area: "financials",
   access: "admin",
   summary: "Read the vendor's connected account from Stripe and store its status",
   params: idParams,
   success: { status: 200, description: "The account after the refresh", schema: vendorPayoutsResponseSchema },
   errors: [404, 409, 422, 502],
-  invalidates: ["financial", "vendors"],
+  invalidates: ["financials", "vendors"],
 });

@@ -59,7 +59,7 @@ export const queryKeys = {
     sessions: (id: string) => key("sessions", id),
   })),
   "audit-log": area("audit-log", (key) => ({ page: (filters: object, cursor: string | null) => key("page", filters, cursor) })),
-  financial: area("financial", (key) => ({
+  financials: area("financials", (key) => ({
     overview: (period: FinancialPeriod) => key("overview", period),
     balances: (status: AccountStatusName | "all", cursor: string | null) => key("balances", status, cursor),
     payouts: (status: PayoutStatusName | "all", cursor: string | null) => key("payouts", status, cursor),

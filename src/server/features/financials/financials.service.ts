@@ -112,7 +112,7 @@ export async function computeFinancialOverview(db: Executor, now: Date, period: 
  * keyset pages, runs as background jobs, each admin action with its audit row in the same
  * transaction as the change.
  */
-export class FinancialService {
+export class FinancialsService {
   private readonly provider: PayoutProvider | null;
 
   constructor(

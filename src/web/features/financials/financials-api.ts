@@ -32,7 +32,7 @@ export const isActiveRun = (run: PayoutRunItem | null | undefined): boolean => r
 
 export function useFinancialOverview(period: FinancialPeriod, enabled: boolean) {
   return useQuery({
-    queryKey: queryKeys.financial.overview(period),
+    queryKey: queryKeys.financials.overview(period),
     enabled,
     queryFn: ({ signal }) => callApi(financialOverviewEndpoint, { query: { period } }, { signal }),
     placeholderData: keepPreviousData,
@@ -52,7 +52,7 @@ const filterOf = <S extends string>(status: S | "all") => (status === "all" ? un
 
 export function useBalances(status: AccountStatusName | "all", cursor: string | null, options: ListOptions) {
   return useQuery({
-    queryKey: queryKeys.financial.balances(status, cursor),
+    queryKey: queryKeys.financials.balances(status, cursor),
     queryFn: ({ signal }) => callApi(listBalancesEndpoint, { query: { accountStatus: filterOf(status), ...pageQuery(cursor) } }, { signal }),
     ...listQueryOptions(options),
   });
@@ -60,7 +60,7 @@ export function useBalances(status: AccountStatusName | "all", cursor: string | 
 
 export function usePayouts(status: PayoutStatusName | "all", cursor: string | null, options: ListOptions) {
   return useQuery({
-    queryKey: queryKeys.financial.payouts(status, cursor),
+    queryKey: queryKeys.financials.payouts(status, cursor),
     queryFn: ({ signal }) => callApi(listPayoutsEndpoint, { query: { status: filterOf(status), ...pageQuery(cursor) } }, { signal }),
     ...listQueryOptions(options),
   });
@@ -69,7 +69,7 @@ export function usePayouts(status: PayoutStatusName | "all", cursor: string | nu
 /** The newest run, polled every second while it is queued or running (the progress bar). */
 export function useLatestRun(enabled: boolean) {
   return useQuery({
-    queryKey: queryKeys.financial.latestRun(),
+    queryKey: queryKeys.financials.latestRun(),
     enabled,
     queryFn: async ({ signal }) => (await callApi(listPayoutRunsEndpoint, { query: { limit: 1 } }, { signal })).runs[0] ?? null,
     refetchInterval: (query) => (isActiveRun(query.state.data) ? RUN_POLL_MS : false),
@@ -83,7 +83,7 @@ export function usePayoutPreview() {
   });
 }
 
-/** Starts a run; the financial, dashboard and vendors areas refresh after. */
+/** Starts a run; the financials, dashboard and vendors areas refresh after. */
 export function useStartPayoutRun() {
   return useMutation({
     ...mutationOf(createPayoutRunEndpoint),
@@ -132,7 +132,7 @@ export function usePayoutRun(ready: boolean) {
       seenActive.current = run.id;
     } else if (seenActive.current === run.id) {
       seenActive.current = null;
-      void queryClient.invalidateQueries({ queryKey: queryKeys.financial.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.financials.all });
       toast(runEndToast(run));
     }
   }, [latestRun.data, queryClient]);
@@ -142,7 +142,7 @@ export function usePayoutRun(ready: boolean) {
     start.mutate(undefined, {
       onSuccess: (run) => {
         seenActive.current = run.id;
-        queryClient.setQueryData(queryKeys.financial.latestRun(), run);
+        queryClient.setQueryData(queryKeys.financials.latestRun(), run);
         toast({ title: "Payout run started", description: `Paying ${countOf(run.vendors, "artist")} ${formatCurrency(run.total)}.` });
       },
       onError: (error) => toast({ title: `Failed to start payouts: ${apiErrorMessage(error)}`, variant: "destructive" }),

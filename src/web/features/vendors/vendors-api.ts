@@ -117,18 +117,18 @@ export function errorMessage(error: unknown): string {
 
 export function useVendorPayouts(id: string, enabled: boolean) {
   return useQuery({
-    queryKey: queryKeys.financial.vendor(id),
+    queryKey: queryKeys.financials.vendor(id),
     enabled,
     queryFn: ({ signal }) => callApi(getVendorPayoutsEndpoint, { params: { id } }, { signal }),
   });
 }
 
-/** Reads the vendor's connected account from Stripe again; the financial and vendors areas refresh after. */
+/** Reads the vendor's connected account from Stripe again; the financials and vendors areas refresh after. */
 export function useRefreshPayoutAccount() {
   const queryClient = useQueryClient();
   return useMutation({
     ...mutationOf(refreshPayoutAccountEndpoint),
     mutationFn: (id: string) => callApi(refreshPayoutAccountEndpoint, { params: { id } }),
-    onSuccess: (data, id) => queryClient.setQueryData(queryKeys.financial.vendor(id), data),
+    onSuccess: (data, id) => queryClient.setQueryData(queryKeys.financials.vendor(id), data),
   });
 }
