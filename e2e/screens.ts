@@ -11,6 +11,7 @@ export const SCREENS = [
   { path: "/invite-codes", heading: "Invite Codes" },
   { path: "/communications", heading: "Communications" },
   { path: "/admin-users", heading: "Admin Users" },
+  { path: "/integrations", heading: "Integrations" },
   { path: "/errors", heading: "Error Logs" },
   { path: "/settings", heading: "Settings" },
   { path: "/system-debug", heading: "System Debug" },
