@@ -612,7 +612,7 @@ export interface ApiKeysTable {
   created_by_id: string | null;
   created_by_email: string;
   created_at: string;
-  /** Moved at most once a minute per key (integrations/api-key-auth). */
+  /** Moved at most once a minute per key (platform/identity/api-keys.ts). */
   last_used_at: string | null;
   revoked_at: string | null;
   revoked_by_email: string | null;
