@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, type APIRequestContext, type Download, type Page, test } from "@playwright/test";
-import type { AuditLogResponse } from "../src/contract/activity";
+import type { AuditLogResponse } from "../src/contract/audit-log";
 import type { AdminUsersResponse } from "../src/contract/admin-users";
 import type { AnalyticsResponse } from "../src/contract/analytics";
 import type { ErrorListResponse } from "../src/contract/error-logs";

@@ -12,7 +12,7 @@ import {
   revokeUserSessionsEndpoint,
 } from "./admin-users.ts";
 import { analyticsEndpoint, salesEndpoint, topProductsEndpoint, topVendorsEndpoint } from "./analytics.ts";
-import { listAuditLogEndpoint } from "./activity.ts";
+import { listAuditLogEndpoint } from "./audit-log.ts";
 import { betaVerifyEndpoint, meEndpoint, signInEndpoint, signOutEndpoint } from "./auth.ts";
 import { dashboardAttentionEndpoint, dashboardStatsEndpoint } from "./dashboard.ts";
 import { debugAdminEndpoint, testErrorEndpoint } from "./system-debug.ts";

@@ -1,4 +1,4 @@
-import { auditLogExport } from "./features/activity/activity.export.ts";
+import { auditLogExport } from "./features/audit-log/audit-log.export.ts";
 import { analyticsDailyExport } from "./features/analytics/analytics.export.ts";
 import { errorLogsExport } from "./features/error-logs/error-logs.export.ts";
 import { balancesExport, payoutsExport } from "./features/financials/financials.export.ts";

@@ -1,5 +1,5 @@
 import type { AppDeps } from "./platform/request/app-env.ts";
-import { auditJobs } from "./features/activity/audit-retention.job.ts";
+import { auditJobs } from "./features/audit-log/audit-retention.job.ts";
 import { payoutJobs } from "./features/financials/payout-run.job.ts";
 import { announcementJobs } from "./features/communications/communications.job.ts";
 import { topListsJobs } from "./features/analytics/top-lists.job.ts";

@@ -1,7 +1,7 @@
 import type { AppDeps } from "./platform/request/app-env.ts";
 import { adminUsersRoutes } from "./features/admin-users/admin-users.routes.ts";
 import { analyticsRoutes } from "./features/analytics/analytics.routes.ts";
-import { activityRoutes } from "./features/activity/activity.routes.ts";
+import { auditLogRoutes } from "./features/audit-log/audit-log.routes.ts";
 import { communicationsRoutes } from "./features/communications/communications.routes.ts";
 import { authRoutes } from "./features/auth/auth.routes.ts";
 import { dashboardRoutes } from "./features/dashboard/dashboard.routes.ts";
@@ -38,7 +38,7 @@ export const areaRoutes: Array<(router: EndpointRouter, deps: AppDeps) => void> 
   exportsRoutes(exportKinds),
   financialsRoutes,
   adminUsersRoutes,
-  activityRoutes,
+  auditLogRoutes,
   communicationsRoutes,
   featuredArtistRoutes,
   productsRoutes,

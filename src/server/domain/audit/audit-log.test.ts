@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLogResponseSchema } from "../../../contract/activity.ts";
+import { auditLogResponseSchema } from "../../../contract/audit-log.ts";
 import { type TestContext, createTestContext, testDatabaseKinds } from "../../testing/test-app.ts";
 
 describe.each(testDatabaseKinds)("audit rows of admin actions (%s)", (kind) => {

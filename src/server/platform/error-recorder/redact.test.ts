@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { auditLogFiltersSchema } from "../../../contract/activity.ts";
+import { auditLogFiltersSchema } from "../../../contract/audit-log.ts";
 import { errorListQuerySchema } from "../../../contract/error-logs.ts";
 import { REDACTED, plainQueryKeys, redactContext, redactFilters, redactHeaders, redactRequestTarget, redactText, redactUserAgent, redactValue } from "./redact.ts";
 

@@ -12,12 +12,12 @@ import {
   revokeInvitationEndpoint,
   revokeUserSessionsEndpoint,
 } from "@contract/admin-users";
-import { listAuditLogEndpoint } from "@contract/activity";
+import { listAuditLogEndpoint } from "@contract/audit-log";
 import { callApi, mutationOf } from "@web/lib/api-client";
 import { queryKeys } from "@web/lib/query-keys";
 
 export const STAFF_PAGE_SIZE = 25;
-export const ACTIVITY_PAGE_SIZE = 25;
+export const AUDIT_LOG_PAGE_SIZE = 25;
 
 export interface StaffListParams {
   search: string;
@@ -29,7 +29,7 @@ export interface StaffListParams {
 }
 
 /** The Activity tab's filters, as the URL and the CSV export carry them ("" = not set). */
-export interface ActivityFilters {
+export interface AuditLogFilterValues {
   actor: string;
   action: string;
   targetType: string;
@@ -39,7 +39,7 @@ export interface ActivityFilters {
 }
 
 /** The filters the API takes: only the ones set. */
-export function activityQuery(filters: ActivityFilters): Partial<ActivityFilters> {
+export function auditLogQuery(filters: AuditLogFilterValues): Partial<AuditLogFilterValues> {
   return Object.fromEntries(
     Object.entries(filters)
       .filter(([, v]) => v.trim() !== "")
@@ -83,11 +83,11 @@ export function useUserSessions(id: string | null) {
   });
 }
 
-export function useAuditLog(filters: ActivityFilters, cursor: string | null, enabled = true) {
+export function useAuditLog(filters: AuditLogFilterValues, cursor: string | null, enabled = true) {
   return useQuery({
     queryKey: queryKeys["audit-log"].page(filters, cursor),
     enabled,
-    queryFn: ({ signal }) => callApi(listAuditLogEndpoint, { query: { ...activityQuery(filters), limit: ACTIVITY_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
+    queryFn: ({ signal }) => callApi(listAuditLogEndpoint, { query: { ...auditLogQuery(filters), limit: AUDIT_LOG_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
     placeholderData: keepPreviousData,
     // Every screen's actions write here: opening the tab always shows the latest.
     staleTime: 0,

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AdminUser, AdminUsersResponse, Invitation, InvitationsResponse } from "@contract/admin-users";
-import type { AuditEntry, AuditLogResponse } from "@contract/activity";
+import type { AuditEntry, AuditLogResponse } from "@contract/audit-log";
 import type { PublicUser } from "@contract/auth";
 import { CurrentUserContext, READ_ONLY_REASON } from "@web/app/current-user";
 import { Toaster } from "@web/components/ui/toast";

@@ -1,6 +1,6 @@
 import { PageHeader } from "@web/components/ui/page-header";
 import { UrlTabs } from "@web/components/ui/url-tabs";
-import { ActivityTab } from "./activity-tab";
+import { AuditLogTab } from "./audit-log-tab";
 import { InvitationsTab } from "./invitations-tab";
 import { UsersTab } from "./users-tab";
 
@@ -20,7 +20,7 @@ export default function AdminUsersPage() {
         tabs={[
           { value: "users", label: "Users", panel: <UsersTab /> },
           { value: "invitations", label: "Invitations", panel: <InvitationsTab /> },
-          { value: "activity", label: "Activity", panel: <ActivityTab /> },
+          { value: "activity", label: "Activity", panel: <AuditLogTab /> },
         ]}
       />
     </section>

@@ -1,25 +1,25 @@
 import { apiErrorMessage } from "@web/lib/api-client";
 import { useState } from "react";
-import { AUDIT_LOG_EXPORT_KIND } from "@contract/activity";
+import { AUDIT_LOG_EXPORT_KIND } from "@contract/audit-log";
 import { useWriteAccess } from "@web/app/current-user";
 import { ListState, Pager, useKeysetPages, useUrlParams } from "@web/components/list";
 import { useCsvExport } from "@web/lib/download-export";
 import { useLoadDelay } from "@web/lib/use-load-delay";
-import { ActivityEntry } from "./activity-entry";
-import { ActivityFilterForm, NO_FILTERS } from "./activity-filters";
-import { type ActivityFilters, activityQuery, useAuditLog } from "./admin-users-api";
+import { AuditLogEntry } from "./audit-log-entry";
+import { AuditLogFilterForm, NO_FILTERS } from "./audit-log-filters";
+import { type AuditLogFilterValues, auditLogQuery, useAuditLog } from "./admin-users-api";
 
-const FILTER_KEYS = Object.keys(NO_FILTERS) as Array<keyof ActivityFilters>;
+const FILTER_KEYS = Object.keys(NO_FILTERS) as Array<keyof AuditLogFilterValues>;
 
-function filtersOf(params: URLSearchParams): ActivityFilters {
-  return Object.fromEntries(FILTER_KEYS.map((k) => [k, params.get(k) ?? ""])) as unknown as ActivityFilters;
+function filtersOf(params: URLSearchParams): AuditLogFilterValues {
+  return Object.fromEntries(FILTER_KEYS.map((k) => [k, params.get(k) ?? ""])) as unknown as AuditLogFilterValues;
 }
 
 /**
  * The Activity tab (docs/product.md §14.5): the audit log with filters and page kept in the URL,
  * each entry's before/after values on demand, links to what it concerned, and the same filter as CSV.
  */
-export function ActivityTab() {
+export function AuditLogTab() {
   const [searchParams, update] = useUrlParams();
   const filters = filtersOf(searchParams);
   const pages = useKeysetPages();
@@ -30,19 +30,19 @@ export function ActivityTab() {
   const { reason: readOnly } = useWriteAccess();
 
   // Applying sets every filter at once (those left empty leave the URL) and starts at the first page.
-  const apply = (next: ActivityFilters) => update({ ...NO_FILTERS, ...activityQuery(next) });
+  const apply = (next: AuditLogFilterValues) => update({ ...NO_FILTERS, ...auditLogQuery(next) });
 
-  const filtered = Object.keys(activityQuery(filters)).length > 0;
+  const filtered = Object.keys(auditLogQuery(filters)).length > 0;
 
   return (
     <div className="grid gap-4">
       {/* Filters changed by a link or back/forward: the form starts again from them. */}
-      <ActivityFilterForm
+      <AuditLogFilterForm
         key={JSON.stringify(filters)}
         filters={filters}
         filtered={filtered}
         onApply={apply}
-        onExport={() => csv.run(AUDIT_LOG_EXPORT_KIND, activityQuery(filters))}
+        onExport={() => csv.run(AUDIT_LOG_EXPORT_KIND, auditLogQuery(filters))}
         exporting={csv.exporting}
         readOnly={readOnly}
       />
@@ -59,7 +59,7 @@ export function ActivityTab() {
         {(data) => (
           <ol className="grid gap-2" aria-label="Activity" aria-busy={log.isFetching}>
             {data.entries.map((entry) => (
-              <ActivityEntry
+              <AuditLogEntry
                 key={entry.id}
                 entry={entry}
                 open={open[entry.id] ?? false}

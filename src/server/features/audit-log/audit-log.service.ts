@@ -1,4 +1,4 @@
-import type { AuditEntry, AuditLogFilters, AuditLogQuery, AuditLogResponse } from "../../../contract/activity.ts";
+import type { AuditEntry, AuditLogFilters, AuditLogQuery, AuditLogResponse } from "../../../contract/audit-log.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import { decodeCursor, encodeCursor } from "../../domain/keyset-cursor.ts";
 import { type AuditRow, type AuditRowFilters, listAuditRows } from "../../domain/audit/audit.queries.ts";

@@ -1,7 +1,7 @@
-import { AUDIT_LOG_EXPORT_KIND, type AuditEntry, type AuditLogFilters, auditLogFiltersSchema } from "../../../contract/activity.ts";
+import { AUDIT_LOG_EXPORT_KIND, type AuditEntry, type AuditLogFilters, auditLogFiltersSchema } from "../../../contract/audit-log.ts";
 import { defineExport } from "../../platform/exports/export-kind.ts";
 import { type AuditCursor, listAuditRows } from "../../domain/audit/audit.queries.ts";
-import { rowFilters, toAuditEntry } from "./activity.service.ts";
+import { rowFilters, toAuditEntry } from "./audit-log.service.ts";
 
 const json = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value));
 

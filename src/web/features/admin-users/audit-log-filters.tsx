@@ -3,9 +3,9 @@ import { Button } from "@web/components/ui/button";
 import { DisabledReason } from "@web/components/ui/disabled-reason";
 import { Input } from "@web/components/ui/input";
 import { Label } from "@web/components/ui/label";
-import type { ActivityFilters } from "./admin-users-api";
+import type { AuditLogFilterValues } from "./admin-users-api";
 
-export const NO_FILTERS: ActivityFilters = { actor: "", action: "", targetType: "", targetId: "", from: "", to: "" };
+export const NO_FILTERS: AuditLogFilterValues = { actor: "", action: "", targetType: "", targetId: "", from: "", to: "" };
 
 /** Actions the panel writes today (the filter also takes any other, for actions added later). */
 export const KNOWN_ACTIONS = [
@@ -50,11 +50,11 @@ function FilterField({ label, suggestions, ...input }: { label: string; suggesti
   );
 }
 
-interface ActivityFilterFormProps {
+interface AuditLogFilterFormProps {
   /** The filters in the URL: the form starts from them (remount it when they change). */
-  filters: ActivityFilters;
+  filters: AuditLogFilterValues;
   filtered: boolean;
-  onApply: (filters: ActivityFilters) => void;
+  onApply: (filters: AuditLogFilterValues) => void;
   onExport: () => void;
   exporting: boolean;
   /** Why exporting is disabled (a viewer's session), if it is. */
@@ -62,9 +62,9 @@ interface ActivityFilterFormProps {
 }
 
 /** 'Actor', 'Action', 'Target type', 'Target id', 'From', 'To'; 'Apply filters', 'Clear filters', 'Export CSV' (docs/product.md §14.5). */
-export function ActivityFilterForm({ filters, filtered, onApply, onExport, exporting, readOnly }: ActivityFilterFormProps) {
-  const [draft, setDraft] = useState<ActivityFilters>(filters);
-  const field = (key: keyof ActivityFilters) => ({ value: draft[key], onChange: (e: ChangeEvent<HTMLInputElement>) => setDraft((d) => ({ ...d, [key]: e.target.value })) });
+export function AuditLogFilterForm({ filters, filtered, onApply, onExport, exporting, readOnly }: AuditLogFilterFormProps) {
+  const [draft, setDraft] = useState<AuditLogFilterValues>(filters);
+  const field = (key: keyof AuditLogFilterValues) => ({ value: draft[key], onChange: (e: ChangeEvent<HTMLInputElement>) => setDraft((d) => ({ ...d, [key]: e.target.value })) });
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     onApply(draft);

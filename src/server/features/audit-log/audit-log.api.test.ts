@@ -1,6 +1,6 @@
 import { Kysely, SqliteDialect } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { auditLogResponseSchema } from "../../../contract/activity.ts";
+import { auditLogResponseSchema } from "../../../contract/audit-log.ts";
 import { createExportResponseSchema } from "../../../contract/exports.ts";
 import { ConfigError, loadConfig } from "../../platform/config/config.ts";
 import { newId } from "../../platform/db/ids.ts";

@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { Link } from "react-router";
-import type { AuditEntry } from "@contract/activity";
+import type { AuditEntry } from "@contract/audit-log";
 import { Button } from "@web/components/ui/button";
 import { formatDateTime } from "@web/lib/format";
 import { AuditDiff } from "./audit-diff";
@@ -27,7 +27,7 @@ export function targetLink(entry: AuditEntry): string | null {
 }
 
 /** One audit entry: action, target (a link to it), time, actor; 'Only this target'; the changes on demand. */
-export function ActivityEntry({ entry, open, onToggle, onOnlyTarget }: { entry: AuditEntry; open: boolean; onToggle: () => void; onOnlyTarget: () => void }) {
+export function AuditLogEntry({ entry, open, onToggle, onOnlyTarget }: { entry: AuditEntry; open: boolean; onToggle: () => void; onOnlyTarget: () => void }) {
   const panelId = useId();
   const link = targetLink(entry);
   const label = entry.target.label ?? entry.target.id;
