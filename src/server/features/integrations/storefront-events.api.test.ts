@@ -294,6 +294,20 @@ describe.each(testDatabaseKinds)("POST /api/events (%s)", (kind) => {
     await rollupsExact();
   });
 
+  it("an operator finds an artist and a product by their storefront ids on Vendors and Products", async () => {
+    await send(ctx, key, [event("artist.created", artist("art_77")), event("product.created", product("prd_77", "art_77", { name: "Heron at dawn" }))]);
+    const vendors = (await (await ctx.request("/api/admin/vendors?search=art_77", { token: admin.token })).json()) as { vendors: Array<{ name: string }>; total: number };
+    expect(vendors.vendors.map((v) => v.name)).toEqual(["Studio art_77"]);
+    expect(vendors.total).toBe(1);
+    const inactive = (await (await ctx.request("/api/admin/vendors?search=art_77&status=inactive", { token: admin.token })).json()) as { vendors: unknown[] };
+    expect(inactive.vendors).toEqual([]);
+    const products = (await (await ctx.request("/api/admin/products?search=prd_77", { token: admin.token })).json()) as { products: Array<{ name: string }>; total: number };
+    expect(products.products.map((p) => p.name)).toEqual(["Heron at dawn"]);
+    expect(products.total).toBe(1);
+    const hidden = (await (await ctx.request("/api/admin/products?search=prd_77&status=hidden", { token: admin.token })).json()) as { products: unknown[] };
+    expect(hidden.products).toEqual([]);
+  });
+
   it("charges the fee in force when the order was paid, not the one in force when it arrives", async () => {
     await send(ctx, key, [event("artist.created", artist("a1")), event("product.created", product("p1", "a1"))]);
     const res = await ctx.request("/api/admin/settings", { method: "PUT", token: admin.token, json: { platform_fee_percentage: "10" } });

@@ -322,6 +322,11 @@ export async function listProductRows(
   if (search !== "" && [...search].length < MIN_PRODUCT_SEARCH_LENGTH) throw invalidField("search", `must be at least ${MIN_PRODUCT_SEARCH_LENGTH} characters`);
   let page: ProductRowsPage;
   let total: Promise<Total | undefined>;
+  // A product's storefront id (docs/integration.md) finds that product, when it passes the filters.
+  if (search !== "" && cursor === undefined) {
+    const byStorefrontId = await fetchStorefrontMatch(db, search, input);
+    if (byStorefrontId) return { products: [byStorefrontId], next: null, ...(withTotal ? { total: { total: 1, totalCapped: false } } : {}) };
+  }
   const vendors = await vendorScope(db, input);
   if (search !== "" && vendors === undefined) {
     const found = await searchPage(db, input, search, spec, cursor, index);
@@ -334,6 +339,16 @@ export async function listProductRows(
   }
   const [products, counted] = await Promise.all([fetchListItems(db, page.ids), total]);
   return { products, next: page.next ? encodeProductCursor(page.next) : null, ...(withTotal && counted ? { total: counted } : {}) };
+}
+
+/** The product whose storefront id is exactly `search` (products_external_idx: one probe), if it passes the list's filters. */
+async function fetchStorefrontMatch(db: Executor, search: string, filters: ProductsFilters): Promise<ProductListItem | undefined> {
+  const row = await db.selectFrom("products").select("id").where("external_id", "=", search).executeTakeFirst();
+  if (!row) return undefined;
+  const [item] = await fetchListItems(db, [row.id]);
+  if (!item || (filters.vendorId !== undefined && item.vendorId !== filters.vendorId) || (filters.status !== undefined && item.status !== filters.status)) return undefined;
+  if (filters.overLimit && !(await vendorScope(db, filters))?.includes(item.vendorId)) return undefined;
+  return item;
 }
 
 type ProductWithVendor = Product & { vendor_name: string };

@@ -232,6 +232,9 @@ async function vendorsOfPage(database: Database, query: AdminVendorsQuery, match
   const { db, kind } = database;
   const search = query.search?.trim() ?? "";
   if (search !== "") {
+    // An artist's storefront id (docs/integration.md) finds that vendor: one probe of vendors_external_idx.
+    const byStorefrontId = (await sql<{ id: string }>`select v.id as id from vendors v where v.external_id = ${search} ${statusCondition(query.status, "v")}`.execute(db)).rows[0];
+    if (byStorefrontId && query.page === 1) return { vendors: await fetchAdminRows(db, [byStorefrontId.id]), total: 1, totalCapped: false };
     const found = kind === "postgres" ? await searchPostgres(database, query, search) : await searchSqlite(database, query, search, matchesOf);
     return { vendors: await fetchAdminRows(db, found.ids), total: Math.min(found.total, SEARCH_COUNT_CAP), totalCapped: found.total > SEARCH_COUNT_CAP };
   }
