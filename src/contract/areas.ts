@@ -15,7 +15,8 @@ export const API_AREAS = {
   vendors: { screen: "vendors" },
   dashboard: { screen: "dashboard" },
   analytics: { screen: "analytics" },
-  errors: { screen: "error-logs" },
+  /** The Error Logs screen (route /errors, docs/product.md §5), reading what src/server/platform/error-recorder writes. */
+  "error-logs": { screen: "error-logs" },
   settings: { screen: "settings" },
   debug: { screen: "system-debug" },
   docs: { screen: null },

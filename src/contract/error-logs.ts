@@ -113,7 +113,7 @@ export const ARCHIVE_RETENTION_DAYS = 30;
 export const listErrorLogsEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/errors",
-  area: "errors",
+  area: "error-logs",
   cache: { per: "everyone" },
   access: "admin",
   summary: "One page of error-log entries (active or archived, optionally one level), newest or oldest first, with counts per level",
@@ -127,20 +127,20 @@ export const listErrorLogsEndpoint = defineEndpoint({
 export const archiveAllErrorLogsEndpoint = defineEndpoint({
   method: "post",
   path: "/api/admin/errors/archive-all",
-  area: "errors",
+  area: "error-logs",
   access: "admin",
   summary: "Archive every active entry, or every active entry of one level",
   body: archiveAllRequestSchema,
   bodyExample: { level: "warning" },
   success: { status: 200, description: "How many were archived, as a message to show", schema: errorMessageResponseSchema },
   errors: [400, 415],
-  invalidates: ["errors", "dashboard"],
+  invalidates: ["error-logs", "dashboard"],
 });
 
 export const archiveSelectedErrorLogsEndpoint = defineEndpoint({
   method: "post",
   path: "/api/admin/errors/archive",
-  area: "errors",
+  area: "error-logs",
   access: "admin",
   summary: `Archive up to ${MAX_ARCHIVE_IDS} entries by id, all or nothing`,
   description: "An unknown id (404, naming it) archives nothing. Entries archived already keep their first archived_at and count as unchanged.",
@@ -148,27 +148,27 @@ export const archiveSelectedErrorLogsEndpoint = defineEndpoint({
   bodyExample: { ids: ["0193a0c4-8a5e-7c1e-9a51-2f4b6c8d9e01"] },
   success: { status: 200, description: "How many were archived, as a message to show", schema: errorMessageResponseSchema },
   errors: [400, 404, 415],
-  invalidates: ["errors", "dashboard"],
+  invalidates: ["error-logs", "dashboard"],
 });
 
 export const archiveErrorLogEndpoint = defineEndpoint({
   method: "post",
   path: "/api/admin/errors/{id}/archive",
-  area: "errors",
+  area: "error-logs",
   access: "admin",
   summary: "Archive one entry (archiving an archived entry changes nothing)",
   params: z.object({ id: z.string() }),
   success: { status: 200, description: "The archived entry", schema: archiveOneResponseSchema },
   errors: [404],
-  invalidates: ["errors", "dashboard"],
+  invalidates: ["error-logs", "dashboard"],
 });
 
 export const cleanupArchivedErrorLogsEndpoint = defineEndpoint({
   method: "delete",
   path: "/api/admin/errors/cleanup-archived",
-  area: "errors",
+  area: "error-logs",
   access: "admin",
   summary: `Delete the entries archived more than ${ARCHIVE_RETENTION_DAYS} days ago`,
   success: { status: 200, description: "How many were deleted, as a message to show", schema: errorMessageResponseSchema },
-  invalidates: ["errors", "dashboard"],
+  invalidates: ["error-logs", "dashboard"],
 });

@@ -92,5 +92,5 @@ export const testErrorEndpoint = defineEndpoint({
   access: "admin",
   summary: "Write one 'info' entry to the error log and answer with an error on purpose (status 418)",
   errors: [418],
-  invalidates: ["errors", "dashboard"],
+  invalidates: ["error-logs", "dashboard"],
 });

@@ -23,7 +23,7 @@ const SCREENS: Array<[path: string | null, load: Load]> = [
   ["communications/:announcementId", () => import("./features/communications/announcement-page")],
   ["admin-users", () => import("./features/admin-users/admin-users-page")],
   ["integrations", () => import("./features/integrations/integrations-page")],
-  ["errors", () => import("./features/error-logs/errors-page")],
+  ["errors", () => import("./features/error-logs/error-logs-page")],
   ["settings", () => import("./features/settings/settings-page")],
   ["system-debug", () => import("./features/system-debug/system-debug-page")],
   // Hidden: not in the navigation (docs/product.md §2.3).

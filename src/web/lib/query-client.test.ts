@@ -37,7 +37,7 @@ describe("query client", () => {
       ["settings", "values"],
       ["dashboard", "stats"],
       ["analytics", 30],
-      ["errors", "list"],
+      ["error-logs", "list"],
       ["vendors", "list"],
     ])
       client.setQueryData(key, { n: 1 });
@@ -47,7 +47,7 @@ describe("query client", () => {
     expect(invalidated(["settings", "values"])).toBe(true);
     expect(invalidated(["dashboard", "stats"])).toBe(true);
     expect(invalidated(["analytics", 30])).toBe(true);
-    expect(invalidated(["errors", "list"])).toBe(false);
+    expect(invalidated(["error-logs", "list"])).toBe(false);
     expect(invalidated(["vendors", "list"])).toBe(false);
   });
 

@@ -45,7 +45,7 @@ export const queryKeys = {
     sales: (days: AnalyticsPeriod, groupBy: SalesGrouping) => key("sales", days, groupBy),
     top: (list: "products" | "vendors", days: AnalyticsPeriod) => key("top", list, days),
   })),
-  errors: area("errors", (key) => ({ list: (params: object) => key("list", params) })),
+  "error-logs": area("error-logs", (key) => ({ list: (params: object) => key("list", params) })),
   settings: area("settings", (key) => ({
     values: () => key("values"),
     history: (setting: SettingKeyName) => key("history", setting),

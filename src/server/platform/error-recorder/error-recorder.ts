@@ -70,6 +70,12 @@ export function errorKind(report: Pick<ErrorReport, "level" | "statusCode">): st
   return report.level === "warning" ? `warning:${report.statusCode ?? "none"}` : report.level;
 }
 
+/**
+ * Writes the rows of error_logs for every failing request and the server's own failures, within
+ * budgets. The error-logs area (src/server/features/error-logs/, the Error Logs screen at /errors)
+ * reads and archives those rows; the recorder is another thing with its own name: a platform part
+ * every request passes through, below all areas.
+ */
 export class ErrorRecorder {
   private dropped = 0;
 

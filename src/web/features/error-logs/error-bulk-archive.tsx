@@ -5,7 +5,7 @@ import { Button } from "@web/components/ui/button";
 import { toast } from "@web/components/ui/toast";
 import { apiErrorMessage } from "@web/lib/api-client";
 import { countOf } from "@web/lib/format";
-import { useArchiveSelected } from "./errors-api";
+import { useArchiveSelected } from "./error-logs-api";
 
 /** Archive the entries selected on the page (docs/product.md §5.1): one confirmation naming how many, all or none. */
 export function ErrorBulkArchive({ selection }: { selection: RowSelection }) {

@@ -53,7 +53,7 @@ interface ProbeProps {
 }
 
 function Probe({ title, description, label, endpoint }: ProbeProps) {
-  // The test-error call writes a log entry even though it answers 418, so its areas (errors,
+  // The test-error call writes a log entry even though it answers 418, so its areas (error-logs,
   // dashboard) are refreshed after every click: the mutation itself always resolves to an outcome.
   const run = useMutation({ ...mutationOf(endpoint), mutationFn: () => outcomeOf(() => callApi(endpoint, {})) });
   const outcome = run.data;

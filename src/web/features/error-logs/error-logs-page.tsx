@@ -14,7 +14,7 @@ import { useLoadDelay } from "@web/lib/use-load-delay";
 import { ErrorBulkArchive } from "./error-bulk-archive";
 import { ErrorDetailDialog } from "./error-detail-dialog";
 import { ErrorRow } from "./error-row";
-import { ERROR_PAGE_SIZE, useArchiveAll, useArchiveError, useCleanupArchived, useErrorList } from "./errors-api";
+import { ERROR_PAGE_SIZE, useArchiveAll, useArchiveError, useCleanupArchived, useErrorList } from "./error-logs-api";
 import { LevelCards } from "./level-cards";
 
 export const CLEANUP_CONFIRM_TEXT = "This will permanently delete all archived errors older than 30 days. Are you sure?";
@@ -36,7 +36,7 @@ const ORDERS: Array<{ value: ErrorLogSort; label: string }> = [
  * View, level, order and page live in the URL (?archived=true&level=warning&sort=oldest&cursor=…),
  * so reload and back keep them; a new view, level or order starts at its first page.
  */
-export default function ErrorsPage() {
+export default function ErrorLogsPage() {
   const [searchParams, update] = useUrlParams();
   const archived = searchParams.get("archived") === "true";
   const level = readLevel(searchParams.get("level"));

@@ -6,7 +6,7 @@ import type { ErrorListResponse, ErrorLogEntry } from "@contract/error-logs";
 import { Toaster } from "@web/components/ui/toast";
 import { json, mockFetch, renderWithQuery } from "@web/test/render";
 import { CurrentUserContext, READ_ONLY_REASON } from "@web/app/current-user";
-import ErrorsPage from "./errors-page";
+import ErrorLogsPage from "./error-logs-page";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -37,7 +37,7 @@ const answer = (errors: ErrorLogEntry[], nextCursor: string | null = null): Erro
 });
 
 function renderPage(url = "/errors") {
-  const router = createMemoryRouter([{ path: "/errors", element: <ErrorsPage /> }], { initialEntries: [url] });
+  const router = createMemoryRouter([{ path: "/errors", element: <ErrorLogsPage /> }], { initialEntries: [url] });
   const result = renderWithQuery(
     <>
       <RouterProvider router={router} />
@@ -47,7 +47,7 @@ function renderPage(url = "/errors") {
   return { ...result, router };
 }
 
-describe("ErrorsPage", () => {
+describe("ErrorLogsPage", () => {
   it("shows cards, rows and pages with the server's cursor", async () => {
     const fetchMock = mockFetch((url) => (url.includes("cursor=C2") ? json(answer([entry({ id: "e2", message: "Second page" })])) : json(answer([entry({})], "C2"))));
     renderPage();
@@ -135,10 +135,10 @@ describe("ErrorsPage", () => {
   });
 });
 
-describe("ErrorsPage for a viewer (read-only)", () => {
+describe("ErrorLogsPage for a viewer (read-only)", () => {
   it("shows archive and archive all disabled with the reason", async () => {
     mockFetch(() => json(answer([entry({})])));
-    const router = createMemoryRouter([{ path: "/errors", element: <ErrorsPage /> }], { initialEntries: ["/errors"] });
+    const router = createMemoryRouter([{ path: "/errors", element: <ErrorLogsPage /> }], { initialEntries: ["/errors"] });
     renderWithQuery(
       <CurrentUserContext.Provider value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false }}>
         <RouterProvider router={router} />

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ErrorListResponse, ErrorLogEntry } from "@contract/error-logs";
 import { Toaster } from "@web/components/ui/toast";
 import { json, mockFetch, renderWithQuery } from "@web/test/render";
-import ErrorsPage from "./errors-page";
+import ErrorLogsPage from "./error-logs-page";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -30,7 +30,7 @@ const answer = (errors: ErrorLogEntry[]): ErrorListResponse => ({ errors, total:
 const rows = [entry("e1", "Database timeout"), entry("e2", "Disk full"), entry("e3", "Mail bounced")];
 
 function renderPage(url = "/errors") {
-  const router = createMemoryRouter([{ path: "/errors", element: <ErrorsPage /> }], { initialEntries: [url] });
+  const router = createMemoryRouter([{ path: "/errors", element: <ErrorLogsPage /> }], { initialEntries: [url] });
   renderWithQuery(
     <>
       <RouterProvider router={router} />
@@ -40,7 +40,7 @@ function renderPage(url = "/errors") {
   return router;
 }
 
-describe("ErrorsPage order, archive of selected entries and CSV (issue 23)", () => {
+describe("ErrorLogsPage order, archive of selected entries and CSV (issue 23)", () => {
   it("orders oldest first on the server, in the URL", async () => {
     const fetchMock = mockFetch(() => json(answer(rows)));
     const router = renderPage();

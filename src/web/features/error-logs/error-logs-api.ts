@@ -36,7 +36,7 @@ export function errorListQuery(params: ErrorListParams) {
 
 export function useErrorList(params: ErrorListParams, enabled = true) {
   return useQuery({
-    queryKey: queryKeys.errors.list(params),
+    queryKey: queryKeys["error-logs"].list(params),
     enabled,
     queryFn: ({ signal }) => callApi(listErrorLogsEndpoint, { query: errorListQuery(params) }, { signal }),
     placeholderData: keepPreviousData,
@@ -44,7 +44,7 @@ export function useErrorList(params: ErrorListParams, enabled = true) {
 }
 
 // Each mutation below moves entries between the views or removes them; its definition names the
-// areas that changes (errors, dashboard), which the query client refreshes after success.
+// areas that changes (error-logs, dashboard), which the query client refreshes after success.
 
 export function useArchiveError() {
   return useMutation({
