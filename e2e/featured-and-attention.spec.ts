@@ -86,6 +86,11 @@ const FILTERED: Record<AttentionItem["key"], (page: Page, href: URL) => Promise<
   },
   invitations_expiring: (page) => expect(page.getByRole("tab", { name: "Invitations" })).toHaveAttribute("aria-selected", "true"),
   featured_slot: (page) => expect(page.locator("#vendor-status")).toHaveValue("active"),
+  // The page of the artist whose account was deleted last, still active: Disable and Delete are on it.
+  owner_accounts_deleted: async (page) => {
+    await expect(page.locator("#page-title")).toBeVisible();
+    await expect(page.locator("section[aria-labelledby='page-title']").getByText("Active", { exact: true }).first()).toBeVisible();
+  },
 };
 
 test("'Needs Attention' lists what needs the operator, each item linking to its filtered list", async ({ page }) => {

@@ -49,6 +49,7 @@ import { bulkProductStatusEndpoint, getProductEndpoint, listProductsEndpoint, pr
 import { healthEndpoint, publicConfigEndpoint, readyEndpoint } from "./public.ts";
 import { createApiKeyEndpoint, listApiKeysEndpoint, revokeApiKeyEndpoint } from "./integrations.ts";
 import { ingestEventsEndpoint } from "./integrations-events.ts";
+import { clerkWebhookEndpoint, listIncomingEventsEndpoint, retryIncomingEventEndpoint, stripeWebhookEndpoint } from "./integrations-inbound.ts";
 import { getSettingsEndpoint, settingHistoryEndpoint, updateSettingsEndpoint } from "./settings.ts";
 import {
   bulkVendorStatusEndpoint,
@@ -147,4 +148,8 @@ export const apiEndpoints: readonly EndpointDefinition[] = [
   listApiKeysEndpoint,
   revokeApiKeyEndpoint,
   ingestEventsEndpoint,
+  stripeWebhookEndpoint,
+  clerkWebhookEndpoint,
+  listIncomingEventsEndpoint,
+  retryIncomingEventEndpoint,
 ];

@@ -79,6 +79,7 @@ export const ATTENTION_KEYS = [
   "vendors_over_product_limit",
   "invitations_expiring",
   "featured_slot",
+  "owner_accounts_deleted",
 ] as const;
 export type AttentionKey = (typeof ATTENTION_KEYS)[number];
 

@@ -47,6 +47,14 @@ export interface EndpointDefinition {
   body?: z.ZodType;
   /** A valid request body, shown in the API reference and used by the route sweeps. */
   bodyExample?: unknown;
+  /**
+   * A body its sender signs (a provider's webhook: Stripe's, Clerk's), instead of `body`: the handler
+   * gets the exact text received with the named headers, unparsed, and checks the signature over
+   * that text before reading anything (parsed and written again, the text would no longer be what
+   * was signed). Only for access "public": the signature is the caller's credential. `schema`
+   * documents what a verified body holds; the handler reads it after verifying.
+   */
+  signedBody?: { headers: readonly string[]; schema: z.ZodType; example: unknown };
   /** A valid query string for sweeps and the reference when the query has required keys. */
   queryExample?: Record<string, string>;
   /** The successful answer: status and body. Absent only where every answer is an error (the test-error call). */
@@ -97,11 +105,17 @@ export type EndpointInput<D extends EndpointDefinition> = (D["params"] extends z
   (D["query"] extends z.ZodType ? { query?: Partial<Record<keyof z.input<D["query"]>, string | number | boolean | undefined>> } : { query?: undefined }) &
   (D["body"] extends z.ZodType ? { body: z.input<D["body"]> } : { body?: undefined });
 
+/** A signed body as the handler gets it: the text as received and the headers the definition names (lower-case), before any check. */
+export interface SignedBody {
+  text: string;
+  headers: Record<string, string | undefined>;
+}
+
 /** What a server handler receives: the parsed (validated, defaulted, transformed) inputs. */
 export interface ParsedInput<D extends EndpointDefinition> {
   params: SchemaOutput<D["params"]>;
   query: SchemaOutput<D["query"]>;
-  body: SchemaOutput<D["body"]>;
+  body: D["signedBody"] extends object ? SignedBody : SchemaOutput<D["body"]>;
 }
 
 const PATH_PARAMETER = /\{(\w+)\}/g;

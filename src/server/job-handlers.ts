@@ -4,6 +4,7 @@ import { payoutJobs } from "./features/financials/payout-run.job.ts";
 import { announcementJobs } from "./features/communications/communications.job.ts";
 import { topListsJobs } from "./features/analytics/top-lists.job.ts";
 import { storefrontEventsJobs } from "./features/integrations/storefront-events-retention.job.ts";
+import { incomingEventsJobs } from "./features/integrations/incoming-events.job.ts";
 import { mailJobs } from "./platform/mail/mail-outbox.ts";
 import { registerRateLimitSweep } from "./platform/housekeeping/rate-limit-sweep.ts";
 import type { JobWorker } from "./platform/jobs/job-worker.ts";
@@ -20,4 +21,5 @@ export const jobRegistrations: Array<(worker: JobWorker, deps: AppDeps) => void>
   registerRateLimitSweep,
   topListsJobs,
   storefrontEventsJobs,
+  incomingEventsJobs,
 ];

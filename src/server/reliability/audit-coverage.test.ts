@@ -26,6 +26,9 @@ const NOT_ADMIN_ACTIONS: Record<string, string> = {
   "POST /api/admin/communications/preview": "reads only",
   // A service's storefront events, with an API key: no admin acts; each event is recorded in storefront_events.
   "POST /api/events": "a service's events (API key), recorded per event in storefront_events",
+  // The providers' signed webhooks: no admin acts; each event is recorded in incoming_events, and what it changes is audited as the system's.
+  "POST /api/webhooks/stripe": "Stripe's signed events, recorded in incoming_events",
+  "POST /api/webhooks/clerk": "Clerk's signed events, recorded in incoming_events",
 };
 
 interface Call {
@@ -147,6 +150,16 @@ const RECIPES: Record<string, Recipe> = {
   },
   "DELETE /api/admin/errors/cleanup-archived": async () => ({ path: "/api/admin/errors/cleanup-archived" }),
   "POST /api/admin/users/invite": async () => ({ path: "/api/admin/users/invite", json: { email: unique("new"), role: "admin" } }),
+  // A Stripe event whose processing failed every attempt (as incoming-events.service.ts records it).
+  "POST /api/admin/integrations/incoming-events/:id/retry": async (ctx) => {
+    const id = `coverage-event-${++sequence}`;
+    const at = ctx.clock.now().toISOString();
+    await ctx.database.db
+      .insertInto("incoming_events")
+      .values({ id, source: "stripe", event_id: `evt_${id}`, type: "transfer.reversed", object_id: null, occurred_at: at, payload: "{}", status: "failed", outcome: "boom", attempts: 8, received_at: at, processed_at: at })
+      .execute();
+    return { path: `/api/admin/integrations/incoming-events/${id}/retry` };
+  },
   "POST /api/admin/integrations/api-keys": async () => ({ path: "/api/admin/integrations/api-keys", json: { name: `Service ${++sequence}`, scopes: ["events:write"] } }),
   "DELETE /api/admin/integrations/api-keys/:id": async (ctx, admin) => {
     const res = await ctx.request("/api/admin/integrations/api-keys", { method: "POST", token: admin.token, json: { name: `Service ${++sequence}`, scopes: ["events:write"] } });

@@ -18,8 +18,8 @@ import { type TestContext, createTestContext, testDatabaseKinds } from "../testi
 const DAY_MS = 86_400_000;
 const NOW = "2026-11-22T12:00:00.000Z";
 
-/** Every write whose definition has no body, as the app routes it ("DELETE /api/admin/errors/cleanup-archived"). */
-const NO_BODY_WRITES = apiEndpoints.filter((d) => d.method !== "get" && d.body === undefined).map((d) => ({ method: d.method.toUpperCase(), path: honoPath(d.path) }));
+/** Every write whose definition has no body (a signed body is a body), as the app routes it ("DELETE /api/admin/errors/cleanup-archived"). */
+const NO_BODY_WRITES = apiEndpoints.filter((d) => d.method !== "get" && d.body === undefined && d.signedBody === undefined).map((d) => ({ method: d.method.toUpperCase(), path: honoPath(d.path) }));
 
 const TABLES_A_REFUSAL_MAY_TOUCH = ["rate_limits"];
 

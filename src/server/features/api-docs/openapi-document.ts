@@ -56,7 +56,12 @@ function toRouteConfig(definition: EndpointDefinition): RouteConfig {
   for (const status of errorStatuses(definition)) {
     responses[status] = { description: ERROR_DESCRIPTIONS[status], content: { "application/json": { schema: errorSchemaComponent } } };
   }
-  const bodySchema = definition.body && definition.bodyExample !== undefined ? definition.body.meta({ example: definition.bodyExample }) : definition.body;
+  const signed = definition.signedBody;
+  const bodySchema = signed
+    ? signed.schema.meta({ example: signed.example })
+    : definition.body && definition.bodyExample !== undefined
+      ? definition.body.meta({ example: definition.bodyExample })
+      : definition.body;
   return {
     method: definition.method,
     path: definition.path,
@@ -66,6 +71,8 @@ function toRouteConfig(definition: EndpointDefinition): RouteConfig {
     ...(definition.access === "public" ? {} : definition.access === "api-key" ? { security: [{ apiKeyAuth: [] }] } : { security: [{ bearerAuth: [] }] }),
     request: {
       ...(definition.params ? { params: definition.params } : {}),
+      // A signed body's signature headers (the signer's credential), each required.
+      ...(signed ? { headers: z.object(Object.fromEntries(signed.headers.map((name) => [name, z.string()]))) } : {}),
       // Object schemas become one parameter per key; refinements (cross-field rules) stay on the server.
       ...(definition.query ? { query: queryObject(definition.query) } : {}),
       ...(bodySchema ? { body: { required: true, content: { "application/json": { schema: bodySchema } } } } : {}),

@@ -6,6 +6,7 @@ import {
   errorsInHours,
   failedAnnouncementDeliveries,
   invitationsExpiring,
+  activeVendorsWithDeletedOwner,
   latestAnnouncementWithFailures,
   openStripeDifferences,
   owedWithAccountStatus,
@@ -131,6 +132,20 @@ const featuredSlot: AttentionProvider = async (db, now) => {
   return null;
 };
 
+/** Artists still active whose owner's account was deleted at Clerk: the operator disables or deletes each. */
+const deletedOwnerAccounts: AttentionProvider = async (db) => {
+  const { count, latestVendorId } = await activeVendorsWithDeletedOwner(db, ATTENTION_COUNT_CAP);
+  if (count === 0 || latestVendorId === null) return null;
+  return item({
+    key: "owner_accounts_deleted",
+    label: "Active artists whose account was deleted at Clerk",
+    count,
+    detail: count > 1 ? "Disable or delete each; opens the latest" : "Disable or delete the artist",
+    severity: "warning",
+    href: `/vendors/${encodeURIComponent(latestVendorId)}`,
+  });
+};
+
 export const ATTENTION_PROVIDERS: readonly AttentionProvider[] = [
   owedWith("restricted", "payout_accounts_restricted", "Artists owed money whose payout account is restricted"),
   owedWith("not_connected", "payout_accounts_not_connected", "Artists owed money without a connected payout account"),
@@ -142,6 +157,7 @@ export const ATTENTION_PROVIDERS: readonly AttentionProvider[] = [
   overProductLimit,
   invitations,
   featuredSlot,
+  deletedOwnerAccounts,
 ];
 
 const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;

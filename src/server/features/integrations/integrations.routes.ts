@@ -1,8 +1,10 @@
 import { createApiKeyEndpoint, listApiKeysEndpoint, revokeApiKeyEndpoint } from "../../../contract/integrations.ts";
 import { ingestEventsEndpoint } from "../../../contract/integrations-events.ts";
+import { clerkWebhookEndpoint, listIncomingEventsEndpoint, retryIncomingEventEndpoint, stripeWebhookEndpoint } from "../../../contract/integrations-inbound.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { IntegrationsService } from "./integrations.service.ts";
+import { IncomingEventsService } from "./incoming-events.service.ts";
 import { StorefrontEventsService } from "./storefront-events.service.ts";
 
 export function integrationsRoutes(router: EndpointRouter, deps: AppDeps): void {
@@ -12,4 +14,9 @@ export function integrationsRoutes(router: EndpointRouter, deps: AppDeps): void 
   router.handle(listApiKeysEndpoint, () => integrations.listApiKeys());
   router.handle(revokeApiKeyEndpoint, ({ params }, { actor }) => integrations.revokeApiKey(actor, params.id));
   router.handle(ingestEventsEndpoint, ({ body }, { apiKey }) => events.ingest(body.events, apiKey));
+  const incoming = new IncomingEventsService(deps);
+  router.handle(stripeWebhookEndpoint, ({ body }) => incoming.receiveStripe(body));
+  router.handle(clerkWebhookEndpoint, ({ body }) => incoming.receiveClerk(body));
+  router.handle(listIncomingEventsEndpoint, ({ query }) => incoming.list(query));
+  router.handle(retryIncomingEventEndpoint, ({ params }, { actor }) => incoming.retry(actor, params.id));
 }

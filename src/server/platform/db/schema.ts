@@ -390,6 +390,8 @@ export interface PayoutsTable {
   checked_at: Generated<string | null>;
   /** Moves on every change of status (migration 022): a decision is written only on the version it read. */
   state_version: Generated<number>;
+  /** What Stripe took back of the paid transfer (transfer.reversed, migration 025): owed to the vendor again. */
+  reversed_cents: Generated<number>;
 }
 
 /** One daily comparison of Stripe's transfers with the ledger (migration 011). */
@@ -636,6 +638,43 @@ export interface StorefrontVersionsTable {
   deleted: Generated<number>;
 }
 
+export type IncomingEventSource = "stripe" | "clerk";
+export type IncomingEventStatus = "pending" | "processed" | "ignored" | "stale" | "failed";
+
+/** An event Stripe or Clerk sent and the panel verified, once per source and event id (migration 025). */
+export interface IncomingEventsTable {
+  id: string;
+  source: IncomingEventSource;
+  /** The provider's id of the event (evt_…, msg_…): a re-delivery finds its row. */
+  event_id: string;
+  type: string;
+  /** The provider's id of the object it is about (acct_…, tr_…, user_…), when it has one. */
+  object_id: string | null;
+  /** When the provider made the event (the object's state at that time). */
+  occurred_at: string;
+  /** The verified body, as JSON text. */
+  payload: string;
+  status: IncomingEventStatus;
+  /** What processing did, in a sentence (or why it failed). */
+  outcome: string | null;
+  attempts: Generated<number>;
+  received_at: string;
+  processed_at: string | null;
+}
+
+/** The time of the newest event applied per provider object (migration 025). */
+export interface IncomingVersionsTable {
+  object_key: string;
+  version_at: string;
+}
+
+/** Accounts the sign-in provider deleted (Clerk's user.deleted, migration 025). */
+export interface DeletedProviderAccountsTable {
+  user_id: string;
+  deleted_at: string;
+  event_id: string;
+}
+
 export interface DB {
   app_secrets: AppSecretsTable;
   users: UsersTable;
@@ -679,6 +718,9 @@ export interface DB {
   storefront_events: StorefrontEventsTable;
   storefront_versions: StorefrontVersionsTable;
   order_refunds: OrderRefundsTable;
+  incoming_events: IncomingEventsTable;
+  incoming_versions: IncomingVersionsTable;
+  deleted_provider_accounts: DeletedProviderAccountsTable;
 }
 
 export type User = Selectable<UsersTable>;

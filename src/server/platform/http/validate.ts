@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
+import type { SignedBody } from "../../../contract/endpoint.ts";
 import { readRequestText } from "./client-abort.ts";
 import { requestHeader } from "./exchange-headers.ts";
 import { HttpError, badRequest, invalidField } from "./http-error.ts";
@@ -132,6 +133,20 @@ export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): 
     }
   }
   return parseWith(schema, value);
+}
+
+/**
+ * A signed body (src/contract/endpoint.ts `signedBody`): the text exactly as received and the named
+ * headers, for the handler to verify before it parses anything. It must say it is JSON (415
+ * otherwise), as every body here; its content is the handler's to check.
+ */
+export async function readSignedBody(c: Context, headerNames: readonly string[]): Promise<SignedBody> {
+  const text = await readRequestText(c);
+  const contentType = requestHeader(c, "content-type") ?? "";
+  if (!/^application\/([a-z.+-]*\+)?json\b/i.test(contentType)) throw new HttpError(415, "unsupported_media_type", "Content-Type must be application/json");
+  const headers: Record<string, string | undefined> = {};
+  for (const name of headerNames) headers[name.toLowerCase()] = requestHeader(c, name.toLowerCase());
+  return { text, headers };
 }
 
 /** The body of an endpoint that takes none: nothing, or an empty object. */

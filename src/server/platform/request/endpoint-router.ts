@@ -7,7 +7,7 @@ import type { ApiKeyPrincipal } from "../identity/api-keys.ts";
 import { unauthorized } from "../http/http-error.ts";
 import { strictBodyProblem } from "../http/strict-body.ts";
 import { requestHeader, setAnswerHeader } from "../http/exchange-headers.ts";
-import { parseWith, readJsonBody, readQuery, refuseBody } from "../http/validate.ts";
+import { parseWith, readJsonBody, readQuery, readSignedBody, refuseBody } from "../http/validate.ts";
 import type { ReadCache } from "../db/read-cache.ts";
 
 /**
@@ -47,8 +47,9 @@ export function honoPath(path: string): string {
  * Registers handlers from their definitions, and only so: the input is read by the project's
  * rules (http/validate.ts: 415 for a body that is not JSON, an empty body taken as {}, a repeated
  * query key refused, NUL characters refused, unknown body keys refused, a body refused where the
- * definition has none, a 400 naming each field at fault), the handler gets it parsed, and its typed
- * result is answered with the definition's success status.
+ * definition has none, a 400 naming each field at fault), the handler gets it parsed (a signed
+ * body as received, for its handler to verify first), and its typed result is answered with the
+ * definition's success status.
  */
 export class EndpointRouter {
   readonly served: EndpointDefinition[] = [];
@@ -62,6 +63,8 @@ export class EndpointRouter {
     // A body that accepts unknown keys is refused here, at start-up (http/strict-body.ts).
     const bodyProblem = definition.body ? strictBodyProblem(definition.body) : null;
     if (bodyProblem) throw new Error(`${definition.method.toUpperCase()} ${definition.path}: ${bodyProblem}`);
+    // A signed body is the signer's credential: only a public endpoint takes one, and never beside a parsed body.
+    if (definition.signedBody && (definition.body || definition.access !== "public")) throw new Error(`${definition.method.toUpperCase()} ${definition.path}: a signed body is for public endpoints without a body schema`);
     this.served.push(definition);
     const keptAnswerKey = answerKeyOf(definition);
     this.app.on(definition.method.toUpperCase(), honoPath(definition.path), async (c) => {
@@ -75,7 +78,14 @@ export class EndpointRouter {
       const query = definition.query ? readQuery(c, definition.query) : undefined;
       const params = definition.params ? parseWith(definition.params, c.req.param()) : undefined;
       // An endpoint without a body schema takes none: the same rules hold ({} or nothing; 400, 415).
-      const body = definition.body ? await readJsonBody(c, definition.body) : definition.method === "get" ? undefined : await refuseBody(c);
+      // A signed body reaches its handler as received, to be verified before it is read.
+      const body = definition.signedBody
+        ? await readSignedBody(c, definition.signedBody.headers)
+        : definition.body
+          ? await readJsonBody(c, definition.body)
+          : definition.method === "get"
+            ? undefined
+            : await refuseBody(c);
       const input = { params, query, body } as ParsedInput<D>;
       const answer = () => handler(input, requestFacts(c, user) as RequestFacts<D>);
       const kept = keptAnswerKey?.(input, user);

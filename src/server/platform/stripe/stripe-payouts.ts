@@ -87,6 +87,19 @@ export class ProviderError extends Error {
   }
 }
 
+/** What the panel keeps of a connected account as Stripe states it (an answer of accounts.retrieve, or an account.updated event's object). */
+export function connectedAccountFactsOf(account: Pick<Stripe.Account, "charges_enabled" | "payouts_enabled" | "details_submitted" | "requirements">): ConnectedAccountFacts {
+  const req = account.requirements;
+  return {
+    chargesEnabled: account.charges_enabled === true,
+    payoutsEnabled: account.payouts_enabled === true,
+    detailsSubmitted: account.details_submitted === true,
+    currentlyDue: req?.currently_due ?? [],
+    pastDue: req?.past_due ?? [],
+    disabledReason: req?.disabled_reason ?? null,
+  };
+}
+
 /** The account's status from Stripe's facts: active when it can take charges and payouts, restricted when Stripe disabled it, pending otherwise. */
 export function accountStatusOf(facts: ConnectedAccountFacts): "active" | "pending" | "restricted" {
   if (facts.disabledReason && !facts.disabledReason.startsWith("requirements.pending")) return "restricted";
@@ -161,16 +174,7 @@ export class StripePayouts implements PayoutProvider {
 
   async retrieveAccount(accountId: string): Promise<ConnectedAccountFacts> {
     try {
-      const account = await this.stripe.accounts.retrieve(accountId);
-      const req = account.requirements;
-      return {
-        chargesEnabled: account.charges_enabled === true,
-        payoutsEnabled: account.payouts_enabled === true,
-        detailsSubmitted: account.details_submitted === true,
-        currentlyDue: req?.currently_due ?? [],
-        pastDue: req?.past_due ?? [],
-        disabledReason: req?.disabled_reason ?? null,
-      };
+      return connectedAccountFactsOf(await this.stripe.accounts.retrieve(accountId));
     } catch (err) {
       const notFound = err instanceof Stripe.errors.StripeError && (err.code === "resource_missing" || err.statusCode === 404);
       throw new ProviderError(this.describe(err), notFound);
