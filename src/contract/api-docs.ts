@@ -7,7 +7,7 @@ export const API_VERSION = "1.0.0";
 export const openApiDocumentEndpoint = defineEndpoint({
   method: "get",
   path: "/api/openapi.json",
-  area: "docs",
+  area: "api-docs",
   access: "public",
   summary: "This API described as an OpenAPI 3.1 document",
   success: { status: 200, description: "The document", schema: z.record(z.string(), z.unknown()) },
@@ -16,7 +16,7 @@ export const openApiDocumentEndpoint = defineEndpoint({
 export const apiReferencePageEndpoint = defineEndpoint({
   method: "get",
   path: "/api/docs",
-  area: "docs",
+  area: "api-docs",
   access: "public",
   summary: "A human-readable reference of this API",
   success: { status: 200, description: "The reference page", mediaTypes: ["text/html"] },
@@ -29,7 +29,7 @@ export type ApiReferenceAsset = (typeof API_REFERENCE_ASSETS)[number];
 export const apiReferenceAssetEndpoint = defineEndpoint({
   method: "get",
   path: "/api/docs/{asset}",
-  area: "docs",
+  area: "api-docs",
   access: "public",
   summary: "A file of the reference page",
   params: z.object({ asset: z.string() }),

@@ -11,15 +11,14 @@
 export const API_AREAS = {
   public: { screen: null },
   auth: { screen: null },
-  beta: { screen: null },
   vendors: { screen: "vendors" },
   dashboard: { screen: "dashboard" },
   analytics: { screen: "analytics" },
   /** The Error Logs screen (route /errors, docs/product.md §5), reading what src/server/platform/error-recorder writes. */
   "error-logs": { screen: "error-logs" },
   settings: { screen: "settings" },
-  debug: { screen: "system-debug" },
-  docs: { screen: null },
+  "system-debug": { screen: "system-debug" },
+  "api-docs": { screen: null },
   exports: { screen: null },
   "admin-users": { screen: "admin-users" },
   "audit-log": { screen: "admin-users" },

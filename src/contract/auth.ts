@@ -104,7 +104,7 @@ export const meEndpoint = defineEndpoint({
 export const betaVerifyEndpoint = defineEndpoint({
   method: "post",
   path: "/api/beta/verify",
-  area: "beta",
+  area: "auth",
   access: "public",
   summary: "Check the private-beta password",
   description: "Wrong passwords from one address are limited: 429 with Retry-After.",

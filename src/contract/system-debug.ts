@@ -79,7 +79,7 @@ export type DebugResponse = z.infer<typeof debugResponseSchema>;
 export const debugAdminEndpoint = defineEndpoint({
   method: "get",
   path: "/api/debug/admin",
-  area: "debug",
+  area: "system-debug",
   access: "admin",
   summary: "The System Debug page's facts: the caller's session, configured providers (never their secrets), a live payment-provider check",
   success: { status: 200, description: "The facts", schema: debugResponseSchema },
@@ -88,7 +88,7 @@ export const debugAdminEndpoint = defineEndpoint({
 export const testErrorEndpoint = defineEndpoint({
   method: "post",
   path: "/api/debug/test-error",
-  area: "debug",
+  area: "system-debug",
   access: "admin",
   summary: "Write one 'info' entry to the error log and answer with an error on purpose (status 418)",
   errors: [418],

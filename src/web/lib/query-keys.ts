@@ -23,7 +23,6 @@ function area<A extends ApiArea, K extends Record<string, (...args: never[]) => 
 export const queryKeys = {
   public: area("public", (key) => ({ config: () => key("config") })),
   auth: area("auth", (key) => ({ me: (token: string | null) => key("me", token) })),
-  beta: area("beta", () => ({})),
   vendors: area("vendors", (key) => ({
     /** Every page of the list, whatever its parameters (a status change rewrites them in place). */
     lists: () => key("list"),
@@ -50,8 +49,8 @@ export const queryKeys = {
     values: () => key("values"),
     history: (setting: SettingKeyName) => key("history", setting),
   })),
-  debug: area("debug", (key) => ({ admin: () => key("admin") })),
-  docs: area("docs", () => ({})),
+  "system-debug": area("system-debug", (key) => ({ admin: () => key("admin") })),
+  "api-docs": area("api-docs", () => ({})),
   exports: area("exports", () => ({})),
   "admin-users": area("admin-users", (key) => ({
     list: (params: object) => key("list", params),

@@ -5,7 +5,7 @@ import { queryKeys } from "@web/lib/query-keys";
 
 export function useDebugAdmin(enabled: boolean) {
   return useQuery({
-    queryKey: queryKeys.debug.admin(),
+    queryKey: queryKeys["system-debug"].admin(),
     queryFn: ({ signal }) => callApi(debugAdminEndpoint, {}, { signal }),
     enabled,
     // A health page shows what is true now: no reuse of an older answer when reopened.
