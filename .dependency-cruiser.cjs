@@ -23,6 +23,13 @@ module.exports = {
       to: { path: "^src/server/(features|demo-data)/|^src/server/[^/]+\\.ts$" },
     },
     {
+      name: "http-errors-above-the-domain",
+      severity: "error",
+      comment: "the domain and every area's SQL layer answer rows or throw the ledger's errors; what an HTTP answer is, the services and the HTTP kit decide",
+      from: { path: "^src/server/domain/|\\.queries\\.ts$", pathNot: SERVER_TESTS },
+      to: { path: "^src/server/platform/(http|request)/" },
+    },
+    {
       name: "no-sideways-areas",
       severity: "error",
       comment: "an area never imports another area: move what both need to domain/ or platform/",

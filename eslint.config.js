@@ -100,6 +100,19 @@ export default tseslint.config(
     ignores: [...SERVER_TEST_CODE, "src/server/cli/**", "src/server/demo-data/generate-cli.ts", "src/server/main.ts"],
     rules: { "no-console": "error" },
   },
+  // A request's headers are read in one place (platform/http/exchange-headers.ts: node's own header
+  // record under node:http, which every request takes, tests included), never through Hono's
+  // c.req.header(), which copies them all into a web Headers object on first use.
+  {
+    files: ["src/server/**/*.ts"],
+    ignores: [...SERVER_TEST_CODE, "src/server/platform/http/exchange-headers.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: "CallExpression[callee.property.name='header'][callee.object.property.name='req']", message: "Read request headers with requestHeader()/requestHeaders() from platform/http/exchange-headers.ts" },
+      ],
+    },
+  },
   // Server production code: no test harness, and SQL (Kysely) only in the data layer.
   { files: ["src/server/**/*.ts"], ignores: SERVER_TEST_CODE, rules: restrictImports(NO_SCRIPTS, NO_TESTING, NO_KYSELY) },
   { files: SERVER_DATA_LAYER, ignores: SERVER_TEST_CODE, rules: restrictImports(NO_SCRIPTS, NO_TESTING) },

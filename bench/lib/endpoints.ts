@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { parseDatabaseUrl } from "../../src/server/platform/config/config.ts";
 import { openDatabase } from "../../src/server/platform/db/connect.ts";
-import { encodeCursor, encodeKeyset } from "../../src/server/domain/keyset-cursor.ts";
+import { encodeCursor, encodeKeyset } from "../../src/server/platform/http/keyset-cursor.ts";
 
 export interface Endpoint {
   name: string;

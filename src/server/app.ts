@@ -12,7 +12,7 @@ import { classifyDatabaseFailure } from "./platform/http/database-errors.ts";
 import { EndpointRouter } from "./platform/request/endpoint-router.ts";
 import { HttpError } from "./platform/http/http-error.ts";
 import type { UnofficialStatusCode } from "hono/utils/http-status";
-import { LedgerError } from "./platform/db/executor.ts";
+import { LedgerError } from "./domain/ledger/ledger-error.ts";
 import { randomUUID } from "node:crypto";
 import { secureServerResponse, securityHeaders } from "./platform/http/security-headers.ts";
 import { type TrustProxy, addressKey, resolveClientAddress } from "./platform/http/client-address.ts";
@@ -24,7 +24,7 @@ import { areaRoutes } from "./routes.ts";
 import { issuerFromPublishableKey } from "./platform/config/config.ts";
 import { noteRequest } from "./platform/traffic.ts";
 import { MatchCacheRouter } from "./platform/http/match-cache-router.ts";
-import { nodeResponse, presetAnswerHeader, requestHeader } from "./platform/http/exchange-headers.ts";
+import { nodeResponse, presetAnswerHeader, requestHeader, requestHeaders } from "./platform/http/exchange-headers.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -140,7 +140,7 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
       stackTrace: failure instanceof Error ? (failure.stack ?? null) : null,
       // Written down by the one redactor (error-recorder/redact.ts): query keys with only their plain
       // values, header names with only harmless values, the user agent scrubbed.
-      context: { query: Object.fromEntries(url.searchParams), contentType: requestHeader(c, "content-type") ?? null, headers: c.req.header() },
+      context: { query: Object.fromEntries(url.searchParams), contentType: requestHeader(c, "content-type") ?? null, headers: requestHeaders(c) },
       requestId: c.get("requestId"),
       // Budgets are per source (error-recorder.ts): the signed-in user, else the client's address.
       source: c.get("user") ? `user:${c.get("user")!.id}` : `ip:${addressKey(c.get("clientIp"))}`,
@@ -182,7 +182,7 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
   const metricsToken = deps.config.metricsToken;
   if (metricsToken) {
     app.get("/metrics", async (c) => {
-      if (!metricsTokenMatches(c.req.header("authorization"), metricsToken)) return c.json(errorBody("unauthorized", "Authentication required"), 401);
+      if (!metricsTokenMatches(requestHeader(c, "authorization"), metricsToken)) return c.json(errorBody("unauthorized", "Authentication required"), 401);
       const { body, contentType } = await metricsText();
       return c.body(body, 200, { "Content-Type": contentType, "Cache-Control": "no-store" });
     });

@@ -100,13 +100,15 @@ function productionServer(app: Hono<AppEnv>, config: AppConfig): { send(path: st
   return {
     async send(path, init) {
       const { port } = await listening();
+      // As a client sends it: non-ASCII and other characters percent-encoded (node:http refuses them raw).
+      const target = new URL(path, "http://127.0.0.1");
       const payload = init.body === null ? null : typeof init.body === "string" ? Buffer.from(init.body) : Buffer.from(await new Response(init.body).arrayBuffer());
       const headers: Record<string, string> = {};
       init.headers.forEach((value, name) => (headers[name] = value));
       if (payload && headers["content-length"] === undefined) headers["content-length"] = String(payload.length);
       return new Promise<Response>((resolve, reject) => {
         let answered = false;
-        const req = httpRequest({ host: "127.0.0.1", port, path, method: init.method, headers, agent }, (res) => {
+        const req = httpRequest({ host: "127.0.0.1", port, path: target.pathname + target.search, method: init.method, headers, agent }, (res) => {
           answered = true;
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));

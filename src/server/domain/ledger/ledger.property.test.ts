@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { fixedClock } from "../../platform/clock.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import { cancelOrder, placeOrder, refundOrder } from "./orders.ts";
-import { LedgerError } from "../../platform/db/executor.ts";
+import { LedgerError } from "./ledger-error.ts";
 import {
   addPendingPayouts,
   cancelPayout,

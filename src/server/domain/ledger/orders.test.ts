@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock } from "../../platform/clock.ts";
 import { readCounters } from "./counters.ts";
-import { LedgerError } from "../../platform/db/executor.ts";
+import { LedgerError } from "./ledger-error.ts";
 import { cancelOrder, feeCents, placeOrder, refundOrder } from "./orders.ts";
 import { createProduct } from "./products.ts";
 import { compareRollups } from "./recompute.ts";

@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import { COUNTER_NAMES, COUNTERS, type CounterName } from "./counters.ts";
 import { readProductLimit } from "./product-limit.ts";
-import { dayOf, type Executor, inTransaction } from "../../platform/db/executor.ts";
+import { type Executor, inTransaction } from "../../platform/db/executor.ts";
+import { dayOf } from "./ledger-error.ts";
 import { rebuildProductSalesAndWindows, shiftDay } from "./period-totals.ts";
 
 /**
@@ -204,7 +205,7 @@ export async function computeExpectedRollups(db: Executor): Promise<RollupSnapsh
     }
   }
 
-  const payouts = await db.selectFrom("payouts").select(["run_id", "vendor_id", "status", "amount_cents", "paid_at", "reversed_cents"]).execute();
+  const payouts = await db.selectFrom("payouts").select(["run_id", "vendor_id", "status", "amount_cents", "paid_at"]).execute();
   const payoutAccounts = new Map<string, Row>();
   const accounts = await db.selectFrom("payout_accounts").select(["vendor_id", "status"]).execute();
   const statusOf = new Map(accounts.map((a) => [a.vendor_id, a.status]));
@@ -223,8 +224,7 @@ export async function computeExpectedRollups(db: Executor): Promise<RollupSnapsh
     const a = payoutAccounts.get(p.vendor_id);
     if (!a) continue;
     if (p.status === "paid") {
-      // What Stripe took back of the transfer (transfer.reversed) is owed again, not paid out.
-      a.paid_out_cents = Number(a.paid_out_cents) + amount - Number(p.reversed_cents);
+      a.paid_out_cents = Number(a.paid_out_cents) + amount;
       if (p.paid_at && (a.last_payout_at === null || String(a.last_payout_at) < p.paid_at)) a.last_payout_at = p.paid_at;
     }
     // A payout whose outcome is unknown may have been sent: in flight until Stripe is asked.

@@ -3,7 +3,8 @@ import type { Clock } from "../../platform/clock.ts";
 import { newId } from "../../platform/db/ids.ts";
 import type { SubscriptionsTable } from "../../platform/db/schema.ts";
 import { COUNTERS, incrementCounters } from "./counters.ts";
-import { dayOf, type Executor, inTransaction, isoTime, isoTimeOrNow, LedgerError, requireNonNegativeInteger } from "../../platform/db/executor.ts";
+import { type Executor, inTransaction } from "../../platform/db/executor.ts";
+import { dayOf, isoTime, isoTimeOrNow, LedgerError, requireNonNegativeInteger } from "./ledger-error.ts";
 import { addToDailyPlatformTotals } from "./rollups.ts";
 import { requireVendor } from "./vendors.ts";
 

@@ -1,4 +1,5 @@
-import { type Executor, inTransaction, LedgerError, requireNonNegativeInteger } from "../../platform/db/executor.ts";
+import { type Executor, inTransaction } from "../../platform/db/executor.ts";
+import { LedgerError, requireNonNegativeInteger } from "./ledger-error.ts";
 import { addToVendorTotals } from "./rollups.ts";
 
 export interface DayVisits {

@@ -3,7 +3,7 @@ import type { Transaction } from "kysely";
 import type { DB } from "../../platform/db/schema.ts";
 import type { DatabaseKind } from "../../platform/db/connect.ts";
 import { newId } from "../../platform/db/ids.ts";
-import { encodeKeyset } from "../keyset-cursor.ts";
+import { encodeKeyset } from "../../platform/http/keyset-cursor.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import type { Clock } from "../../platform/clock.ts";
 import { DEFAULT_FEE_RATE_BASIS_POINTS, SETTINGS_CATALOG, SETTING_KEYS, percentageToBasisPoints, type SettingKey } from "./settings-catalog.ts";

@@ -59,7 +59,7 @@ import {
   setUserRole,
 } from "./admin-users.queries.ts";
 import { ClerkInvitations } from "./clerk-invitations.ts";
-import { encodeKeyset, readKeyset } from "../../domain/keyset-cursor.ts";
+import { encodeKeyset, keysetPage, readKeyset } from "../../platform/http/keyset-cursor.ts";
 
 const DAY_MS = 86_400_000;
 /** Longest id looked up; longer ones cannot exist and are answered 404 without a query. */
@@ -138,16 +138,15 @@ export class AdminUsersService {
     const order = (descending ? query.sort.slice(1) : query.sort) as StaffOrder;
     const after = query.cursor ? readStaffCursor(query.cursor, query.sort) : undefined;
     const [rows, total] = await Promise.all([listStaffPage(this.db, filter, { order, descending }, after, query.limit + 1), countStaff(this.db, filter)]);
-    const page = rows.slice(0, query.limit);
+    // The e-mail order keeps its cursor of one e-mail; the others carry their sort and value too.
+    const cursorOf = (row: (typeof rows)[number]) => (query.sort === "email" ? encodeKeyset([row.email]) : encodeKeyset([query.sort, `=${row.sort_value}`, row.email]));
+    const { page, nextCursor } = keysetPage(rows, query.limit, cursorOf);
     const facts = await sessionFacts(
       this.db,
       page.map((r) => r.id),
       this.now(),
     );
-    const last = page[page.length - 1];
-    // The e-mail order keeps its cursor of one e-mail; the others carry their sort and value too.
-    const cursorOf = (row: (typeof rows)[number]) => (query.sort === "email" ? encodeKeyset([row.email]) : encodeKeyset([query.sort, `=${row.sort_value}`, row.email]));
-    return { users: page.map((r) => this.toAdminUser(r, facts.get(r.id))), total, nextCursor: rows.length > query.limit && last ? cursorOf(last) : null };
+    return { users: page.map((r) => this.toAdminUser(r, facts.get(r.id))), total, nextCursor };
   }
 
   private async staffMember(executor: Executor, id: string): Promise<StaffRow & { password_hash: string | null }> {

@@ -1,6 +1,6 @@
 import type { AuditEntry, AuditLogFilters, AuditLogQuery, AuditLogResponse } from "../../../contract/audit-log.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
-import { decodeCursor, encodeCursor } from "../../domain/keyset-cursor.ts";
+import { decodeCursor, encodeCursor } from "../../platform/http/keyset-cursor.ts";
 import { type AuditRow, type AuditRowFilters, listAuditRows } from "../../domain/audit/audit.queries.ts";
 
 const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;

@@ -9,7 +9,7 @@ import type {
   RecipientsResponse,
 } from "../../../contract/communications.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
-import { decodeCursor, encodeCursor, encodeKeyset, readKeyset } from "../../domain/keyset-cursor.ts";
+import { decodeCursor, encodeCursor, encodeKeyset, keysetPage, readKeyset } from "../../platform/http/keyset-cursor.ts";
 import { readSettings } from "../../domain/settings/settings.queries.ts";
 import { inChunks } from "../../platform/db/in-chunks.ts";
 import { newId } from "../../platform/db/ids.ts";
@@ -204,17 +204,15 @@ export class CommunicationsService {
   async list(limit: number, cursor: string | undefined): Promise<AnnouncementsResponse> {
     const after = cursor ? decodeCursor(cursor) : null;
     const rows = await listAnnouncementsPage(this.db, limit + 1, after);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return { announcements: page.map((r) => this.toItem(r)), nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
+    const { page, nextCursor } = keysetPage(rows, limit, (last) => encodeCursor({ createdAt: last.created_at, id: last.id }));
+    return { announcements: page.map((r) => this.toItem(r)), nextCursor };
   }
 
   async recipients(id: string, query: RecipientsQuery): Promise<RecipientsResponse> {
     const after = query.cursor ? readKeyset(query.cursor, ["string"])[0] : null;
     await this.found(id);
     const rows = await listRecipientsPage(this.db, id, query.status, query.limit + 1, after);
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
+    const { page, nextCursor } = keysetPage(rows, query.limit, (last) => encodeKeyset([last.vendor_id]));
     return {
       recipients: page.map((r) => ({
         vendorId: r.vendor_id,
@@ -225,7 +223,7 @@ export class CommunicationsService {
         lastError: r.last_error,
         sentAt: r.sent_at,
       })),
-      nextCursor: rows.length > query.limit && last ? encodeKeyset([last.vendor_id]) : null,
+      nextCursor,
     };
   }
 

@@ -1,5 +1,5 @@
 import { ERROR_LOGS_EXPORT_KIND, type ErrorLogEntry, type ErrorLogsFilters, errorLogsFiltersSchema } from "../../../contract/error-logs.ts";
-import type { NewestFirstPosition } from "../../domain/keyset-cursor.ts";
+import type { NewestFirstPosition } from "../../platform/http/keyset-cursor.ts";
 import { defineExport } from "../../platform/exports/export-kind.ts";
 import { listErrorLogs } from "./error-logs.queries.ts";
 

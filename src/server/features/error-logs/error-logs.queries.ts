@@ -1,7 +1,7 @@
 import { ARCHIVE_RETENTION_DAYS, ERROR_LEVELS, type ErrorLevel, type ErrorLevelCounts, type ErrorLogEntry } from "../../../contract/error-logs.ts";
 import { inChunks } from "../../platform/db/in-chunks.ts";
 import type { Executor } from "../../platform/db/executor.ts";
-import type { ErrorLogCursor } from "../../domain/keyset-cursor.ts";
+import type { NewestFirstPosition } from "../../platform/http/keyset-cursor.ts";
 
 /**
  * The only place SQL for the Error Logs area lives. Performance notes (docs/product.md §12.3 "Performance
@@ -26,7 +26,7 @@ export interface ListErrorLogsInput {
   /** Rows to skip (page numbers); ignored when `after` is given. */
   offset: number;
   /** Keyset position: rows strictly after this one in the order (older when newest first). */
-  after?: ErrorLogCursor | undefined;
+  after?: NewestFirstPosition | undefined;
   /** Newest first (the default) or oldest first: the same index walked the other way. */
   oldestFirst?: boolean | undefined;
 }
@@ -52,7 +52,7 @@ export function listErrorLogsQuery(db: Executor, input: ListErrorLogsInput) {
 }
 
 /** One page in the list's order, plus the position of its last row when more rows follow. */
-export async function listErrorLogs(db: Executor, input: ListErrorLogsInput): Promise<{ rows: ErrorLogEntry[]; next: ErrorLogCursor | null }> {
+export async function listErrorLogs(db: Executor, input: ListErrorLogsInput): Promise<{ rows: ErrorLogEntry[]; next: NewestFirstPosition | null }> {
   const found = await listErrorLogsQuery(db, input).execute();
   const rows = found.slice(0, input.limit) as ErrorLogEntry[];
   const last = rows[rows.length - 1];

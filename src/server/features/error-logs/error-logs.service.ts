@@ -3,7 +3,7 @@ import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
 import { invalidField, notFound } from "../../platform/http/http-error.ts";
-import { decodeCursor, encodeCursor, encodeKeyset, type NewestFirstPosition, readKeyset } from "../../domain/keyset-cursor.ts";
+import { decodeCursor, encodeCursor, encodeKeyset, type NewestFirstPosition, readKeyset } from "../../platform/http/keyset-cursor.ts";
 import { archiveAllErrorLogs, archiveErrorLog, archiveErrorLogsById, cleanupArchivedErrorLogs, findErrorLogsById, listErrorLogs, readLevelCounts } from "./error-logs.queries.ts";
 
 const formatCount = (n: number) => n.toLocaleString("en-US");

@@ -44,7 +44,7 @@ import { dollars, toAccountItem, toBalanceItem, toPayoutItem, toRunItem } from "
 import { settleUnknownPayout } from "./payout-reconcile.ts";
 import { PAYOUT_RETRY_JOB, PAYOUT_RUN_JOB } from "./payout-run.job.ts";
 import { payoutProviderFor } from "./payout-provider.ts";
-import { encodeKeyset, readKeyset } from "../../domain/keyset-cursor.ts";
+import { encodeKeyset, keysetPage, readKeyset } from "../../platform/http/keyset-cursor.ts";
 
 const providerMissing = () => new HttpError(422, "payment_provider_not_configured", "Payment provider not configured");
 /** A run retries a job that failed on its own (a database outage) for a long while: its payouts wait for it. */
@@ -143,13 +143,8 @@ export class FinancialsService {
     }
     const filters = { status: query.status, vendorId: query.vendorId, runId: query.runId };
     const rows = await listPayoutsPage(this.db, filters, query.limit + 1, after);
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return {
-      payouts: page.map(toPayoutItem),
-      total: await countPayouts(this.db, filters),
-      nextCursor: rows.length > query.limit && last ? encodeKeyset([last.created_at, last.id]) : null,
-    };
+    const { page, nextCursor } = keysetPage(rows, query.limit, (last) => encodeKeyset([last.created_at, last.id]));
+    return { payouts: page.map(toPayoutItem), total: await countPayouts(this.db, filters), nextCursor };
   }
 
   async balances(query: BalancesQuery): Promise<BalancesResponse> {
@@ -159,15 +154,9 @@ export class FinancialsService {
       after = { balanceCents: key[0], vendorId: key[1] };
     }
     const rows = await listBalancesPage(this.db, query.accountStatus, query.limit + 1, after);
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
+    const { page, nextCursor } = keysetPage(rows, query.limit, (last) => encodeKeyset([last.balance_cents, last.vendor_id]));
     const totals = await readBalanceTotals(this.db, query.accountStatus);
-    return {
-      balances: page.map(toBalanceItem),
-      total: totals.vendors,
-      totalOwed: dollars(totals.cents),
-      nextCursor: rows.length > query.limit && last ? encodeKeyset([last.balance_cents, last.vendor_id]) : null,
-    };
+    return { balances: page.map(toBalanceItem), total: totals.vendors, totalOwed: dollars(totals.cents), nextCursor };
   }
 
   /**
@@ -243,9 +232,8 @@ export class FinancialsService {
       after = { createdAt: key[0], id: key[1] };
     }
     const rows = await listPayoutRunsPage(this.db, limit + 1, after);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return { runs: page.map(toRunItem), nextCursor: rows.length > limit && last ? encodeKeyset([last.created_at, last.id]) : null };
+    const { page, nextCursor } = keysetPage(rows, limit, (last) => encodeKeyset([last.created_at, last.id]));
+    return { runs: page.map(toRunItem), nextCursor };
   }
 
   async run(id: string): Promise<{ run: PayoutRunItem }> {

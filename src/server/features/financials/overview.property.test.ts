@@ -5,7 +5,7 @@ import { FINANCIAL_PERIODS, type FinancialFigures } from "../../../contract/fina
 import { addDays, daysBetween } from "../../domain/ledger/platform-days.queries.ts";
 import { fixedClock } from "../../platform/clock.ts";
 import type { DB } from "../../platform/db/schema.ts";
-import { LedgerError } from "../../platform/db/executor.ts";
+import { LedgerError } from "../../domain/ledger/ledger-error.ts";
 import { cancelOrder, placeOrder, refundOrder } from "../../domain/ledger/orders.ts";
 import { addPendingPayouts, finishPayoutRun, insertPayoutRun, markPayoutPaid, markPayoutProcessing } from "../../domain/ledger/payouts.ts";
 import { createProduct } from "../../domain/ledger/products.ts";

@@ -9,7 +9,7 @@ import {
   STOREFRONT_EVENT_TYPES,
   type StorefrontEventType,
 } from "../../../contract/integrations-events.ts";
-import { LedgerError } from "../../platform/db/executor.ts";
+import { LedgerError } from "../../domain/ledger/ledger-error.ts";
 import { zodErrorFields } from "../../platform/http/validate.ts";
 import type { ApiKeyPrincipal } from "../../platform/identity/api-keys.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";

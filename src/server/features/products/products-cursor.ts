@@ -1,4 +1,4 @@
-import { decodeKeysetArray } from "../../domain/keyset-cursor.ts";
+import { decodeKeysetArray } from "../../platform/http/keyset-cursor.ts";
 import { invalidField } from "../../platform/http/http-error.ts";
 
 /**

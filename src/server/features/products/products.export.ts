@@ -1,6 +1,7 @@
 import { PRODUCTS_EXPORT_KIND, type ProductListItem, type ProductsFilters, productsFiltersSchema } from "../../../contract/products.ts";
 import { defineExport } from "../../platform/exports/export-kind.ts";
-import { listProductRows } from "./products.queries.ts";
+import { listProductRows, sortSpec } from "./products.queries.ts";
+import { decodeProductCursor } from "./products-cursor.ts";
 
 /**
  * The products list as CSV with the screen's filters (search, vendor, status), newest first,
@@ -23,7 +24,8 @@ export const productsExport = defineExport<ProductsFilters, ProductListItem, str
     { header: "Created", value: (p) => p.createdAt },
   ],
   async readPage(db, filters, cursor, limit) {
-    const page = await listProductRows(db, { ...filters, sort: "newest", limit, cursor }, false);
+    const after = cursor === undefined ? undefined : decodeProductCursor(cursor, sortSpec("newest"));
+    const page = await listProductRows(db, { ...filters, sort: "newest", limit, after }, false);
     return { rows: page.products, next: page.next ?? undefined };
   },
 });

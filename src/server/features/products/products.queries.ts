@@ -1,6 +1,5 @@
 import { PostgresAdapter, type RawBuilder, sql } from "kysely";
 import {
-  MIN_PRODUCT_SEARCH_LENGTH,
   OVER_LIMIT_FILTER_VENDORS,
   PRODUCT_COUNT_CAP,
   PRODUCT_SEARCH_CAP,
@@ -13,10 +12,9 @@ import {
 } from "../../../contract/products.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import type { Product } from "../../platform/db/schema.ts";
-import { invalidField } from "../../platform/http/http-error.ts";
 import { COUNTERS, readCounters } from "../../domain/ledger/counters.ts";
 import { readProductLimit } from "../../domain/ledger/product-limit.ts";
-import { decodeProductCursor, encodeProductCursor, type ProductCursor } from "./products-cursor.ts";
+import { encodeProductCursor, type ProductCursor } from "./products-cursor.ts";
 
 /**
  * The only place product-catalogue SQL lives (docs/product.md §16). Nothing here scans products:
@@ -58,7 +56,8 @@ export interface ProductRowsPage {
 export interface ListInput extends ProductsFilters {
   sort: ProductSort;
   limit: number;
-  cursor?: string | undefined;
+  /** The decoded position after which the page starts (products-cursor.ts). */
+  after?: ProductCursor | undefined;
 }
 
 /** `and` conditions of the vendor and status filters on alias `p`. */
@@ -316,10 +315,8 @@ export async function listProductRows(
   index: SearchIndexReads = readSearchIndex(db),
 ): Promise<{ products: ProductListItem[]; next: string | null; total?: Total }> {
   const spec = sortSpec(input.sort);
-  const cursor = input.cursor === undefined ? undefined : decodeProductCursor(input.cursor, spec);
+  const cursor = input.after;
   const search = input.search?.trim() ?? "";
-  // The contract refuses shorter texts; this guards any other caller (no index could serve them).
-  if (search !== "" && [...search].length < MIN_PRODUCT_SEARCH_LENGTH) throw invalidField("search", `must be at least ${MIN_PRODUCT_SEARCH_LENGTH} characters`);
   let page: ProductRowsPage;
   let total: Promise<Total | undefined>;
   // A product's storefront id (docs/integration.md) finds that product, when it passes the filters.

@@ -1,13 +1,23 @@
-import type { BulkProductStatusRequest, BulkProductStatusResponse, ProductDetail, ProductListItem, ProductsQuery, ProductsResponse, ProductsSummary } from "../../../contract/products.ts";
+import {
+  type BulkProductStatusRequest,
+  type BulkProductStatusResponse,
+  MIN_PRODUCT_SEARCH_LENGTH,
+  type ProductDetail,
+  type ProductListItem,
+  type ProductsQuery,
+  type ProductsResponse,
+  type ProductsSummary,
+} from "../../../contract/products.ts";
 import { changedValues, recordAudit } from "../../domain/audit/audit-log.ts";
 import { COUNTERS, readCounters } from "../../domain/ledger/counters.ts";
 import { readProductLimit } from "../../domain/ledger/product-limit.ts";
 import { moderateProducts } from "../../domain/ledger/products.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
-import { notFound } from "../../platform/http/http-error.ts";
+import { invalidField, notFound } from "../../platform/http/http-error.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import { SearchIndexMemo } from "./search-counts.ts";
-import { findProductWithVendor, listProductRows, readModerationHistory, readProductsAddedSince, readVendorOfProduct, readVendorsOverLimit, toApiStatus, toListItem } from "./products.queries.ts";
+import { decodeProductCursor } from "./products-cursor.ts";
+import { findProductWithVendor, listProductRows, sortSpec, readModerationHistory, readProductsAddedSince, readVendorOfProduct, readVendorsOverLimit, toApiStatus, toListItem } from "./products.queries.ts";
 
 const DAY_MS = 86_400_000;
 /** Vendors over the limit the summary names (the count is the counter's). */
@@ -31,7 +41,12 @@ export class ProductsService {
   }
 
   async list(query: ProductsQuery): Promise<ProductsResponse> {
-    const { products, next, total } = await listProductRows(this.db, query, true, this.searchIndex.at(this.db));
+    const { cursor, ...rest } = query;
+    const search = query.search?.trim() ?? "";
+    // The contract refuses shorter texts; this guards any other caller (no index could serve them).
+    if (search !== "" && [...search].length < MIN_PRODUCT_SEARCH_LENGTH) throw invalidField("search", `must be at least ${MIN_PRODUCT_SEARCH_LENGTH} characters`);
+    const after = cursor === undefined ? undefined : decodeProductCursor(cursor, sortSpec(query.sort));
+    const { products, next, total } = await listProductRows(this.db, { ...rest, after }, true, this.searchIndex.at(this.db));
     return { products, total: total!.total, totalCapped: total!.totalCapped, nextCursor: next };
   }
 

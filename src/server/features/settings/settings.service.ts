@@ -3,7 +3,7 @@ import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
 import { validateSettingChanges } from "./settings-validation.ts";
-import { readKeyset } from "../../domain/keyset-cursor.ts";
+import { readKeyset } from "../../platform/http/keyset-cursor.ts";
 import { readSettingHistory, readSettings, writeSettings } from "../../domain/settings/settings.queries.ts";
 import { recountVendorsOverProductLimit } from "../../domain/ledger/product-limit.ts";
 

@@ -1,6 +1,6 @@
 import { PostgresAdapter, type RawBuilder, sql } from "kysely";
 import type { AdminVendorRow, AdminVendorsQuery, VendorSort, VendorsFilters } from "../../../contract/vendors.ts";
-import type { CursorPart } from "../../domain/keyset-cursor.ts";
+import type { CursorPart } from "../../platform/http/keyset-cursor.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import { fetchAdminRows, postgresSearchMatch, sqliteSearchMatch, statusCondition } from "./vendors.queries.ts";
 

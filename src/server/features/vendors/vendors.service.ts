@@ -10,7 +10,7 @@ import type {
   VendorSort,
 } from "../../../contract/vendors.ts";
 import { MAX_VENDORS_ARRAY, VENDOR_SEARCH_SORT_CAP } from "../../../contract/vendors.ts";
-import { encodeKeyset, readKeyset } from "../../domain/keyset-cursor.ts";
+import { encodeKeyset, keysetPage, readKeyset } from "../../platform/http/keyset-cursor.ts";
 import type { Vendor } from "../../platform/db/schema.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
@@ -82,20 +82,12 @@ export class VendorsService {
       keys = await sortedVendorKeys(this.db, sort, query.status, after, query.limit + 1);
       total = query.status ? counts[query.status] : counts.total;
     }
-    const page = keys.slice(0, query.limit);
-    const last = page.at(-1);
-    return {
-      vendors: await fetchAdminRows(
-        this.db,
-        page.map((k) => k.id),
-      ),
-      total,
-      totalCapped: false,
-      page: query.page,
-      limit: query.limit,
-      counts,
-      nextCursor: keys.length > query.limit && last ? encodeKeyset([sort, last.value, last.id]) : null,
-    };
+    const { page, nextCursor } = keysetPage(keys, query.limit, (last) => encodeKeyset([sort, last.value, last.id]));
+    const vendors = await fetchAdminRows(
+      this.db,
+      page.map((k) => k.id),
+    );
+    return { vendors, total, totalCapped: false, page: query.page, limit: query.limit, counts, nextCursor };
   }
 
   /** The array call, bounded to the newest MAX_VENDORS_ARRAY vendors. */

@@ -26,6 +26,15 @@ export function requestHeader(c: Context, name: string): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
+/** Every request header by its name (lower case), for the error log's redacted copy of them. */
+export function requestHeaders(c: Context): Record<string, string> {
+  const incoming = bindings(c)?.incoming;
+  if (!(incoming instanceof IncomingMessage)) return c.req.header();
+  const all: Record<string, string> = {};
+  for (const [name, value] of Object.entries(incoming.headers)) if (value !== undefined) all[name] = Array.isArray(value) ? value.join(", ") : value;
+  return all;
+}
+
 /**
  * Sets a header on this request's answer, whichever answer it turns out to be (the handler's, an
  * error's, a 404); a value the handler gives the same header itself wins. Under node:http it goes

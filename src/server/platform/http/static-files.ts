@@ -1,3 +1,4 @@
+import { requestHeader } from "./exchange-headers.ts";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize, resolve, sep } from "node:path";
@@ -102,7 +103,7 @@ export function serveWebApp(root: string): MiddlewareHandler {
     const candidate = resolve(absoluteRoot, relative);
     const insideRoot = candidate.startsWith(absoluteRoot + sep);
     const hidden = relative.split(/[/\\]/).some((segment) => segment.startsWith("."));
-    const acceptEncoding = c.req.header("accept-encoding");
+    const acceptEncoding = requestHeader(c, "accept-encoding");
     if (insideRoot && !hidden && extname(candidate) !== "") {
       const file = await load(candidate);
       if (file) {

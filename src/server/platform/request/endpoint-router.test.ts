@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../app.ts";
 import type { AppEnv } from "./app-env.ts";
-import { LedgerError } from "../db/executor.ts";
+import { LedgerError } from "../../domain/ledger/ledger-error.ts";
 import { type TestContext, createTestContext, testDatabaseKinds } from "../../testing/test-app.ts";
 
 type ErrorAnswer = { error: { code: string; message: string; fields?: Record<string, string> } };

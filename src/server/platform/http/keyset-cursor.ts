@@ -1,5 +1,5 @@
-import { invalidField } from "../platform/http/http-error.ts";
-import { unstorableTextProblem } from "../platform/http/validate.ts";
+import { invalidField } from "./http-error.ts";
+import { unstorableTextProblem } from "./validate.ts";
 
 /**
  * The one keyset cursor of every list (docs/product.md §2.5): the last row a page showed, as the
@@ -23,7 +23,7 @@ export function encodeKeyset(parts: ReadonlyArray<string | number>): string {
 
 /**
  * The JSON array a cursor's text decodes to, or null when it is none. Its text parts are held to
- * the input rules (http/validate.ts): the client chose them, and a NUL in one would reach the
+ * the input rules (validate.ts): the client chose them, and a NUL in one would reach the
  * database as the seek position (PostgreSQL refuses it with a 500).
  */
 export function decodeKeysetArray(text: string): unknown[] | null {
@@ -71,5 +71,12 @@ export function decodeCursor(text: string): NewestFirstPosition {
   return { createdAt, id };
 }
 
-/** @deprecated name kept for the error-log queries; the position is the same for every newest-first list. */
-export type ErrorLogCursor = NewestFirstPosition;
+/**
+ * One page of a keyset list from `rows` read with `limit + 1`: the first `limit` rows, and the
+ * cursor after the last of them when another row follows (null on the last page).
+ */
+export function keysetPage<R>(rows: R[], limit: number, cursorOf: (last: R) => string): { page: R[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { page, nextCursor: rows.length > limit && last !== undefined ? cursorOf(last) : null };
+}
