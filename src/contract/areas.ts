@@ -13,6 +13,8 @@ export const API_AREAS = {
   auth: { screen: null },
   vendors: { screen: "vendors" },
   dashboard: { screen: "dashboard" },
+  /** The featured artist, its queue and history: a card of the dashboard (docs/product.md §18.1). */
+  "featured-artist": { screen: "dashboard" },
   analytics: { screen: "analytics" },
   /** The Error Logs screen (route /errors, docs/product.md §5), reading what src/server/platform/error-recorder writes. */
   "error-logs": { screen: "error-logs" },

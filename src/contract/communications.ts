@@ -269,7 +269,7 @@ export const PUBLIC_ANNOUNCEMENTS_MAX_AGE_SECONDS = 30;
 export const publicAnnouncementsEndpoint = defineEndpoint({
   method: "get",
   path: "/api/public/announcements",
-  area: "public",
+  area: "communications",
   cache: { per: "everyone" },
   access: "public",
   summary: "The announcements artists see on their dashboard now (title, message, dates)",

@@ -57,7 +57,7 @@ export type SetFeaturedArtistRequest = z.infer<typeof setFeaturedArtistRequestSc
 export const getFeaturedArtistEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/featured-artist",
-  area: "dashboard",
+  area: "featured-artist",
   access: "admin",
   summary: "The featured artist now, the queue after it and the latest past ones",
   success: { status: 200, description: "Current, upcoming and history", schema: featuredArtistResponseSchema },
@@ -66,25 +66,25 @@ export const getFeaturedArtistEndpoint = defineEndpoint({
 export const setFeaturedArtistEndpoint = defineEndpoint({
   method: "post",
   path: "/api/admin/featured-artist",
-  area: "dashboard",
+  area: "featured-artist",
   access: "admin",
   summary: "Feature an active, non-internal artist for 1–90 days: from now (replacing the current one) or queued after it",
   body: setFeaturedArtistRequestSchema,
   bodyExample: { vendorId: "0193b1c2-0000-7000-8000-000000000001", duration: 7 },
   success: { status: 201, description: "The featured artist now, the queue and history after the change", schema: featuredArtistResponseSchema },
   errors: [400, 404, 409, 415, 422],
-  invalidates: ["dashboard"],
+  invalidates: ["featured-artist", "dashboard"],
 });
 
 export const endFeaturedArtistEndpoint = defineEndpoint({
   method: "delete",
   path: "/api/admin/featured-artist/current",
-  area: "dashboard",
+  area: "featured-artist",
   access: "admin",
   summary: "End the current featured artist now (the next queued one, if any, starts at once)",
   success: { status: 200, description: "The featured artist now, the queue and history after the change", schema: featuredArtistResponseSchema },
   errors: [404],
-  invalidates: ["dashboard"],
+  invalidates: ["featured-artist", "dashboard"],
 });
 
 /** What the storefront may show of the featured artist: nothing private. */
@@ -107,7 +107,7 @@ export const PUBLIC_FEATURED_MAX_AGE_SECONDS = 60;
 export const publicFeaturedArtistEndpoint = defineEndpoint({
   method: "get",
   path: "/api/public/featured-artist",
-  area: "public",
+  area: "featured-artist",
   cache: { per: "everyone" },
   access: "public",
   summary: "The storefront's read of the featured artist now: name, slug and about text (cacheable for 60 s)",

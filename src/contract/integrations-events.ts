@@ -275,5 +275,5 @@ export const ingestEventsEndpoint = defineEndpoint({
   },
   success: { status: 200, description: "One result per event, in the order sent", schema: ingestEventsResponseSchema },
   errors: [403, 429],
-  invalidates: ["dashboard", "vendors", "products", "analytics", "financials", "error-logs"],
+  invalidates: ["dashboard", "featured-artist", "vendors", "products", "analytics", "financials", "error-logs"],
 });

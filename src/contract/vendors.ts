@@ -296,7 +296,7 @@ export const setVendorStatusEndpoint = defineEndpoint({
   bodyExample: { isActive: false },
   success: { status: 200, description: "The vendor as the list shows it", schema: vendorListItemSchema },
   errors: [400, 404, 415],
-  invalidates: ["vendors", "dashboard", "analytics"],
+  invalidates: ["vendors", "featured-artist", "dashboard", "analytics"],
 });
 
 export const deleteVendorEndpoint = defineEndpoint({
@@ -312,7 +312,7 @@ export const deleteVendorEndpoint = defineEndpoint({
   bodyExample: { deleteFromClerk: false },
   success: { status: 200, description: "What was deleted", schema: vendorDeleteResponseSchema },
   errors: [400, 404, 409, 415],
-  invalidates: ["vendors", "dashboard", "analytics"],
+  invalidates: ["vendors", "featured-artist", "dashboard", "analytics"],
 });
 
 export const bulkVendorStatusEndpoint = defineEndpoint({
@@ -327,5 +327,5 @@ export const bulkVendorStatusEndpoint = defineEndpoint({
   bodyExample: { ids: ["0193a0c4-8a5e-7c1e-9a51-2f4b6c8d9e01"], isActive: false },
   success: { status: 200, description: "How many changed", schema: bulkVendorStatusResponseSchema },
   errors: [400, 404, 415],
-  invalidates: ["vendors", "dashboard", "analytics"],
+  invalidates: ["vendors", "featured-artist", "dashboard", "analytics"],
 });

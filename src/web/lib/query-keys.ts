@@ -37,8 +37,8 @@ export const queryKeys = {
   dashboard: area("dashboard", (key) => ({
     stats: () => key("stats"),
     attention: () => key("attention"),
-    featured: () => key("featured-artist"),
   })),
+  "featured-artist": area("featured-artist", (key) => ({ current: () => key("current") })),
   analytics: area("analytics", (key) => ({
     period: (days: AnalyticsPeriod) => key(days),
     sales: (days: AnalyticsPeriod, groupBy: SalesGrouping) => key("sales", days, groupBy),

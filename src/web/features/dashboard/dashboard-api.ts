@@ -16,7 +16,7 @@ export function useAttention(enabled: boolean) {
 
 /** The featured artist now, the queue and the history (docs/product.md §18.1). */
 export function useFeaturedArtist(enabled: boolean) {
-  return useQuery({ queryKey: queryKeys.dashboard.featured(), queryFn: ({ signal }) => callApi(getFeaturedArtistEndpoint, {}, { signal }), enabled });
+  return useQuery({ queryKey: queryKeys["featured-artist"].current(), queryFn: ({ signal }) => callApi(getFeaturedArtistEndpoint, {}, { signal }), enabled });
 }
 
 export function useEndFeaturedArtist() {
