@@ -1,5 +1,5 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type ErrorHandler, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ApiError } from "../contract/common.ts";
 import type { AppDeps, AppEnv } from "./platform/request/app-env.ts";
@@ -76,11 +76,29 @@ export function serverResponseClass(config: AppDeps["config"]): ReturnType<typeo
 /** Builds the whole HTTP app from injected dependencies: no globals, so tests get a fresh one each. */
 export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<AppEnv>> } = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ router: new MatchCacheRouter() });
-
   app.use("*", securityHeaders({ clerkFrontendApiOrigin: clerkOrigin(deps.config) }));
-  // One middleware observes every request: its id and timing, its access line, its metrics, and an
-  // error-log row for an answer that calls for one (one async step per request, not two).
-  app.use("*", async (c, next) => {
+  app.use("*", observeRequests(deps));
+  guardApi(app, deps);
+
+  const router = new EndpointRouter(app, deps.readCache);
+  for (const register of areaRoutes) register(router, deps);
+  // Test-only routes (e.g. one that throws) mount behind the same middleware as the real ones.
+  for (const routes of options.extraRoutes ?? []) app.route("/api", routes);
+
+  app.all("/api/*", (c) => c.json(errorBody("not_found", `No API route for ${c.req.method} ${c.req.path}`), 404));
+  serveMetrics(app, deps.config.metricsToken);
+  if (deps.staticRoot) app.use("*", serveWebApp(deps.staticRoot));
+
+  app.notFound((c) => c.json(errorBody("not_found", "Not found"), 404));
+
+  app.onError(answerFailure(deps));
+  return app;
+}
+
+// One middleware observes every request: its id and timing, its access line, its metrics, and an
+// error-log row for an answer that calls for one (one async step per request, not two).
+function observeRequests(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
     const started = performance.now();
     noteRequest();
     c.set("clientIp", clientIp(c, deps.config.trustProxy));
@@ -121,35 +139,38 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
       ...(c.get("route") ? { route } : {}),
     });
     const level = levelForStatus(c.res.status);
-    if (level) await recordError(c, level);
+    if (level) await recordError(deps, c, level);
+  };
+}
+
+/** Writes a 5xx, 403 or 429 answer to error_logs (levels: see error-recorder.ts). */
+async function recordError(deps: AppDeps, c: Context<AppEnv>, level: NonNullable<ReturnType<typeof levelForStatus>>): Promise<void> {
+  const failure = c.get("failure");
+  const url = new URL(c.req.url);
+  const recording = deps.errors.record({
+    level,
+    message: failure instanceof Error ? failure.message : await responseMessage(c.res),
+    endpoint: url.pathname + url.search,
+    method: c.req.method,
+    statusCode: c.res.status,
+    userEmail: c.get("user")?.email ?? null,
+    ipAddress: c.get("clientIp"),
+    userAgent: requestHeader(c, "user-agent") ?? null,
+    stackTrace: failure instanceof Error ? (failure.stack ?? null) : null,
+    // Written down by the one redactor (error-recorder/redact.ts): query keys with only their plain
+    // values, header names with only harmless values, the user agent scrubbed.
+    context: { query: Object.fromEntries(url.searchParams), contentType: requestHeader(c, "content-type") ?? null, headers: requestHeaders(c) },
+    requestId: c.get("requestId"),
+    // Budgets are per source (error-recorder.ts): the signed-in user, else the client's address.
+    source: c.get("user") ? `user:${c.get("user")!.id}` : `ip:${addressKey(c.get("clientIp"))}`,
   });
+  // When the database itself is locked or gone, writing the log entry would wait out the same
+  // lock (up to 5 s more) before the client hears its 503: record it in the background instead.
+  if (!classifyDatabaseFailure(failure)) await recording;
+}
 
-  /** Writes a 5xx, 403 or 429 answer to error_logs (levels: see error-recorder.ts). */
-  async function recordError(c: Context<AppEnv>, level: NonNullable<ReturnType<typeof levelForStatus>>): Promise<void> {
-    const failure = c.get("failure");
-    const url = new URL(c.req.url);
-    const recording = deps.errors.record({
-      level,
-      message: failure instanceof Error ? failure.message : await responseMessage(c.res),
-      endpoint: url.pathname + url.search,
-      method: c.req.method,
-      statusCode: c.res.status,
-      userEmail: c.get("user")?.email ?? null,
-      ipAddress: c.get("clientIp"),
-      userAgent: requestHeader(c, "user-agent") ?? null,
-      stackTrace: failure instanceof Error ? (failure.stack ?? null) : null,
-      // Written down by the one redactor (error-recorder/redact.ts): query keys with only their plain
-      // values, header names with only harmless values, the user agent scrubbed.
-      context: { query: Object.fromEntries(url.searchParams), contentType: requestHeader(c, "content-type") ?? null, headers: requestHeaders(c) },
-      requestId: c.get("requestId"),
-      // Budgets are per source (error-recorder.ts): the signed-in user, else the client's address.
-      source: c.get("user") ? `user:${c.get("user")!.id}` : `ip:${addressKey(c.get("clientIp"))}`,
-    });
-    // When the database itself is locked or gone, writing the log entry would wait out the same
-    // lock (up to 5 s more) before the client hears its 503: record it in the background instead.
-    if (!classifyDatabaseFailure(failure)) await recording;
-  }
-
+/** The body limit, who the caller is, and the guards of the admin-only and API-key prefixes. */
+function guardApi(app: Hono<AppEnv>, deps: AppDeps): void {
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
@@ -170,16 +191,11 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
     app.use(prefix, guard);
     app.use(`${prefix}/*`, guard);
   }
+}
 
-  const router = new EndpointRouter(app, deps.readCache);
-  for (const register of areaRoutes) register(router, deps);
-  // Test-only routes (e.g. one that throws) mount behind the same middleware as the real ones.
-  for (const routes of options.extraRoutes ?? []) app.route("/api", routes);
-
-  app.all("/api/*", (c) => c.json(errorBody("not_found", `No API route for ${c.req.method} ${c.req.path}`), 404));
+function serveMetrics(app: Hono<AppEnv>, metricsToken: string | undefined): void {
   // Prometheus metrics on the main port only behind METRICS_TOKEN (else see METRICS_PORT, serve.ts);
   // outside /api, so not part of the API or its document.
-  const metricsToken = deps.config.metricsToken;
   if (metricsToken) {
     app.get("/metrics", async (c) => {
       if (!metricsTokenMatches(requestHeader(c, "authorization"), metricsToken)) return c.json(errorBody("unauthorized", "Authentication required"), 401);
@@ -187,11 +203,11 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
       return c.body(body, 200, { "Content-Type": contentType, "Cache-Control": "no-store" });
     });
   }
-  if (deps.staticRoot) app.use("*", serveWebApp(deps.staticRoot));
+}
 
-  app.notFound((c) => c.json(errorBody("not_found", "Not found"), 404));
-
-  app.onError((err, c) => {
+/** The one error shape for every failure: the client's aborts, HttpError, LedgerError, the database, and anything else as a logged 500. */
+function answerFailure(deps: AppDeps): ErrorHandler<AppEnv> {
+  return (err, c) => {
     // The client reset its connection mid-body, or its body outlasted the request timeout, whoever
     // was reading it (the body limit reads a chunked body itself): nobody is left to answer and
     // nothing failed here. No error-log row (levelForStatus(499/408) is none), nothing printed, and
@@ -220,9 +236,7 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
     c.set("failure", err);
     logEvent(deps.logger, "error", "unhandled exception", { ...failed(), err });
     return c.json(errorBody("internal_error", "Internal server error"), 500);
-  });
-
-  return app;
+  };
 }
 
 async function responseMessage(res: Response): Promise<string> {
