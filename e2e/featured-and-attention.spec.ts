@@ -60,6 +60,8 @@ const FILTERED: Record<AttentionItem["key"], (page: Page, href: URL) => Promise<
   payouts_failed: (page) => expect(page.locator("#payouts-status")).toHaveText(/^Failed/),
   payouts_unknown: (page) => expect(page.locator("#payouts-status")).toHaveText(/^Unknown/),
   stripe_differences: (page) => expect(page.getByTestId("stripe-differences")).toContainText("open difference"),
+  // The Integrations screen, where each disabled endpoint says why and can be enabled again.
+  webhook_endpoints_disabled: (page) => expect(page.getByRole("region", { name: "Webhooks" }).getByText("Disabled", { exact: false }).first()).toBeVisible(),
   announcement_failures: async (page) => {
     await expect(page.locator("#recipients-status")).toHaveValue("failed");
     await expect(page.getByRole("table").last()).toContainText("Failed");

@@ -47,6 +47,16 @@ import {
 import { endFeaturedArtistEndpoint, getFeaturedArtistEndpoint, publicFeaturedArtistEndpoint, setFeaturedArtistEndpoint } from "./featured-artist.ts";
 import { bulkProductStatusEndpoint, getProductEndpoint, listProductsEndpoint, productsSummaryEndpoint, setProductStatusEndpoint } from "./products.ts";
 import { healthEndpoint, publicConfigEndpoint, readyEndpoint } from "./public.ts";
+import {
+  createWebhookEndpointEndpoint,
+  deleteWebhookEndpointEndpoint,
+  listWebhookDeliveriesEndpoint,
+  listWebhookEndpointsEndpoint,
+  resendWebhookDeliveryEndpoint,
+  rotateWebhookSecretEndpoint,
+  testWebhookEndpointEndpoint,
+  updateWebhookEndpointEndpoint,
+} from "./integrations-webhooks.ts";
 import { createApiKeyEndpoint, listApiKeysEndpoint, revokeApiKeyEndpoint } from "./integrations.ts";
 import { ingestEventsEndpoint } from "./integrations-events.ts";
 import { clerkWebhookEndpoint, listIncomingEventsEndpoint, retryIncomingEventEndpoint, stripeWebhookEndpoint } from "./integrations-inbound.ts";
@@ -147,6 +157,14 @@ export const apiEndpoints: readonly EndpointDefinition[] = [
   createApiKeyEndpoint,
   listApiKeysEndpoint,
   revokeApiKeyEndpoint,
+  createWebhookEndpointEndpoint,
+  listWebhookEndpointsEndpoint,
+  updateWebhookEndpointEndpoint,
+  deleteWebhookEndpointEndpoint,
+  rotateWebhookSecretEndpoint,
+  testWebhookEndpointEndpoint,
+  listWebhookDeliveriesEndpoint,
+  resendWebhookDeliveryEndpoint,
   ingestEventsEndpoint,
   stripeWebhookEndpoint,
   clerkWebhookEndpoint,

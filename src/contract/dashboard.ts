@@ -74,6 +74,7 @@ export const ATTENTION_KEYS = [
   "payouts_failed",
   "payouts_unknown",
   "stripe_differences",
+  "webhook_endpoints_disabled",
   "announcement_failures",
   "errors_spike",
   "vendors_over_product_limit",

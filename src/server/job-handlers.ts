@@ -3,6 +3,7 @@ import { auditJobs } from "./features/audit-log/audit-retention.job.ts";
 import { payoutJobs } from "./features/financials/payout-run.job.ts";
 import { announcementJobs } from "./features/communications/communications.job.ts";
 import { topListsJobs } from "./features/analytics/top-lists.job.ts";
+import { webhookJobs } from "./features/integrations/webhook-delivery.job.ts";
 import { storefrontEventsJobs } from "./features/integrations/storefront-events-retention.job.ts";
 import { incomingEventsJobs } from "./features/integrations/incoming-events.job.ts";
 import { mailJobs } from "./platform/mail/mail-outbox.ts";
@@ -20,6 +21,7 @@ export const jobRegistrations: Array<(worker: JobWorker, deps: AppDeps) => void>
   (worker, deps) => announcementJobs(worker, deps),
   registerRateLimitSweep,
   topListsJobs,
+  webhookJobs,
   storefrontEventsJobs,
   incomingEventsJobs,
 ];

@@ -17,6 +17,7 @@ import { RateLimiter } from "./platform/http/rate-limiter.ts";
 import { SignInThrottle } from "./platform/identity/sign-in-throttle.ts";
 import { type Logger, createLogger, logEvent, logLifecycle, setProcessLog } from "./platform/logging/logger.ts";
 import { ensureDefaultSettings } from "./domain/settings/settings.queries.ts";
+import { loadWebhookSealingKey } from "./platform/crypto/webhook-sealing-key.ts";
 
 export interface RuntimeOptions {
   clock?: Clock;
@@ -74,6 +75,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       });
     }
     const beta = await loadBetaGate(database.db, clock, config, announce);
+    await loadWebhookSealingKey(database.db, clock, config, announce);
     const limiter = new RateLimiter(database.db, clock);
     const auth: AuthProvider = createAuthProvider(config, database, clock, watching, options.fetchImpl);
     return {

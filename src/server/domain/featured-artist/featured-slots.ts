@@ -1,6 +1,8 @@
 import type { Clock } from "../../platform/clock.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import type { FeaturedArtistsTable, FeaturedEndReason } from "../../platform/db/schema.ts";
+import type { FeaturedArtistChanged } from "../../../contract/integrations-webhooks.ts";
+import { artistIdsOf, recordEventOut } from "../outbox/events-out.ts";
 
 /**
  * The featured-artist slots' shared rules (docs/product.md §18.1), used by the featured-artist
@@ -64,7 +66,32 @@ export async function rechainQueue(trx: Executor, now: string): Promise<void> {
 export async function endFeaturesOfVendor(trx: Executor, vendorId: string, reason: Extract<FeaturedEndReason, "vendor_disabled" | "vendor_deleted">, clock: Clock): Promise<number> {
   const now = clock.now().toISOString();
   const slots = await trx.selectFrom("featured_artists").select("id").where("vendor_id", "=", vendorId).where("ends_at", ">", now).where("ended_at", "is", null).execute();
+  if (slots.length === 0) return 0;
+  const before = await readFeaturedState(trx, now);
   for (const slot of slots) await endSlot(trx, slot.id, now, reason);
-  if (slots.length > 0) await rechainQueue(trx, now);
+  await rechainQueue(trx, now);
+  await recordFeaturedChange(trx, before, now);
   return slots.length;
+}
+
+/** Who is featured now and who is next, as `featured_artist.changed` tells the storefront. */
+export async function readFeaturedState(db: Executor, now: string): Promise<FeaturedArtistChanged> {
+  const { current, upcoming } = splitLive(await selectLiveSlots(db, now), now);
+  const next = upcoming[0] ?? null;
+  const artistIds = await artistIdsOf(
+    db,
+    [current, next].flatMap((s) => (s ? [s.vendor_id] : [])),
+  );
+  const ref = (s: FeaturedRow | null) => (s ? { vendorId: s.vendor_id, artistId: artistIds.get(s.vendor_id) ?? null, startsAt: s.starts_at, endsAt: s.ends_at } : null);
+  return { current: ref(current), next: ref(next) };
+}
+
+/**
+ * Records `featured_artist.changed` in the caller's transaction when the current or the next
+ * featured artist differs from `before` (read earlier in the same transaction); a change further
+ * down the queue tells the storefront nothing it shows.
+ */
+export async function recordFeaturedChange(trx: Executor, before: FeaturedArtistChanged, now: string): Promise<void> {
+  const after = await readFeaturedState(trx, now);
+  if (JSON.stringify(after) !== JSON.stringify(before)) await recordEventOut(trx, "featured_artist.changed", after, now);
 }

@@ -2,6 +2,7 @@ import type { Payout, PayoutAccount, PayoutAccountStatus, PayoutRun, PayoutStatu
 import { CHUNK_ROWS, type Executor, inTransaction } from "../../platform/db/executor.ts";
 import { dayOf, LedgerError } from "./ledger-error.ts";
 import { addToDailyPlatformTotals } from "./rollups.ts";
+import { artistIdsOf, recordEventOut } from "../outbox/events-out.ts";
 
 /**
  * The money the platform owes its artists (docs/product.md §15), kept in the same transaction as
@@ -285,6 +286,8 @@ export function markPayoutPaid(db: Executor, payoutId: string, transferId: strin
     await addToDailyPlatformTotals(trx, dayOf(paidAt), { payoutsCents: sent });
     await addToRun(trx, p.run_id, { paidCents: sent, totalCents: sent - planned, counts: { [from]: -1, paid: 1 } });
     await completeSettledRun(trx, p.run_id);
+    const artistId = (await artistIdsOf(trx, [p.vendor_id])).get(p.vendor_id) ?? null;
+    await recordEventOut(trx, "payout.paid", { vendorId: p.vendor_id, artistId, payoutId: p.id, amountCents: sent, transferId }, paidAt);
     return p;
   });
 }
@@ -326,6 +329,8 @@ export function markUnknownPayoutAbsent(db: Executor, payoutId: string, reading:
     await addToPayoutAccount(trx, p.vendor_id, { inFlightCents: -p.amount_cents });
     await addToRun(trx, p.run_id, { counts: { unknown: -1, failed: 1 } });
     await completeSettledRun(trx, p.run_id);
+    const artistId = (await artistIdsOf(trx, [p.vendor_id])).get(p.vendor_id) ?? null;
+    await recordEventOut(trx, "payout.failed", { vendorId: p.vendor_id, artistId, payoutId: p.id, amountCents: Number(p.amount_cents), reason: reason.slice(0, 500) }, now);
     return p;
   });
 }
@@ -352,6 +357,8 @@ export function markPayoutFailed(db: Executor, payoutId: string, reason: string,
     await addToPayoutAccount(trx, p.vendor_id, { inFlightCents: -p.amount_cents });
     await addToRun(trx, p.run_id, { counts: { processing: -1, failed: 1 } });
     await completeSettledRun(trx, p.run_id);
+    const artistId = (await artistIdsOf(trx, [p.vendor_id])).get(p.vendor_id) ?? null;
+    await recordEventOut(trx, "payout.failed", { vendorId: p.vendor_id, artistId, payoutId: p.id, amountCents: Number(p.amount_cents), reason: reason.slice(0, 500) }, now);
     return p;
   });
 }

@@ -12,6 +12,7 @@ import { recordAudit } from "../../domain/audit/audit-log.ts";
 import { decodeCursor, encodeCursor, encodeKeyset, keysetPage, readKeyset } from "../../platform/http/keyset-cursor.ts";
 import { readSettings } from "../../domain/settings/settings.queries.ts";
 import { inChunks } from "../../platform/db/in-chunks.ts";
+import { recordEventOut } from "../../domain/outbox/events-out.ts";
 import { newId } from "../../platform/db/ids.ts";
 import { HttpError, conflict, notFound } from "../../platform/http/http-error.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
@@ -155,6 +156,23 @@ export class CommunicationsService {
         },
         this.deps.clock,
       );
+      // Only the whole audiences reach dashboards (validate refuses chosen artists there).
+      if (v.dashboard && v.audience !== "vendorIds") {
+        await recordEventOut(
+          trx,
+          "announcement.published",
+          {
+            announcementId: id,
+            title: v.title,
+            message: v.message,
+            html: renderMessage(v.message).fragment,
+            audience: v.audience,
+            publishedAt: now,
+            showUntil: v.showUntil,
+          },
+          now,
+        );
+      }
       // Should this request die while queueing, this job finishes the queueing once it is quiet.
       if (v.email) await enqueueSender(trx, id, new Date(Date.parse(now) + QUEUE_STALE_MS).toISOString(), now, "queue-check");
     });
@@ -270,6 +288,7 @@ export class CommunicationsService {
       if (!(await takeDownDashboard(trx, id, this.now()))) {
         throw conflict(row.show_on_dashboard !== 1 ? "This announcement is not on the dashboard" : "This announcement has already been taken down");
       }
+      await recordEventOut(trx, "announcement.withdrawn", { announcementId: id, withdrawnAt: this.now() }, this.now());
       await recordAudit(trx, { actor, action: "announcement.take_down", target: { type: "announcement", id, label: row.title } }, this.deps.clock);
     });
     return this.get(id);

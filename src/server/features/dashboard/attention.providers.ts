@@ -12,6 +12,7 @@ import {
   owedWithAccountStatus,
   payoutsInStatus,
   vendorsOverProductLimit,
+  webhookEndpointsDisabledBySender,
 } from "./attention.queries.ts";
 
 /**
@@ -55,6 +56,20 @@ const stripeDifferences: AttentionProvider = async (db) => {
   const count = await openStripeDifferences(db, ATTENTION_COUNT_CAP);
   if (count === 0) return null;
   return item({ key: "stripe_differences", label: "Differences found by the reconciliation with Stripe", count, severity: "critical", href: "/system-debug" });
+};
+
+/** Webhook endpoints the sender disabled: the storefront hears nothing until an admin enables them again. */
+const disabledWebhooks: AttentionProvider = async (db) => {
+  const count = await webhookEndpointsDisabledBySender(db);
+  if (count === 0) return null;
+  return item({
+    key: "webhook_endpoints_disabled",
+    label: count === 1 ? "A webhook endpoint was disabled after failed deliveries" : "Webhook endpoints were disabled after failed deliveries",
+    count,
+    detail: "The storefront hears of no decision until it is enabled again",
+    severity: "critical",
+    href: "/integrations",
+  });
 };
 
 /**
@@ -152,6 +167,7 @@ export const ATTENTION_PROVIDERS: readonly AttentionProvider[] = [
   payoutsIn("failed", "payouts_failed", "Failed payouts"),
   payoutsIn("unknown", "payouts_unknown", "Payouts whose outcome is still unknown"),
   stripeDifferences,
+  disabledWebhooks,
   announcementFailures,
   errors,
   overProductLimit,

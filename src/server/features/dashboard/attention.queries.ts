@@ -48,6 +48,17 @@ export function openStripeDifferences(db: Executor, cap: number): Promise<number
   );
 }
 
+/** Webhook endpoints the sender disabled (410 Gone, or failing for days) and no admin enabled again (a handful of rows). */
+export async function webhookEndpointsDisabledBySender(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom("webhook_endpoints")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("enabled", "=", 0)
+    .where("disabled_reason", "in", ["gone", "failing"])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /**
  * Failed deliveries of the announcements sent since `since` (announcements_created_idx: the
  * announcements of a period are few; each carries its failed count).

@@ -7,7 +7,7 @@ import {
   type SetFeaturedArtistRequest,
 } from "../../../contract/featured-artist.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
-import { addDaysIso, endSlot, type FeaturedRow, rechainQueue, selectLiveSlots, splitLive } from "../../domain/featured-artist/featured-slots.ts";
+import { addDaysIso, endSlot, type FeaturedRow, readFeaturedState, recordFeaturedChange, rechainQueue, selectLiveSlots, splitLive } from "../../domain/featured-artist/featured-slots.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import { newId } from "../../platform/db/ids.ts";
 import { conflict, HttpError, notFound } from "../../platform/http/http-error.ts";
@@ -62,6 +62,7 @@ export class FeaturedArtistService {
       if (!vendor) throw notFound("Vendor not found");
       if (vendor.is_internal === 1) throw unprocessable(`${vendor.name} is an internal store and cannot be featured`);
       if (vendor.is_active !== 1) throw unprocessable(`${vendor.name} is suspended; reactivate the artist before featuring it`);
+      const featuredBefore = await readFeaturedState(trx, now);
       const { current, upcoming } = splitLive(await selectLiveSlots(trx, now), now);
       const queued = input.startAfterCurrent === true;
       if (queued && upcoming.length >= FEATURED_MAX_UPCOMING) {
@@ -84,6 +85,7 @@ export class FeaturedArtistService {
       };
       await insertSlot(trx, row);
       if (!queued) await rechainQueue(trx, now);
+      await recordFeaturedChange(trx, featuredBefore, now);
       await recordAudit(
         trx,
         {
@@ -107,8 +109,10 @@ export class FeaturedArtistService {
       const now = clock.now().toISOString();
       const { current } = splitLive(await selectLiveSlots(trx, now), now);
       if (!current) throw notFound("No artist is featured now");
+      const featuredBefore = await readFeaturedState(trx, now);
       await endSlot(trx, current.id, now, "ended_early");
       await rechainQueue(trx, now);
+      await recordFeaturedChange(trx, featuredBefore, now);
       await recordAudit(
         trx,
         {

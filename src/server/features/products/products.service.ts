@@ -11,7 +11,9 @@ import {
 import { changedValues, recordAudit } from "../../domain/audit/audit-log.ts";
 import { COUNTERS, readCounters } from "../../domain/ledger/counters.ts";
 import { readProductLimit } from "../../domain/ledger/product-limit.ts";
-import { moderateProducts } from "../../domain/ledger/products.ts";
+import { type ModerationResult, moderateProducts } from "../../domain/ledger/products.ts";
+import { artistIdsOf, recordEventOut } from "../../domain/outbox/events-out.ts";
+import type { Executor } from "../../platform/db/executor.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
 import { invalidField, notFound } from "../../platform/http/http-error.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
@@ -86,6 +88,7 @@ export class ProductsService {
     const { clock } = this.deps;
     return this.db.transaction().execute(async (trx) => {
       const result = await moderateProducts(trx, [id], { status: status === "hidden" ? "hidden" : "listed", reason: reason ?? null, actor: { id: actor.user.id, email: actor.user.email } }, clock);
+      await this.recordStatusEvents(trx, result, status, reason);
       const before = result.before[0]!;
       const after = await findProductWithVendor(trx, id);
       if (!after) throw productNotFound();
@@ -117,6 +120,7 @@ export class ProductsService {
     const status = body.status === "hidden" ? "hidden" : "listed";
     return this.db.transaction().execute(async (trx) => {
       const result = await moderateProducts(trx, body.ids, { status, reason: body.reason ?? null, actor: { id: actor.user.id, email: actor.user.email } }, clock);
+      await this.recordStatusEvents(trx, result, body.status, body.reason);
       const unchanged = result.before.length - result.changed.length;
       const changed = new Set(result.changed);
       const moved = result.before.filter((p) => changed.has(p.id));
@@ -144,5 +148,32 @@ export class ProductsService {
       }
       return { changed: result.changed.length, unchanged };
     });
+  }
+
+  /** One `product.status_changed` per product whose status moved, in the moderation's transaction. */
+  private async recordStatusEvents(trx: Executor, result: ModerationResult, status: "hidden" | "active", reason: string | undefined): Promise<void> {
+    const changed = new Set(result.changed);
+    const moved = result.before.filter((p) => changed.has(p.id));
+    if (moved.length === 0) return;
+    const artistIds = await artistIdsOf(
+      trx,
+      moved.map((p) => p.vendor_id),
+    );
+    const at = this.deps.clock.now().toISOString();
+    for (const p of moved) {
+      await recordEventOut(
+        trx,
+        "product.status_changed",
+        {
+          productId: p.id,
+          externalProductId: p.external_id,
+          vendorId: p.vendor_id,
+          artistId: artistIds.get(p.vendor_id) ?? null,
+          status: status === "hidden" ? "hidden" : "restored",
+          reason: status === "hidden" ? reason?.trim() || null : null,
+        },
+        at,
+      );
+    }
   }
 }

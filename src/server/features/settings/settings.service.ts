@@ -6,6 +6,8 @@ import { validateSettingChanges } from "./settings-validation.ts";
 import { readKeyset } from "../../platform/http/keyset-cursor.ts";
 import { readSettingHistory, readSettings, writeSettings } from "../../domain/settings/settings.queries.ts";
 import { recountVendorsOverProductLimit } from "../../domain/ledger/product-limit.ts";
+import { recordEventOut } from "../../domain/outbox/events-out.ts";
+import { PUBLIC_SETTING_KEYS } from "../../../contract/integrations-webhooks.ts";
 
 /** Platform settings (docs/product.md §7 Settings): read, change with validation and history. */
 export class SettingsService {
@@ -26,6 +28,9 @@ export class SettingsService {
         if (written.length === 0) return;
         // The vendors over the product limit are a counter (docs/product.md §16.1): a new limit recounts them in this transaction.
         if (written.some((w) => w.key === "max_products_per_vendor")) await recountVendorsOverProductLimit(trx);
+        // The storefront acts on the public ones (maintenance mode, announcement, fees, product limit).
+        const publicChanges = written.filter((w) => (PUBLIC_SETTING_KEYS as readonly string[]).includes(w.key));
+        if (publicChanges.length > 0) await recordEventOut(trx, "settings.changed", { changes: Object.fromEntries(publicChanges.map((w) => [w.key, w.newValue])) }, clock.now().toISOString());
         await recordAudit(
           trx,
           {

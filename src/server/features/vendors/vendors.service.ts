@@ -19,6 +19,7 @@ import { hasPanelAccess } from "../../platform/identity/admin-rule.ts";
 import { conflict, invalidField, notFound } from "../../platform/http/http-error.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import { endFeaturesOfVendor } from "../../domain/featured-artist/featured-slots.ts";
+import { recordEventOut } from "../../domain/outbox/events-out.ts";
 import { deleteVendorCascade, setVendorActive } from "../../domain/ledger/vendors.ts";
 import { findVendorsById, sortedMatchKeys, sortedVendorKeys, sortOf, type VendorPosition } from "./vendor-sorts.queries.ts";
 import {
@@ -127,6 +128,10 @@ export class VendorsService {
     const { clock } = this.deps;
     const result = await setVendorActive(trx, vendorId, isActive, clock);
     if (!result) return null;
+    if (result.changed) {
+      const status = isActive ? "active" : "inactive";
+      await recordEventOut(trx, "artist.status_changed", { vendorId, artistId: result.after.external_id, status, reason: null }, clock.now().toISOString());
+    }
     const featuresEnded = isActive ? 0 : await endFeaturesOfVendor(trx, vendorId, "vendor_disabled", clock);
     return { ...result, featuresEnded };
   }
@@ -233,6 +238,7 @@ export class VendorsService {
       const deleted = await deleteVendorCascade(trx, vendorId);
       if (!deleted) return null;
       const featuresEnded = await endFeaturesOfVendor(trx, vendorId, "vendor_deleted", clock);
+      await recordEventOut(trx, "artist.deleted", { vendorId, artistId: vendor.external_id }, clock.now().toISOString());
       await recordAudit(
         trx,
         {

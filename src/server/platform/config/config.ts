@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { readSecretFiles } from "./secret-files.ts";
+import { SealingKey } from "../crypto/sealed-text.ts";
 import { type TrustProxy, parseTrustProxy } from "./trust-proxy.ts";
 
 /**
@@ -75,6 +76,10 @@ const envSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000, "must be at least 1000 (milliseconds)").max(600_000).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000, "must be at least 1000 (milliseconds)").max(600_000).default(30_000),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
+  /** Seals webhook signing secrets at rest (platform/crypto/sealed-text.ts): 32 random bytes, hex or base64. */
+  WEBHOOK_SECRETS_KEY: z.string().optional(),
+  /** Lets webhooks go to private, loopback and link-local addresses and over plain http in production. */
+  WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
 });
 
 /** Every variable the configuration reads (each documented in .env.example; a test holds the two equal). */
@@ -145,6 +150,10 @@ export interface AppConfig {
   httpRequestTimeoutMs: number;
   /** Open connections one server process accepts (HTTP_MAX_CONNECTIONS); further ones are closed unread. */
   httpMaxConnections: number;
+  /** WEBHOOK_SECRETS_KEY as given; undefined means "generate one at start and print it once" (refused in production). */
+  webhookSecretsKey: string | undefined;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: production may send webhooks to private addresses and over http. */
+  webhookAllowPrivateUrls: boolean;
 }
 
 /** Bad configuration: `problems` holds one line per bad variable ("Invalid NAME: why"), the message all of them. */
@@ -244,6 +253,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       else if (value.length < MIN_PRODUCTION_SECRET_LENGTH) report(`Invalid ${name}: must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters when NODE_ENV=production`);
     }
   }
+  if (e.WEBHOOK_SECRETS_KEY !== undefined) {
+    try {
+      SealingKey.parse(e.WEBHOOK_SECRETS_KEY);
+    } catch (err) {
+      report(`Invalid WEBHOOK_SECRETS_KEY: ${(err as Error).message}`);
+    }
+  } else if (production) report("Invalid WEBHOOK_SECRETS_KEY: required when NODE_ENV=production (no generated secrets in production; e.g. openssl rand -base64 32)");
   if (e.WEB_CONCURRENCY > 1 && database.kind === "sqlite" && database.path === ":memory:") {
     report("Invalid WEB_CONCURRENCY: several processes cannot share an in-memory SQLite database");
   }
@@ -303,6 +319,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     httpHeadersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
     httpRequestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
     httpMaxConnections: e.HTTP_MAX_CONNECTIONS,
+    webhookSecretsKey: e.WEBHOOK_SECRETS_KEY,
+    webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
   };
 }
 

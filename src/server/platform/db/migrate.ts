@@ -22,6 +22,7 @@ import * as catalogueVersion from "./migrations/020-catalogue-version.ts";
 import * as vendorSearchVersion from "./migrations/021-vendor-search-version.ts";
 import * as payoutStateVersion from "./migrations/022-payout-state-version.ts";
 import * as storefrontIntegration from "./migrations/023-storefront-integration.ts";
+import * as webhooksOut from "./migrations/024-webhooks-out.ts";
 import * as incomingWebhooks from "./migrations/025-incoming-webhooks.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   "021-vendor-search-version": vendorSearchVersion,
   "022-payout-state-version": payoutStateVersion,
   "023-storefront-integration": storefrontIntegration,
+  "024-webhooks-out": webhooksOut,
   "025-incoming-webhooks": incomingWebhooks,
 };
 

@@ -638,6 +638,60 @@ export interface StorefrontVersionsTable {
   deleted: Generated<number>;
 }
 
+/** Where the panel's decisions are sent (migration 024); secrets sealed with WEBHOOK_SECRETS_KEY. */
+export interface WebhookEndpointsTable {
+  id: string;
+  url: string;
+  description: string | null;
+  /** JSON list of the event types it takes. */
+  events: string;
+  enabled: number;
+  /** Why it is disabled: "admin", "gone" (the receiver answered 410) or "failing" (3 days of failures). */
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  /** The first failed attempt since the last success; null while deliveries succeed. */
+  failing_since: string | null;
+  last_success_at: string | null;
+  created_by_email: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The outbox: one event per decision, written in the decision's transaction (migration 024). */
+export interface WebhookEventsTable {
+  id: string;
+  type: string;
+  /** The JSON body every delivery of it sends: {id, type, createdAt, data}. */
+  body: string;
+  created_at: string;
+}
+
+export type WebhookDeliveryStatus = "pending" | "delivered" | "failed";
+
+/** One event to one endpoint, with its attempts (migration 024). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: WebhookDeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: string | null;
+  /** While a process sends it: until when the delivery is that process's. */
+  locked_until: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  last_response_body: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export type IncomingEventSource = "stripe" | "clerk";
 export type IncomingEventStatus = "pending" | "processed" | "ignored" | "stale" | "failed";
 
@@ -721,6 +775,9 @@ export interface DB {
   incoming_events: IncomingEventsTable;
   incoming_versions: IncomingVersionsTable;
   deleted_provider_accounts: DeletedProviderAccountsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type User = Selectable<UsersTable>;
