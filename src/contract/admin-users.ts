@@ -262,7 +262,7 @@ export const revokeUserSessionsEndpoint = defineEndpoint({
 export const checkInvitationEndpoint = defineEndpoint({
   method: "post",
   path: "/api/auth/invitations/check",
-  area: "auth",
+  area: "admin-users",
   access: "public",
   summary: "What an invitation link grants (the accept page asks before showing its form); changes nothing",
   description: "The token travels in the body, never in a URL the server logs. Unknown: 404; expired, used or revoked: 410 with the reason.",
@@ -275,7 +275,7 @@ export const checkInvitationEndpoint = defineEndpoint({
 export const acceptInvitationEndpoint = defineEndpoint({
   method: "post",
   path: "/api/auth/invitations/accept",
-  area: "auth",
+  area: "admin-users",
   access: "public",
   summary: "Accept an invitation: choose a name and password, get the invited role, and be signed in",
   description: `The link works once. Passwords: at least ${MIN_PASSWORD_LENGTH} characters (12 when NODE_ENV=production), not the e-mail. Expired, used or revoked: 410 and nothing changes. Under the hosted provider, invitations are accepted on its pages (400).`,

@@ -2,11 +2,16 @@
  * Every API area, each named once. An area's name is the `area` of the endpoints it defines and
  * what a mutation names in `invalidates` (src/contract/endpoint.ts), and the first element of
  * every query key the web keeps its answers under (src/web/lib/query-keys.ts), so a mutation
- * refreshes exactly the answers of the areas it names.
+ * refreshes exactly the answers of the areas it names. It is also the name of the area's files:
+ * its contract `src/contract/<area>.ts` (a large area adds `<area>-<part>.ts`) and its server
+ * folder `src/server/features/<area>/` (from `<area>.routes.ts`). Routes and API paths may differ
+ * where the product set them (docs/product.md §2.3, §10): `/errors` and `/api/admin/financial`.
  *
  * `screen`: the web folder that shows the area (src/web/features/<screen>/, its calls in
  * `<screen>-api.ts`): its own, the screen of the area it is a part of, or null where no screen of
  * its own reads it (the session and the gates live in src/web/app).
+ *
+ * scripts/area-names.test.ts holds the names and the files together.
  */
 export const API_AREAS = {
   public: { screen: null },
