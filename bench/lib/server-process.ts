@@ -93,6 +93,8 @@ export async function startServer(databaseUrl: string, options: { readyTimeoutMs
       BETA_PASSWORD: BENCH_BETA_PASSWORD,
       ADMIN_EMAIL: BENCH_ADMIN.email,
       ADMIN_PASSWORD: BENCH_ADMIN.password,
+      // Production requires it (the webhook endpoints' secrets are sealed with it); any 32 bytes do here.
+      WEBHOOK_SECRETS_KEY: "YmVuY2gtd2ViaG9vay1zZWNyZXRzLWtleS0zMmJ5dGU=",
       WEB_CONCURRENCY: String(replicas),
       ...options.env,
     },

@@ -17,7 +17,12 @@ import { SERVER_BUNDLE } from "../testing/server-command.ts";
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 /** What an operator adds in production: the secrets and the panel's public address. */
-const PRODUCTION_SECRETS = { BETA_PASSWORD: "a-long-beta-password", ADMIN_PASSWORD: "a-long-admin-password", PUBLIC_URL: "https://admin.example.com" };
+const PRODUCTION_SECRETS = {
+  BETA_PASSWORD: "a-long-beta-password",
+  ADMIN_PASSWORD: "a-long-admin-password",
+  PUBLIC_URL: "https://admin.example.com",
+  WEBHOOK_SECRETS_KEY: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+};
 
 interface Stage {
   from: string;
@@ -152,6 +157,7 @@ describe("compose.yaml (a real host: PostgreSQL, db:migrate before the panel, Ca
     POSTGRES_PASSWORD: "p@ss/w:rd?#%&= é",
     BETA_PASSWORD: "a-long-beta-password",
     ADMIN_PASSWORD: "a-long-admin-password",
+    WEBHOOK_SECRETS_KEY: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
   };
 
   it("runs PostgreSQL, then the migrations to completion, then the panel, then Caddy", () => {
@@ -180,7 +186,7 @@ describe("compose.yaml (a real host: PostgreSQL, db:migrate before the panel, Ca
     expect(serviceEnvironment(services.db!, operator).POSTGRES_PASSWORD).toBe(operator.POSTGRES_PASSWORD);
   });
 
-  it.each(["PUBLIC_URL", "POSTGRES_PASSWORD", "BETA_PASSWORD", "ADMIN_PASSWORD"])("refuses to start without %s (compose names it)", (name) => {
+  it.each(["PUBLIC_URL", "POSTGRES_PASSWORD", "BETA_PASSWORD", "ADMIN_PASSWORD", "WEBHOOK_SECRETS_KEY"])("refuses to start without %s (compose names it)", (name) => {
     const { services } = composeFile();
     const env = { ...operator, [name]: "" };
     expect(() => serviceEnvironment(services.admin!, env)).toThrow(`required variable ${name} is missing a value: set ${name}`);

@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config.ts";
 
+/** 32 bytes in base64: a WEBHOOK_SECRETS_KEY production accepts. */
+const WEBHOOK_KEY = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+
 /** The lines a start refused for `env` prints (ConfigError.problems), or [] when it starts. */
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -54,11 +57,37 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/BETA_PASSWORD/);
     expect(() => loadConfig({ NODE_ENV: "production", BETA_PASSWORD: "short", ADMIN_PASSWORD: "a-long-enough-secret" })).toThrow(/BETA_PASSWORD/);
     expect(() => loadConfig({ NODE_ENV: "production", BETA_PASSWORD: "a-long-enough-secret" })).toThrow(/ADMIN_PASSWORD/);
-    expect(loadConfig({ NODE_ENV: "production", BETA_PASSWORD: "a-long-enough-secret", ADMIN_PASSWORD: "another-long-secret", PUBLIC_URL: "https://admin.example.com" }).production).toBe(true);
+    expect(() => loadConfig({ NODE_ENV: "production", BETA_PASSWORD: "a-long-enough-secret", ADMIN_PASSWORD: "another-long-secret", PUBLIC_URL: "https://admin.example.com" })).toThrow(
+      /^Invalid WEBHOOK_SECRETS_KEY: required when NODE_ENV=production/,
+    );
+    expect(
+      loadConfig({ NODE_ENV: "production", BETA_PASSWORD: "a-long-enough-secret", ADMIN_PASSWORD: "another-long-secret", PUBLIC_URL: "https://admin.example.com", WEBHOOK_SECRETS_KEY: WEBHOOK_KEY })
+        .production,
+    ).toBe(true);
+  });
+
+  it("takes WEBHOOK_SECRETS_KEY as 32 bytes in hex or base64 and refuses anything else without repeating it", () => {
+    expect(loadConfig({ WEBHOOK_SECRETS_KEY: WEBHOOK_KEY }).webhookSecretsKey).toBe(WEBHOOK_KEY);
+    expect(loadConfig({ WEBHOOK_SECRETS_KEY: "ab".repeat(32) }).webhookSecretsKey).toBe("ab".repeat(32));
+    expect(loadConfig({}).webhookSecretsKey).toBeUndefined();
+    for (const bad of ["short-secret", "ab".repeat(31), Buffer.alloc(31).toString("base64")]) {
+      expect(problemsOf({ WEBHOOK_SECRETS_KEY: bad })).toEqual([expect.stringMatching(/^Invalid WEBHOOK_SECRETS_KEY: must be 32 random bytes/)]);
+      expect(problemsOf({ WEBHOOK_SECRETS_KEY: bad }).join("\n")).not.toContain(bad);
+    }
+    expect(
+      loadConfig({
+        NODE_ENV: "production",
+        BETA_PASSWORD: "a-long-enough-secret",
+        ADMIN_PASSWORD: "another-long-secret",
+        PUBLIC_URL: "https://a.example",
+        WEBHOOK_SECRETS_KEY: WEBHOOK_KEY,
+        WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+      }).webhookAllowPrivateUrls,
+    ).toBe(true);
   });
 
   describe("PUBLIC_URL (issue 18 finding 5: the Host header must not decide links)", () => {
-    const secrets = { BETA_PASSWORD: "a-long-enough-secret", ADMIN_PASSWORD: "another-long-secret" };
+    const secrets = { BETA_PASSWORD: "a-long-enough-secret", ADMIN_PASSWORD: "another-long-secret", WEBHOOK_SECRETS_KEY: WEBHOOK_KEY };
 
     it("is required in production, where the listening address is not the public one", () => {
       expect(() => loadConfig({ NODE_ENV: "production", ...secrets })).toThrow(ConfigError);
@@ -106,7 +135,17 @@ describe("loadConfig", () => {
   it("reports every bad variable at once, one line each, in the message too", () => {
     const env = { PORT: "70000", DATABASE_URL: "mysql://x", SEED_DEMO: "maybe", METRICS_TOKEN: "short", TRUST_PROXY: "nonsense", PUBLIC_URL: "admin.example.com", NODE_ENV: "production" };
     const problems = problemsOf(env);
-    expect(problems.map((line) => /^Invalid (\w+):/.exec(line)?.[1])).toEqual(["PORT", "DATABASE_URL", "SEED_DEMO", "METRICS_TOKEN", "BETA_PASSWORD", "ADMIN_PASSWORD", "TRUST_PROXY", "PUBLIC_URL"]);
+    expect(problems.map((line) => /^Invalid (\w+):/.exec(line)?.[1])).toEqual([
+      "PORT",
+      "DATABASE_URL",
+      "SEED_DEMO",
+      "METRICS_TOKEN",
+      "BETA_PASSWORD",
+      "ADMIN_PASSWORD",
+      "WEBHOOK_SECRETS_KEY",
+      "TRUST_PROXY",
+      "PUBLIC_URL",
+    ]);
     expect(() => loadConfig(env)).toThrow(problems.join("\n"));
   });
 
@@ -166,6 +205,7 @@ describe("loadConfig", () => {
         STRIPE_SECRET_KEY_FILE: secret("stripe", "sk_test_from_file"),
         METRICS_TOKEN_FILE: secret("metrics", "a-metrics-token-of-length\n"),
         SMTP_URL_FILE: secret("smtp", "smtp://mailer:pw@mail.example.com:587\n"),
+        WEBHOOK_SECRETS_KEY_FILE: secret("webhooks", `${WEBHOOK_KEY}\n`),
       });
       expect(config).toMatchObject({
         betaPassword: "beta-password-from-file",
@@ -173,6 +213,7 @@ describe("loadConfig", () => {
         stripeSecretKey: "sk_test_from_file",
         metricsToken: "a-metrics-token-of-length",
         smtpUrl: "smtp://mailer:pw@mail.example.com:587",
+        webhookSecretsKey: WEBHOOK_KEY,
       });
       expect(config.database.kind === "postgres" && decodeURIComponent(new URL(config.database.url).password)).toBe("p@ss/word");
     });
