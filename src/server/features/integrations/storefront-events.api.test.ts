@@ -3,6 +3,7 @@ import { dashboardStatsSchema } from "../../../contract/dashboard.ts";
 import { financialOverviewResponseSchema, balancesResponseSchema } from "../../../contract/financials.ts";
 import { productsSummarySchema } from "../../../contract/products.ts";
 import { vendorDetailSchema } from "../../../contract/vendors.ts";
+import { rollPeriodWindows } from "../../domain/ledger/period-totals.ts";
 import { compareRollups } from "../../domain/ledger/recompute.ts";
 import { databaseChecksum } from "../../testing/db-checksum.ts";
 import { artist, event, order, postEvents, product, send, type StorefrontEvent } from "../../testing/storefront-events.ts";
@@ -291,6 +292,29 @@ describe.each(testDatabaseKinds)("POST /api/events (%s)", (kind) => {
     await send(ctx, key, [event("product.updated", product("p1", "a1", { status: "archived" }), new Date(ctx.clock.now().getTime() + 120_000).toISOString())]);
     expect((await ctx.request(`/api/admin/products/${id}/status`, { method: "PATCH", token: admin.token, json: { status: "active" } })).status).toBe(200);
     expect((await ctx.database.db.selectFrom("products").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status).toBe("draft");
+    await rollupsExact();
+  });
+
+  it("an artist turned into one of the platform's own stores leaves the top lists' windows, and comes back when turned back", async () => {
+    await send(ctx, key, [
+      event("artist.created", artist("a1")),
+      event("product.created", product("p1", "a1")),
+      event("order.paid", order("o1", [{ lineId: "l1", productId: "p1", artistId: "a1", quantity: 2, unitPriceCents: 2500 }])),
+    ]);
+    await rollPeriodWindows(ctx.database.db, "2026-11-22");
+    const id = (await vendorIdOf("a1"))!;
+    const windows = () => ctx.database.db.selectFrom("vendor_period_totals").select(["period_days", "gross_cents"]).where("vendor_id", "=", id).orderBy("period_days").execute();
+    expect((await windows()).map((w) => [w.period_days, Number(w.gross_cents)])).toEqual([
+      [7, 5000],
+      [30, 5000],
+      [90, 5000],
+    ]);
+    await send(ctx, key, [event("artist.updated", artist("a1", { isInternal: true }), LATER)]);
+    expect(await windows()).toEqual([]);
+    expect((await vendor("a1")).isInternal).toBe(true);
+    await rollupsExact();
+    await send(ctx, key, [event("artist.updated", artist("a1", { isInternal: false }), "2026-11-22T13:00:00.000Z")]);
+    expect((await windows()).map((w) => Number(w.gross_cents))).toEqual([5000, 5000, 5000]);
     await rollupsExact();
   });
 
