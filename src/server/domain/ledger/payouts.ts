@@ -156,7 +156,7 @@ export function normaliseAccount(r: PayoutAccount): PayoutAccount {
 }
 
 export function normalisePayout(p: Payout): Payout {
-  return { ...p, amount_cents: Number(p.amount_cents) };
+  return { ...p, amount_cents: Number(p.amount_cents), reversed_cents: Number(p.reversed_cents ?? 0) };
 }
 
 type RunCount = "pending" | "processing" | "unknown" | "paid" | "failed" | "canceled";
@@ -404,6 +404,44 @@ export function retryFailedPayout(db: Executor, payoutId: string, now: string): 
     await addToPayoutAccount(trx, p.vendor_id, { inFlightCents: amount });
     await addToRun(trx, p.run_id, { counts: { failed: -1, pending: 1 } });
     return p;
+  });
+}
+
+/** A paid payout's transfer reversed at Stripe, as recordTransferReversal leaves it. */
+export interface ReversedPayout {
+  payout: Payout;
+  /** What this call added to the reversed amount (and so to the vendor's balance). */
+  addedCents: number;
+}
+
+/**
+ * Stripe reversed (part of) a paid payout's transfer: `totalReversedCents` is the transfer's
+ * reversed amount as Stripe now states it (its `amount_reversed`, which only grows). The payout
+ * keeps what it sent; what came back since the last call leaves "paid out" and is owed to the
+ * vendor again (its balance grows by it). Taking the total, never a delta, makes a repeated or
+ * late event change nothing: only an amount above the one recorded moves money, once. Null when
+ * the payout is not paid or nothing new was reversed.
+ */
+export function recordTransferReversal(db: Executor, payoutId: string, totalReversedCents: number): Promise<ReversedPayout | null> {
+  return inTransaction(db, async (trx) => {
+    const current = await trx.selectFrom("payouts").select(["amount_cents", "reversed_cents"]).where("id", "=", payoutId).where("status", "=", "paid").executeTakeFirst();
+    if (!current) return null;
+    const recorded = Number(current.reversed_cents);
+    const total = Math.min(Math.max(0, Math.trunc(totalReversedCents)), Number(current.amount_cents));
+    if (total <= recorded) return null;
+    // Conditional on the amount read: a concurrent call that recorded first leaves this one nothing to add.
+    const row = await trx
+      .updateTable("payouts")
+      .set({ reversed_cents: total })
+      .where("id", "=", payoutId)
+      .where("status", "=", "paid")
+      .where("reversed_cents", "=", recorded)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) return null;
+    const added = total - recorded;
+    await addToPayoutAccount(trx, row.vendor_id, { paidOutCents: -added });
+    return { payout: normalisePayout(row), addedCents: added };
   });
 }
 

@@ -205,7 +205,7 @@ export async function computeExpectedRollups(db: Executor): Promise<RollupSnapsh
     }
   }
 
-  const payouts = await db.selectFrom("payouts").select(["run_id", "vendor_id", "status", "amount_cents", "paid_at"]).execute();
+  const payouts = await db.selectFrom("payouts").select(["run_id", "vendor_id", "status", "amount_cents", "paid_at", "reversed_cents"]).execute();
   const payoutAccounts = new Map<string, Row>();
   const accounts = await db.selectFrom("payout_accounts").select(["vendor_id", "status"]).execute();
   const statusOf = new Map(accounts.map((a) => [a.vendor_id, a.status]));
@@ -224,7 +224,8 @@ export async function computeExpectedRollups(db: Executor): Promise<RollupSnapsh
     const a = payoutAccounts.get(p.vendor_id);
     if (!a) continue;
     if (p.status === "paid") {
-      a.paid_out_cents = Number(a.paid_out_cents) + amount;
+      // What Stripe took back of the transfer (transfer.reversed) is owed again, not paid out.
+      a.paid_out_cents = Number(a.paid_out_cents) + amount - Number(p.reversed_cents);
       if (p.paid_at && (a.last_payout_at === null || String(a.last_payout_at) < p.paid_at)) a.last_payout_at = p.paid_at;
     }
     // A payout whose outcome is unknown may have been sent: in flight until Stripe is asked.

@@ -4,7 +4,7 @@ import { recordAudit } from "../../domain/audit/audit-log.ts";
 import { newId } from "../../platform/db/ids.ts";
 import type { IncomingEventSource } from "../../platform/db/schema.ts";
 import { HttpError, conflict, notFound } from "../../platform/http/http-error.ts";
-import { encodeKeyset, readKeyset } from "../../domain/keyset-cursor.ts";
+import { encodeKeyset, readKeyset } from "../../platform/http/keyset-cursor.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
 import { verifyClerkEvent } from "../../platform/identity/clerk-webhooks.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
