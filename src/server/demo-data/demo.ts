@@ -13,6 +13,7 @@ import { seedDemoAnnouncements } from "./demo-announcements.ts";
 import { seedDemoCatalogue } from "./demo-catalogue.ts";
 import { seedDemoFeatured } from "./demo-featured.ts";
 import { seedDemoApiKeys } from "./demo-integrations.ts";
+import { seedDemoIncomingEvents } from "./demo-incoming-events.ts";
 import { seedDemoStaff } from "./demo-staff.ts";
 import { HOSTILE_CUSTOMIZATIONS, sampleCustomCss, sampleCustomHtml } from "./customization.ts";
 import { sampleArchive, sampleErrorLog } from "./error-log-samples.ts";
@@ -282,6 +283,17 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
     await seedDemoAnnouncements(trx, { vendors, now, adminEmail: options.adminEmail ?? "admin@hki.global", supportEmail: SETTINGS_CATALOG.support_email.defaultValue });
     // API keys on the Integrations screen: one in use, one revoked; their secrets are thrown away (demo-integrations.ts).
     await seedDemoApiKeys(trx, { now, adminEmail: options.adminEmail ?? "admin@hki.global" });
+    // Incoming events on the same screen: the storefront's, Stripe's and Clerk's, with every outcome (demo-incoming-events.ts).
+    const paid = await trx
+      .selectFrom("payout_accounts")
+      .innerJoin("vendors", "vendors.id", "payout_accounts.vendor_id")
+      .select(["vendors.name", "payout_accounts.stripe_account_id"])
+      .where("payout_accounts.status", "=", "active")
+      .where("payout_accounts.stripe_account_id", "is not", null)
+      .orderBy("payout_accounts.vendor_id")
+      .limit(1)
+      .executeTakeFirst();
+    await seedDemoIncomingEvents(trx, { now, account: paid?.stripe_account_id ? { vendorName: paid.name, stripeAccountId: paid.stripe_account_id } : null });
     return summary;
   });
 }

@@ -78,5 +78,9 @@ export const queryKeys = {
     detail: (id: string) => key("detail", id),
     palette: (search: string) => key("palette", search),
   })),
-  integrations: area("integrations", (key) => ({ apiKeys: () => key("api-keys") })),
+  integrations: area("integrations", (key) => ({
+    apiKeys: () => key("api-keys"),
+    /** A page of the incoming events, with its filters (source, outcome). */
+    incoming: (filters: object, cursor: string | null) => key("incoming", filters, cursor),
+  })),
 } satisfies { [A in ApiArea]: { all: readonly [A] } };

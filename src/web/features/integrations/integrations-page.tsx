@@ -1,5 +1,6 @@
 import { PageHeader } from "@web/components/ui/page-header";
 import { ApiKeysSection } from "./api-keys-section";
+import { IncomingEventsSection } from "./incoming-events-section";
 
 /**
  * Integrations (docs/integration.md): how the marketplace's own services talk to the panel. A
@@ -11,6 +12,7 @@ export default function IntegrationsPage() {
     <section aria-labelledby="page-title" className="grid gap-6">
       <PageHeader title="Integrations" description="Keys for the storefront and other services that send events to the panel." />
       <ApiKeysSection />
+      <IncomingEventsSection />
     </section>
   );
 }
