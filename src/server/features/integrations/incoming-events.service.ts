@@ -58,9 +58,9 @@ export class IncomingEventsService {
   constructor(private readonly deps: Deps) {}
 
   async receiveStripe(body: SignedBody): Promise<WebhookReceipt> {
-    const secret = this.deps.config.stripeWebhookSecret;
-    if (!secret) throw notConfigured("Stripe", "STRIPE_WEBHOOK_SECRET");
-    const verified = await verifyStripeEvent(body.text, body.headers["stripe-signature"], secret);
+    const secrets = this.deps.config.stripeWebhookSecrets;
+    if (secrets.length === 0) throw notConfigured("Stripe", "STRIPE_WEBHOOK_SECRET");
+    const verified = await verifyStripeEvent(body.text, body.headers["stripe-signature"], secrets);
     if (!verified.ok) throw badSignature("stripe-signature", verified.reason);
     const event = verified.event as unknown as Record<string, unknown>;
     const eventId = textOf(event.id);

@@ -13,6 +13,7 @@ import { sessionIdForToken } from "../../platform/identity/local-auth-provider.t
 import { StripePayouts } from "../../platform/stripe/stripe-payouts.ts";
 import { type FakeStripeServer, startFakeStripe } from "../../testing/fake-stripe-server.ts";
 import {
+  TEST_STRIPE_WEBHOOK_SECRET,
   WEBHOOK_ENV,
   clerkEvent,
   clerkHeaders,
@@ -140,6 +141,21 @@ describe.each(testDatabaseKinds)("Stripe's and Clerk's webhooks (%s)", (kind) =>
       expect(await storedEvents()).toBe(0);
       expect(await received(await postStripe(ctx, payload, { "stripe-signature": signature }))).toEqual({ received: true, duplicate: false });
       expect(await storedEvents()).toBe(1);
+    });
+
+    it("Stripe: with two endpoints' secrets (the account's and the connected accounts'), a delivery signed with either is taken", async () => {
+      const second = "whsec_connected_accounts_endpoint_secret";
+      const both = await createTestContext(kind, { now: NOW, env: { STRIPE_WEBHOOK_SECRET: `${TEST_STRIPE_WEBHOOK_SECRET},${second}` } });
+      try {
+        for (const secret of [TEST_STRIPE_WEBHOOK_SECRET, second]) {
+          const payload = JSON.stringify(accountUpdated(NOW, { chargesEnabled: true, payoutsEnabled: true }));
+          expect((await postStripe(both, payload, { "stripe-signature": stripeSignature(payload, { secret }) })).status).toBe(200);
+        }
+        const payload = JSON.stringify(accountUpdated(NOW, { chargesEnabled: true, payoutsEnabled: true }));
+        expect((await postStripe(both, payload, { "stripe-signature": stripeSignature(payload, { secret: "whsec_a_third_endpoint" }) })).status).toBe(400);
+      } finally {
+        await both.close();
+      }
     });
 
     it("Clerk: a delivery signed by Svix's signer is taken; unsigned, altered, wrong-secret and old ones are 400 and store nothing", async () => {

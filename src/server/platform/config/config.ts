@@ -43,8 +43,15 @@ const envSchema = z.object({
   STRIPE_API_BASE: z.string().url().optional(),
   /** Transfers per second a payout run asks Stripe for (docs/product.md §15); Stripe allows 25 in test mode. */
   STRIPE_MAX_RPS: z.coerce.number().min(0.1).max(1000).default(25),
-  /** Verifies Stripe's webhooks (POST /api/webhooks/stripe, docs/integration.md): the endpoint's signing secret, whsec_… */
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, "must be the endpoint's signing secret from Stripe (whsec_…)").optional(),
+  /**
+   * Verifies Stripe's webhooks (POST /api/webhooks/stripe, docs/integration.md): the endpoint's signing
+   * secret (whsec_…), or several separated by commas: Stripe gives the endpoint for your account's
+   * events (transfer.reversed) and the one for connected accounts' events (account.updated) a secret each.
+   */
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[^\s,]+(,whsec_[^\s,]+)*$/, "must be the endpoint's signing secret from Stripe (whsec_…), or two separated by a comma (your account's endpoint, the connected accounts' one)")
+    .optional(),
   /** How long after a payout's last attempt Stripe's "no such transfer" is believed (docs/product.md §15.3). */
   PAYOUT_UNKNOWN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   NODE_ENV: z.string().optional(),
@@ -67,7 +74,10 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   CLERK_AUTHORIZED_PARTIES: z.string().optional(),
   /** Verifies Clerk's webhooks (POST /api/webhooks/clerk, docs/integration.md): the endpoint's signing secret, whsec_… */
-  CLERK_WEBHOOK_SIGNING_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must be the endpoint's signing secret from Clerk (whsec_ and base64)").optional(),
+  CLERK_WEBHOOK_SIGNING_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must be the endpoint's signing secret from Clerk (whsec_ and base64)")
+    .optional(),
   CLERK_ISSUER: z.string().url().optional(),
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
@@ -127,8 +137,8 @@ export interface AppConfig {
   stripeMaxRps: number;
   /** A payout of unknown outcome is declared not sent only when Stripe lists no transfer this long after its last attempt (PAYOUT_UNKNOWN_WINDOW_SECONDS). */
   payoutUnknownWindowMs: number;
-  /** STRIPE_WEBHOOK_SECRET: without it POST /api/webhooks/stripe answers 503 and takes nothing. */
-  stripeWebhookSecret: string | undefined;
+  /** STRIPE_WEBHOOK_SECRET, each secret of it (an event verified by any is taken); none: POST /api/webhooks/stripe answers 503 and takes nothing. */
+  stripeWebhookSecrets: string[];
   /** CLERK_WEBHOOK_SIGNING_SECRET: without it POST /api/webhooks/clerk answers 503 and takes nothing. */
   clerkWebhookSigningSecret: string | undefined;
   production: boolean;
@@ -307,7 +317,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripeApiBase: e.STRIPE_API_BASE,
     stripeMaxRps: e.STRIPE_MAX_RPS,
     payoutUnknownWindowMs: e.PAYOUT_UNKNOWN_WINDOW_SECONDS * 1000,
-    stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    stripeWebhookSecrets: e.STRIPE_WEBHOOK_SECRET?.split(",") ?? [],
     clerkWebhookSigningSecret: e.CLERK_WEBHOOK_SIGNING_SECRET,
     production,
     trustProxy,

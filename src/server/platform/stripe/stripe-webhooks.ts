@@ -12,15 +12,22 @@ export const STRIPE_SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export type VerifiedStripeEvent = { ok: true; event: Stripe.Event } | { ok: false; reason: string };
 
-/** The event the signed text holds when its signature verifies; otherwise why not (Stripe's words). */
-export async function verifyStripeEvent(text: string, signature: string | undefined, secret: string): Promise<VerifiedStripeEvent> {
+/**
+ * The event the signed text holds when its signature verifies under one of `secrets` (Stripe gives
+ * each endpoint its own: the account's, the connected accounts'); otherwise why not (Stripe's words).
+ */
+export async function verifyStripeEvent(text: string, signature: string | undefined, secrets: readonly string[]): Promise<VerifiedStripeEvent> {
   if (!signature) return { ok: false, reason: "missing: events are accepted only as Stripe signs them" };
-  try {
-    return { ok: true, event: await Stripe.webhooks.constructEventAsync(text, signature, secret, STRIPE_SIGNATURE_TOLERANCE_SECONDS) };
-  } catch (err) {
-    if (err instanceof Stripe.errors.StripeSignatureVerificationError) return { ok: false, reason: err.message };
-    // The SDK parses the body only after the signature verified: a signed body that is not JSON.
-    if (err instanceof SyntaxError) return { ok: false, reason: "the signed body is not JSON" };
-    throw err;
+  let refusal: VerifiedStripeEvent = { ok: false, reason: "no signing secret" };
+  for (const secret of secrets) {
+    try {
+      return { ok: true, event: await Stripe.webhooks.constructEventAsync(text, signature, secret, STRIPE_SIGNATURE_TOLERANCE_SECONDS) };
+    } catch (err) {
+      // The SDK parses the body only after the signature verified: a signed body that is not JSON.
+      if (err instanceof SyntaxError) return { ok: false, reason: "the signed body is not JSON" };
+      if (!(err instanceof Stripe.errors.StripeSignatureVerificationError)) throw err;
+      if (refusal.ok === false && refusal.reason === "no signing secret") refusal = { ok: false, reason: err.message };
+    }
   }
+  return refusal;
 }
