@@ -1,23 +1,18 @@
 import { useState } from "react";
-import { ERROR_LOGS_EXPORT_KIND, type ErrorLevel, type ErrorLogEntry, type ErrorListResponse, type ErrorLogSort } from "@contract/error-logs";
+import { type ErrorLevel, type ErrorLogEntry, type ErrorListResponse, type ErrorLogSort } from "@contract/error-logs";
 import { useWriteAccess } from "@web/app/current-user";
-import { FilterBar, ListState, Pager, pageCountOf, RefreshButton, SelectFilter, useKeysetPages, useQueryRowSelection, useUrlParams } from "@web/components/list";
-import { PageHeader } from "@web/components/ui/page-header";
-import { ConfirmDialog } from "@web/components/ui/alert-dialog";
-import { Button } from "@web/components/ui/button";
-import { DisabledReason } from "@web/components/ui/disabled-reason";
+import { FilterBar, ListState, Pager, pageCountOf, SelectFilter, useKeysetPages, useQueryRowSelection, useUrlParams } from "@web/components/list";
 import { toast } from "@web/components/ui/toast";
 import { formatCount } from "@web/lib/format";
-import { LEVEL_LABELS } from "@web/lib/labels";
-import { useCsvExport } from "@web/lib/download-export";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { ErrorBulkArchive } from "./error-bulk-archive";
 import { ErrorDetailDialog } from "./error-detail-dialog";
 import { ErrorRow } from "./error-row";
-import { ERROR_PAGE_SIZE, useArchiveAll, useArchiveError, useCleanupArchived, useErrorList } from "./error-logs-api";
+import { ERROR_PAGE_SIZE, useArchiveError, useErrorList } from "./error-logs-api";
+import { ErrorLogsHeader } from "./error-logs-header";
 import { LevelCards } from "./level-cards";
 
-export const CLEANUP_CONFIRM_TEXT = "This will permanently delete all archived errors older than 30 days. Are you sure?";
+export { CLEANUP_CONFIRM_TEXT } from "./error-logs-header";
 
 function readLevel(value: string | null): ErrorLevel | null {
   return value === "error" || value === "warning" || value === "info" ? value : null;
@@ -44,15 +39,10 @@ export default function ErrorLogsPage() {
   const pages = useKeysetPages();
   const ready = useLoadDelay();
   const list = useErrorList({ archived, level, cursor: pages.cursor, sort }, ready);
-  const csv = useCsvExport("Export failed");
   const archiveOne = useArchiveError();
-  const archiveAll = useArchiveAll();
-  const cleanup = useCleanupArchived();
-  // Viewers see archive, archive all and cleanup disabled, with the reason (docs/product.md §1.3).
+  // Viewers see archive disabled, with the reason (docs/product.md §1.3).
   const { canWrite, reason: readOnly } = useWriteAccess();
   const [selected, setSelected] = useState<ErrorLogEntry | null>(null);
-  const [confirmCleanup, setConfirmCleanup] = useState(false);
-  const data = list.data;
   // Active entries on screen can be selected for one archive.
   const selectable = canWrite && !archived;
   const selection = useQueryRowSelection(list, errorIds, selectable);
@@ -62,49 +52,12 @@ export default function ErrorLogsPage() {
       onSuccess: (res) => toast({ title: res.message, variant: "success" }),
       onError: () => toast({ title: "Failed to archive error", variant: "destructive" }),
     });
-  const onArchiveAll = () =>
-    archiveAll.mutate(level, {
-      onSuccess: (res) => {
-        pages.reset();
-        toast({ title: res.message, variant: "success" });
-      },
-      onError: () => toast({ title: "Failed to archive errors", variant: "destructive" }),
-    });
-  const onCleanup = () => {
-    setConfirmCleanup(false);
-    cleanup.mutate(undefined, {
-      onSuccess: (res) => {
-        pages.reset();
-        toast({ title: res.message, variant: "success" });
-      },
-      onError: () => toast({ title: "Failed to cleanup archived errors", variant: "destructive" }),
-    });
-  };
 
   return (
     <section aria-labelledby="page-title" className="grid gap-6">
-      <PageHeader title="Error Logs" description={archived ? "Archived errors" : "Active errors"}>
-        <Button variant="outline" onClick={() => update({ archived: archived ? null : "true" }, { push: true })}>
-          {archived ? "View Active" : "View Archived"}
-        </Button>
-        <Button variant="outline" disabled={csv.exporting} onClick={() => csv.run(ERROR_LOGS_EXPORT_KIND, { archived: String(archived), level: level ?? undefined })}>
-          Export CSV
-        </Button>
-        <RefreshButton query={list} />
-        <DisabledReason reason={readOnly}>
-          {archived ? (
-            <Button variant="destructive" onClick={() => setConfirmCleanup(true)} disabled={cleanup.isPending || !canWrite}>
-              Cleanup Old Archives
-            </Button>
-          ) : (
-            <Button onClick={onArchiveAll} disabled={archiveAll.isPending || data?.total === 0 || !canWrite}>
-              {level ? `Archive All ${LEVEL_LABELS[level]}` : "Archive All"}
-            </Button>
-          )}
-        </DisabledReason>
-      </PageHeader>
+      <ErrorLogsHeader archived={archived} level={level} list={list} onWholeLogChanged={pages.reset} />
 
-      <LevelCards counts={data?.counts} level={level} onSelect={(l) => update({ level: l }, { push: true })} />
+      <LevelCards counts={list.data?.counts} level={level} onSelect={(l) => update({ level: l }, { push: true })} />
 
       <FilterBar>
         <SelectFilter id="error-order" label="Order" param="sort" value={sort} options={ORDERS} allValue="newest" />
@@ -144,16 +97,6 @@ export default function ErrorLogsPage() {
       </ListState>
 
       <ErrorDetailDialog entry={selected} onClose={() => setSelected(null)} />
-
-      <ConfirmDialog
-        open={confirmCleanup}
-        onOpenChange={setConfirmCleanup}
-        title="Cleanup Old Archives"
-        description={CLEANUP_CONFIRM_TEXT}
-        confirmLabel="Delete"
-        confirmVariant="destructive"
-        onConfirm={onCleanup}
-      />
     </section>
   );
 }
