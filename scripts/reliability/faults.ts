@@ -6,6 +6,7 @@ import SQLite from "better-sqlite3";
 import { runCrashRounds } from "../../src/server/testing/crash-rounds.ts";
 import { runPayoutCrashRounds } from "../../src/server/testing/payout-crash-rounds.ts";
 import { runAnnouncementCrashRounds } from "../../src/server/testing/announcement-crash-rounds.ts";
+import { runStorefrontCrashRounds } from "../../src/server/testing/storefront-crash-rounds.ts";
 import { runServerToExit, signInAdmin, startServer } from "../../src/server/testing/server-process.ts";
 import { pgRestart } from "./pg-restart.ts";
 import { ensureBuild } from "../ensure-build.ts";
@@ -31,7 +32,10 @@ import { ensureBuild } from "../ensure-build.ts";
  *      FAULT_ANNOUNCEMENT_VENDORS (5000) artists over SMTP to a sink in this process
  *      (src/server/testing/announcement-crash-rounds.ts): none lost, nobody else mailed, the
  *      announcement sent with its counts right; repeats counted, at most one batch per kill
- * FAULTS_ONLY=kill,disk,start,pg,payouts,announcements runs a subset.
+ *   7. FAULT_EVENTS_ROUNDS (20) kill -9 rounds while a storefront sends its events
+ *      (src/server/testing/storefront-crash-rounds.ts), re-sending every batch it got no answer
+ *      for: every event applied once (none lost, none twice), rollups equal to a recompute
+ * FAULTS_ONLY=kill,disk,start,pg,payouts,announcements,events runs a subset.
  */
 const failures: string[] = [];
 const log = (line: string) => console.log(`[faults] ${line}`);
@@ -195,6 +199,23 @@ async function announcementRounds(): Promise<void> {
   if (bad) failures.push("announcement kill -9");
 }
 
+async function eventRounds(): Promise<void> {
+  const options = { rounds: envNumber("FAULT_EVENTS_ROUNDS", 20), events: envNumber("FAULT_EVENTS", 8000), batch: envNumber("FAULT_EVENTS_BATCH", 50), log, from: "build" as const };
+  const r = await inTempDatabase("hki-faults-events-", (file) => runStorefrontCrashRounds(file, options));
+  log(
+    `storefront events: ${r.kills} kill -9 rounds while sending ${r.events} events in ${r.batches} batches (${r.resent} sends again), ` +
+      `lost ${r.lost}, applied twice ${r.appliedTwice}, rejected ${r.rejected}, answered duplicate after a lost answer ${r.duplicates}, ` +
+      `order rows ${r.orderRows.actual}/${r.orderRows.expected}, refunds ${r.refundRows.actual}/${r.refundRows.expected}, rollup differences ${r.rollupDifferences}, integrity ${r.integrity} (${r.seconds.toFixed(0)} s)`,
+  );
+  const bad =
+    r.lost + r.appliedTwice + r.rejected + r.rollupDifferences > 0 ||
+    r.orderRows.actual !== r.orderRows.expected ||
+    r.refundRows.actual !== r.refundRows.expected ||
+    r.integrity !== "ok" ||
+    r.kills < options.rounds;
+  if (bad) failures.push("storefront events kill -9");
+}
+
 async function main(): Promise<void> {
   const only = process.env.FAULTS_ONLY?.split(",").map((s) => s.trim());
   const run = (name: string) => !only || only.includes(name);
@@ -206,6 +227,7 @@ async function main(): Promise<void> {
   if (run("pg")) await pgRestartFault();
   if (run("payouts")) await payoutRounds();
   if (run("announcements")) await announcementRounds();
+  if (run("events")) await eventRounds();
   log(failures.length ? `FAILED: ${failures.join(", ")}` : "all faults survived");
   process.exit(failures.length ? 1 : 0);
 }
