@@ -169,116 +169,160 @@ function concurrencyFor(rps: number): number {
   return Math.min(32, Math.max(1, Math.ceil(rps / 2)));
 }
 
-async function runPayouts(ctx: JobContext<{ runId: string }>, deps: AppDeps, provider: PayoutProvider | null, options: PayoutJobOptions): Promise<unknown> {
-  const { database, clock } = deps;
-  const db = database.db;
-  const runId = ctx.payload.runId;
-  const now = () => clock.now().toISOString();
-  const run = await findPayoutRun(db, runId);
-  if (!run || run.active !== 1) return { runId, skipped: "the run is not active" };
+function runPayouts(ctx: JobContext<{ runId: string }>, deps: AppDeps, provider: PayoutProvider | null, options: PayoutJobOptions): Promise<unknown> {
+  return new PayoutRunJob(ctx, deps, provider, options).run();
+}
+
+type RunEnd = "completed" | "canceled" | "failed";
+
+/**
+ * One worker's turn at a payout run, in its steps: plan the payouts (in chunks, resumable), send
+ * them (what an earlier worker left in processing first, then the pending ones, a few at a time at
+ * Stripe's pace), then finish. Cancel is looked for between chunks and payouts; a stop (shutdown,
+ * lost lease) leaves the run for the next worker, which resumes where this one left off.
+ */
+class PayoutRunJob {
+  private readonly db: AppDeps["database"]["db"];
+  private readonly runId: string;
+
+  constructor(
+    private readonly ctx: JobContext<{ runId: string }>,
+    private readonly deps: AppDeps,
+    private readonly provider: PayoutProvider | null,
+    private readonly options: PayoutJobOptions,
+  ) {
+    this.db = deps.database.db;
+    this.runId = ctx.payload.runId;
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  async run(): Promise<unknown> {
+    const run = await findPayoutRun(this.db, this.runId);
+    if (!run || run.active !== 1) return { runId: this.runId, skipped: "the run is not active" };
+    if (!this.provider) return this.finish("failed", "Payment provider not configured");
+    await startPayoutRun(this.db, this.runId, this.now());
+    const planning = await this.plan(run);
+    if (planning === "cancel") return this.finish("canceled");
+    if (planning === "stop") throw this.interrupted();
+    const sent = await this.send(this.provider);
+    if (sent.reason === "stop") throw this.interrupted();
+    if (sent.aborted) return this.finish("failed", `Stripe refused the API key: ${sent.aborted}`);
+    if (sent.reason === "cancel" || (await isRunCancelRequested(this.db, this.runId))) return this.finish("canceled");
+    return this.finish("completed");
+  }
+
+  /** "cancel" when an admin asked, "stop" when this worker must let go (shutdown, lost lease). */
+  private async stopReason(): Promise<"cancel" | "stop" | null> {
+    if (await isRunCancelRequested(this.db, this.runId)) return "cancel";
+    if (await this.ctx.shouldStop()) return "stop";
+    return null;
+  }
+
+  private interrupted(): Error {
+    return new Error("Payout run interrupted (server stopping or job taken over); it resumes where it left off");
+  }
+
+  /** 1. Planning: each eligible artist's balance becomes a pending payout, a chunk per transaction, from where the last worker stopped. */
+  private async plan(run: NonNullable<Awaited<ReturnType<typeof findPayoutRun>>>): Promise<"done" | "cancel" | "stop"> {
+    const planChunk = this.options.planChunk ?? 500;
+    let cursor = run.plan_cursor;
+    let planned = run.planning_done === 1;
+    while (!planned) {
+      const reason = await this.stopReason();
+      if (reason) return reason;
+      await this.db.transaction().execute(async (trx) => {
+        const next = await nextEligibleAccounts(trx, run.minimum_cents, cursor, planChunk);
+        await addPendingPayouts(
+          trx,
+          this.runId,
+          next.accounts.map((a) => ({ id: newId(), vendorId: a.vendorId, vendorName: a.vendorName, destination: a.destination, amountCents: a.balanceCents })),
+          this.now(),
+        );
+        await setRunPlanCursor(trx, this.runId, next.lastVendorId, next.exhausted);
+        cursor = next.lastVendorId;
+        planned = next.exhausted;
+      });
+    }
+    return "done";
+  }
+
+  /** 2. Sending: first what a previous attempt left in processing (same key), then the pending ones. */
+  private async send(provider: PayoutProvider): Promise<{ reason: "cancel" | "stop" | null; aborted: string | null }> {
+    const { database, clock } = this.deps;
+    const rps = this.options.maxRps ?? this.deps.config.stripeMaxRps;
+    const sender = new PayoutSender(database, clock, provider, new Pacer(rps), this.options);
+    const concurrency = concurrencyFor(rps);
+    const inFlight = new Set<Promise<void>>();
+    let failure: unknown = null;
+    let reason: "cancel" | "stop" | null = null;
+    let launched = 0;
+    let checkedAt = performance.now();
+    const launch = (p: Payout, fromStatus: "processing" | "pending") => {
+      const task = (async () => {
+        const claimed = fromStatus === "pending" ? await markPayoutProcessing(this.db, p.id, this.now()) : p;
+        if (claimed) await sender.send(claimed, fromStatus === "processing");
+      })().catch((err: unknown) => {
+        failure ??= err;
+      });
+      inFlight.add(task);
+      void task.finally(() => inFlight.delete(task));
+    };
+
+    outer: for (const status of ["processing", "pending"] as const) {
+      let after: string | null = null;
+      for (;;) {
+        const page = await runPayoutsInStatus(this.db, this.runId, status, after, PAGE);
+        if (page.length === 0) break;
+        for (const p of page) {
+          after = p.id;
+          if (sender.aborted || failure) break outer;
+          // Cancel and stop are looked for every 10 payouts, and at least 5 times a second.
+          if (launched % 10 === 0 || performance.now() - checkedAt > 200) {
+            checkedAt = performance.now();
+            reason = await this.stopReason();
+            if (reason) break outer;
+          }
+          while (inFlight.size >= concurrency) await Promise.race(inFlight);
+          launch(p, status);
+          launched += 1;
+        }
+        await this.reportProgress();
+      }
+    }
+    await Promise.all(inFlight);
+    if (failure) throw failure;
+    return { reason, aborted: sender.aborted };
+  }
+
+  private async reportProgress(): Promise<void> {
+    const progress = await findPayoutRun(this.db, this.runId);
+    if (progress) await this.ctx.reportProgress({ payouts: progress.payouts, paid: progress.paid, failed: progress.failed, unknown: progress.unknown, canceled: progress.canceled });
+  }
 
   /**
-   * Ends the run: whatever is still pending is canceled (in chunks); payouts left in processing
+   * 3. Ends the run: whatever is still pending is canceled (in chunks); payouts left in processing
    * (a previous worker asked for them and this one did not get to) become unknown; the unknown
    * ones are checked with Stripe once; then its final status (`unresolved` while any is unknown).
    */
-  const finish = async (status: "completed" | "canceled" | "failed", error: string | null = null) => {
-    while ((await cancelPendingPayouts(db, runId, now())) > 0) {
+  private async finish(status: RunEnd, error: string | null = null) {
+    const { db, runId } = this;
+    while ((await cancelPendingPayouts(db, runId, this.now())) > 0) {
       /* next chunk */
     }
-    while ((await markRunProcessingUnknown(db, runId, "Outcome unknown: the run ended while this payout was being sent by an earlier attempt; it is checked with Stripe", now())) > 0) {
+    while ((await markRunProcessingUnknown(db, runId, "Outcome unknown: the run ended while this payout was being sent by an earlier attempt; it is checked with Stripe", this.now())) > 0) {
       /* next chunk */
     }
-    if (provider) {
-      const windowMs = options.unknownWindowMs ?? deps.config.payoutUnknownWindowMs;
-      await settleUnknownPayouts(deps, provider, new Pacer(options.maxRps ?? deps.config.stripeMaxRps), { runId, windowMs });
+    if (this.provider) {
+      const windowMs = this.options.unknownWindowMs ?? this.deps.config.payoutUnknownWindowMs;
+      await settleUnknownPayouts(this.deps, this.provider, new Pacer(this.options.maxRps ?? this.deps.config.stripeMaxRps), { runId, windowMs });
     }
-    await finishPayoutRun(db, runId, status, now(), error);
+    await finishPayoutRun(db, runId, status, this.now(), error);
     const final = await findPayoutRun(db, runId);
     return { runId, status: final?.status ?? status, paid: final?.paid ?? 0, failed: final?.failed ?? 0, unknown: final?.unknown ?? 0, canceled: final?.canceled ?? 0 };
-  };
-
-  if (!provider) return finish("failed", "Payment provider not configured");
-  await startPayoutRun(db, runId, now());
-
-  /** "cancel" when an admin asked, "stop" when this worker must let go (shutdown, lost lease). */
-  const stopReason = async (): Promise<"cancel" | "stop" | null> => {
-    if (await isRunCancelRequested(db, runId)) return "cancel";
-    if (await ctx.shouldStop()) return "stop";
-    return null;
-  };
-  const interrupted = () => new Error("Payout run interrupted (server stopping or job taken over); it resumes where it left off");
-
-  // 1. Planning.
-  const planChunk = options.planChunk ?? 500;
-  let cursor = run.plan_cursor;
-  let planned = run.planning_done === 1;
-  while (!planned) {
-    const reason = await stopReason();
-    if (reason === "cancel") return finish("canceled");
-    if (reason === "stop") throw interrupted();
-    await db.transaction().execute(async (trx) => {
-      const next = await nextEligibleAccounts(trx, run.minimum_cents, cursor, planChunk);
-      await addPendingPayouts(
-        trx,
-        runId,
-        next.accounts.map((a) => ({ id: newId(), vendorId: a.vendorId, vendorName: a.vendorName, destination: a.destination, amountCents: a.balanceCents })),
-        now(),
-      );
-      await setRunPlanCursor(trx, runId, next.lastVendorId, next.exhausted);
-      cursor = next.lastVendorId;
-      planned = next.exhausted;
-    });
   }
-
-  // 2. Sending: first what a previous attempt left in processing (same key), then the pending ones.
-  const rps = options.maxRps ?? deps.config.stripeMaxRps;
-  const sender = new PayoutSender(database, clock, provider, new Pacer(rps), options);
-  const concurrency = concurrencyFor(rps);
-  const inFlight = new Set<Promise<void>>();
-  let failure: unknown = null;
-  let reason: "cancel" | "stop" | null = null;
-  let launched = 0;
-  let checkedAt = performance.now();
-  const launch = (p: Payout, fromStatus: "processing" | "pending") => {
-    const task = (async () => {
-      const claimed = fromStatus === "pending" ? await markPayoutProcessing(db, p.id, now()) : p;
-      if (claimed) await sender.send(claimed, fromStatus === "processing");
-    })().catch((err: unknown) => {
-      failure ??= err;
-    });
-    inFlight.add(task);
-    void task.finally(() => inFlight.delete(task));
-  };
-
-  outer: for (const status of ["processing", "pending"] as const) {
-    let after: string | null = null;
-    for (;;) {
-      const page = await runPayoutsInStatus(db, runId, status, after, PAGE);
-      if (page.length === 0) break;
-      for (const p of page) {
-        after = p.id;
-        if (sender.aborted || failure) break outer;
-        // Cancel and stop are looked for every 10 payouts, and at least 5 times a second.
-        if (launched % 10 === 0 || performance.now() - checkedAt > 200) {
-          checkedAt = performance.now();
-          reason = await stopReason();
-          if (reason) break outer;
-        }
-        while (inFlight.size >= concurrency) await Promise.race(inFlight);
-        launch(p, status);
-        launched += 1;
-      }
-      const progress = await findPayoutRun(db, runId);
-      if (progress) await ctx.reportProgress({ payouts: progress.payouts, paid: progress.paid, failed: progress.failed, unknown: progress.unknown, canceled: progress.canceled });
-    }
-  }
-  await Promise.all(inFlight);
-  if (failure) throw failure;
-  if (reason === "stop") throw interrupted();
-  if (sender.aborted) return finish("failed", `Stripe refused the API key: ${sender.aborted}`);
-  if (reason === "cancel" || (await isRunCancelRequested(db, runId))) return finish("canceled");
-  return finish("completed");
 }
 
 /** A retried payout (or one a failed run left in processing), sent on its own. */
