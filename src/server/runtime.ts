@@ -17,7 +17,7 @@ import { RateLimiter } from "./platform/http/rate-limiter.ts";
 import { SignInThrottle } from "./platform/identity/sign-in-throttle.ts";
 import { type Logger, createLogger, logEvent, logLifecycle, setProcessLog } from "./platform/logging/logger.ts";
 import { ensureDefaultSettings } from "./domain/settings/settings.queries.ts";
-import { loadWebhookSealingKey } from "./platform/crypto/webhook-sealing-key.ts";
+import { loadWebhookSealingKey } from "./platform/identity/webhook-sealing-key.ts";
 
 export interface RuntimeOptions {
   clock?: Clock;

@@ -156,7 +156,20 @@ const RECIPES: Record<string, Recipe> = {
     const at = ctx.clock.now().toISOString();
     await ctx.database.db
       .insertInto("incoming_events")
-      .values({ id, source: "stripe", event_id: `evt_${id}`, type: "transfer.reversed", object_id: null, occurred_at: at, payload: "{}", status: "failed", outcome: "boom", attempts: 8, received_at: at, processed_at: at })
+      .values({
+        id,
+        source: "stripe",
+        event_id: `evt_${id}`,
+        type: "transfer.reversed",
+        object_id: null,
+        occurred_at: at,
+        payload: "{}",
+        status: "failed",
+        outcome: "boom",
+        attempts: 8,
+        received_at: at,
+        processed_at: at,
+      })
       .execute();
     return { path: `/api/admin/integrations/incoming-events/${id}/retry` };
   },
@@ -165,6 +178,17 @@ const RECIPES: Record<string, Recipe> = {
     const res = await ctx.request("/api/admin/integrations/api-keys", { method: "POST", token: admin.token, json: { name: `Service ${++sequence}`, scopes: ["events:write"] } });
     expect(res.status).toBe(201);
     return { path: `/api/admin/integrations/api-keys/${((await res.json()) as { apiKey: { id: string } }).apiKey.id}` };
+  },
+  "POST /api/admin/integrations/webhooks": async () => ({ path: "/api/admin/integrations/webhooks", json: { url: `https://hooks.example.com/${++sequence}`, events: ["artist.deleted"] } }),
+  "PATCH /api/admin/integrations/webhooks/:id": async (ctx, admin) => ({ path: `/api/admin/integrations/webhooks/${await aWebhookEndpoint(ctx, admin)}`, json: { enabled: false } }),
+  "DELETE /api/admin/integrations/webhooks/:id": async (ctx, admin) => ({ path: `/api/admin/integrations/webhooks/${await aWebhookEndpoint(ctx, admin)}` }),
+  "POST /api/admin/integrations/webhooks/:id/rotate-secret": async (ctx, admin) => ({ path: `/api/admin/integrations/webhooks/${await aWebhookEndpoint(ctx, admin)}/rotate-secret` }),
+  "POST /api/admin/integrations/webhooks/:id/test": async (ctx, admin) => ({ path: `/api/admin/integrations/webhooks/${await aWebhookEndpoint(ctx, admin)}/test` }),
+  "POST /api/admin/integrations/webhooks/:id/deliveries/:deliveryId/resend": async (ctx, admin) => {
+    const id = await aWebhookEndpoint(ctx, admin);
+    const res = await ctx.request(`/api/admin/integrations/webhooks/${id}/test`, { method: "POST", token: admin.token });
+    expect(res.status).toBe(201);
+    return { path: `/api/admin/integrations/webhooks/${id}/deliveries/${((await res.json()) as { delivery: { id: string } }).delivery.id}/resend` };
   },
   "DELETE /api/admin/users/invitations/:id": async (ctx, admin) => ({ path: `/api/admin/users/invitations/${(await anInvitation(ctx, admin)).id}` }),
   "POST /api/admin/users/invitations/:id/resend": async (ctx, admin) => ({ path: `/api/admin/users/invitations/${(await anInvitation(ctx, admin)).id}/resend` }),
@@ -230,6 +254,13 @@ const RECIPES: Record<string, Recipe> = {
     return { path: "/api/admin/featured-artist/current" };
   },
 };
+
+/** A webhook endpoint made through the API (docs/integration.md "Webhooks"); its id. */
+async function aWebhookEndpoint(ctx: TestContext, admin: { token: string }): Promise<string> {
+  const res = await ctx.request("/api/admin/integrations/webhooks", { method: "POST", token: admin.token, json: { url: `https://hooks.example.com/${++sequence}`, events: ["artist.deleted"] } });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { endpoint: { id: string } }).endpoint.id;
+}
 
 async function anArtistToFeature(ctx: TestContext): Promise<string> {
   const row = await ctx.database.db.selectFrom("vendors").select("id").where("is_active", "=", 1).where("is_internal", "=", 0).orderBy("id", "desc").limit(1).executeTakeFirstOrThrow();

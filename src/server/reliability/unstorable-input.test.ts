@@ -37,6 +37,7 @@ const CURSOR_LISTS: Record<string, { path: string; parts: (bad: string) => unkno
   "/api/admin/products": { path: "/api/admin/products", parts: (bad) => ["s", "created_at", 1, TIME, bad] },
   "/api/admin/vendors": { path: "/api/admin/vendors?sort=name", parts: (bad) => ["name", bad, SOME_ID] },
   "/api/admin/integrations/incoming-events": { path: "/api/admin/integrations/incoming-events", parts: (bad) => [TIME, bad] },
+  "/api/admin/integrations/webhooks/{id}/deliveries": { path: `/api/admin/integrations/webhooks/${SOME_ID}/deliveries`, parts: (bad) => [bad] },
 };
 
 describe.each(testDatabaseKinds)("text a database cannot keep is refused at input (%s)", (kind) => {

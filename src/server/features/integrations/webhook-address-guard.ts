@@ -91,17 +91,22 @@ export function urlProblem(url: URL, policy: AddressPolicy): string | null {
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+/** Resolves a name to all its addresses (node's dns.lookup with `all`; tests give their own). */
+export type Resolver = (hostname: string, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+const systemResolver: Resolver = (hostname, callback) => dnsLookup(hostname, { all: true }, callback);
 
 /**
  * A resolver for the sender's connections (node's `lookup` option): resolves as node does and
  * refuses the name when any of its addresses is internal (a name with one public and one private
  * address could be made to connect to the private one).
  */
-export function guardedLookup(policy: AddressPolicy) {
+export function guardedLookup(policy: AddressPolicy, resolve: Resolver = systemResolver) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    resolve(hostname, (err, addresses) => {
       if (err) return callback(err, []);
-      const list = addresses;
+      const wanted = options.family === 4 || options.family === 6 ? options.family : null;
+      const list = wanted ? addresses.filter((a) => a.family === wanted) : addresses;
       if (!policy.allowPrivate) {
         const bad = list.find((a) => isInternalAddress(a.address));
         if (bad) {

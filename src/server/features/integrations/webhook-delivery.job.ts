@@ -3,13 +3,13 @@ import { recordAudit } from "../../domain/audit/audit-log.ts";
 import { WEBHOOK_DELIVERY_JOB, wakeWebhookSender } from "../../domain/outbox/events-out.ts";
 import { inChunks } from "../../platform/db/in-chunks.ts";
 import { type SealingKey } from "../../platform/crypto/sealed-text.ts";
-import { webhookSealingKey } from "../../platform/crypto/webhook-sealing-key.ts";
+import { webhookSealingKey } from "../../platform/identity/webhook-sealing-key.ts";
 import { isAdminUser } from "../../platform/identity/admin-rule.ts";
 import type { JobWorker } from "../../platform/jobs/job-worker.ts";
 import { logEvent, processLog } from "../../platform/logging/logger.ts";
 import { queueMail } from "../../platform/mail/mail-outbox.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
-import { addressPolicy } from "./webhook-address-guard.ts";
+import { addressPolicy, type Resolver } from "./webhook-address-guard.ts";
 import {
   claimDeliveries,
   deleteOldDeliveries,
@@ -61,6 +61,8 @@ export interface WebhookSenderOptions {
   perEndpoint?: number;
   timeoutMs?: number;
   random?: () => number;
+  /** How names are resolved (tests stand in for DNS); always through the address guard. */
+  resolve?: Resolver;
 }
 
 interface Claimed {
@@ -86,7 +88,7 @@ export class WebhookSender {
     private readonly deps: Pick<AppDeps, "database" | "clock" | "config" | "jobs">,
     options: WebhookSenderOptions = {},
   ) {
-    this.connections = new WebhookConnections(addressPolicy(deps.config), options.timeoutMs);
+    this.connections = new WebhookConnections(addressPolicy(deps.config), options.timeoutMs, options.resolve);
     this.maxInFlight = options.maxInFlight ?? 64;
     this.perEndpoint = options.perEndpoint ?? 8;
     this.random = options.random ?? Math.random;

@@ -13,7 +13,7 @@ import {
 } from "../../../contract/integrations-webhooks.ts";
 import { changedValues, recordAudit } from "../../domain/audit/audit-log.ts";
 import { recordEventOut, wakeWebhookSender } from "../../domain/outbox/events-out.ts";
-import { webhookSealingKey } from "../../platform/crypto/webhook-sealing-key.ts";
+import { webhookSealingKey } from "../../platform/identity/webhook-sealing-key.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import { inChunks } from "../../platform/db/in-chunks.ts";
 import { newId } from "../../platform/db/ids.ts";

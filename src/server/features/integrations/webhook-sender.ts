@@ -2,7 +2,7 @@ import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { type AddressPolicy, guardedLookup, isInternalAddress, urlProblem } from "./webhook-address-guard.ts";
+import { type AddressPolicy, guardedLookup, isInternalAddress, type Resolver, urlProblem } from "./webhook-address-guard.ts";
 
 /**
  * One webhook attempt: the event's body POSTed to the endpoint, signed as Standard Webhooks sign
@@ -46,8 +46,9 @@ export class WebhookConnections {
   constructor(
     readonly policy: AddressPolicy,
     readonly timeoutMs: number = WEBHOOK_TIMEOUT_MS,
+    resolve?: Resolver,
   ) {
-    const lookup = guardedLookup(policy);
+    const lookup = guardedLookup(policy, resolve);
     const options = { keepAlive: true, maxSockets: 8, maxFreeSockets: 2, timeout: timeoutMs, lookup };
     this.http = new HttpAgent(options);
     this.https = new HttpsAgent(options);

@@ -1,8 +1,8 @@
 import type { Clock } from "../clock.ts";
 import type { AppConfig } from "../config/config.ts";
 import type { Executor } from "../db/executor.ts";
-import { insertAppSecretIfAbsent, readAppSecret, readAppSecretOrThrow } from "../identity/app-secrets.queries.ts";
-import { SealingKey } from "./sealed-text.ts";
+import { insertAppSecretIfAbsent, readAppSecret, readAppSecretOrThrow } from "./app-secrets.queries.ts";
+import { SealingKey } from "../crypto/sealed-text.ts";
 
 const SECRET_NAME = "webhook_secrets_key";
 
