@@ -39,7 +39,7 @@ describe("paths named in comments", () => {
     for (const path of ["docs/reliability.md", "src/server/app.ts", "./vendor-matches.ts", "platform/db/read-cache.ts", "error-recorder/redact.ts", "ledger/payouts.ts", "lib/api-client.ts"]) {
       expect(pathExists(path, from, exists), path).toBe(true);
     }
-    expect(pathExists("lighthouse/core/config/desktop-config.js", from, exists)).toBe(true);
+    expect(pathExists("swagger-ui-dist/swagger-ui.css", from, exists)).toBe(true);
     expect(pathExists("dist/server/main.js", from, exists)).toBe(true);
     expect(pathExists("financial/payout-reconcile.ts", from, exists)).toBe(false);
     expect(pathExists("http/rate-limit-sweep.ts", from, exists)).toBe(false);

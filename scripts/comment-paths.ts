@@ -10,7 +10,7 @@ import ts from "typescript";
  * and commas; trailing `.`, `:` or `;` dropped) that contains a `/` and ends in one of PATH_ENDINGS,
  * like `platform/db/connect.ts` or `docs/decisions/0014-caches-across-replicas.md`. Not a path: a
  * word with a wildcard or placeholder (`*`, `<area>`, `{a,b}`, `$x`), a URL, and a package's own
- * file (`lighthouse/core/config/desktop-config.js`: its first part is a folder of node_modules).
+ * file (`swagger-ui-dist/swagger-ui.css`: its first part is a folder of node_modules).
  *
  * Where it is looked for: from the repository root, from the commenting file's folder and every
  * folder above it, and from the folders a comment may name a file relative to by convention:

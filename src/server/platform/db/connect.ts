@@ -104,7 +104,7 @@ export function openDatabase(config: DatabaseConfig): Database {
     // Per process: WEB_CONCURRENCY processes on each of N hosts open up to N × WEB_CONCURRENCY × this (docs/operations.md "Scaling").
     max: config.poolMax ?? 10,
     connectionTimeoutMillis: 5000,
-    // Named, so an operator sees the panel in pg_stat_activity and db:restore can tell it is running (cli/database-commands.ts).
+    // Named, so an operator sees the panel in pg_stat_activity and db:restore can tell it is running (cli/commands.ts).
     application_name: PANEL_APPLICATION_NAME,
     ...(config.searchPath ? { options: `-c search_path=${config.searchPath}` } : {}),
   });
