@@ -30,7 +30,7 @@ import {
 import { artist, event } from "../../testing/storefront-events.ts";
 import { createTestContext, type TestContext, testDatabaseKinds } from "../../testing/test-app.ts";
 import { payoutJobs } from "../financials/payout-run.job.ts";
-import { incomingEventsJobs } from "./incoming-events.job.ts";
+import { incomingEventsJobs, sweepIncomingEvents } from "./incoming-events.job.ts";
 
 /**
  * Stripe's and Clerk's webhooks coming in (issue 34), on both databases, with deliveries signed by
@@ -401,6 +401,31 @@ describe.each(testDatabaseKinds)("Stripe's and Clerk's webhooks (%s)", (kind) =>
       await drain();
       expect(await eventRow("msg_late_update")).toMatchObject({ status: "stale" });
     });
+  });
+
+  it("settled events are deleted after 35 days by the retention sweep; pending and failed ones stay until settled", async () => {
+    const at = (daysAgo: number) => new Date(Date.parse(NOW) - daysAgo * 86_400_000).toISOString();
+    const row = (id: string, status: "processed" | "ignored" | "failed" | "pending", daysAgo: number) => ({
+      id,
+      source: "stripe" as const,
+      event_id: `evt_${id}`,
+      type: "charge.succeeded",
+      object_id: null,
+      occurred_at: at(daysAgo),
+      payload: "{}",
+      status,
+      outcome: null,
+      attempts: 1,
+      received_at: at(daysAgo),
+      processed_at: status === "pending" ? null : at(daysAgo),
+    });
+    await ctx.database.db
+      .insertInto("incoming_events")
+      .values([row("old_processed", "processed", 40), row("old_ignored", "ignored", 36), row("old_failed", "failed", 40), row("old_pending", "pending", 40), row("recent", "processed", 34)])
+      .execute();
+    expect((await sweepIncomingEvents(ctx.database.db, ctx.clock)).deleted).toBe(2);
+    const left = await ctx.database.db.selectFrom("incoming_events").select("id").orderBy("id").execute();
+    expect(left.map((r) => r.id)).toEqual(["old_failed", "old_pending", "recent"]);
   });
 
   it("the log lists storefront, Stripe and Clerk events together, newest first, by keyset pages, filtered by source and outcome", async () => {
