@@ -73,10 +73,11 @@ import {
 } from "./vendors.ts";
 
 /**
- * Every endpoint of the API. The OpenAPI document is generated from this list, and a test holds it
- * equal to the routes the app serves, both ways. Server only: the web imports single definitions.
+ * Every endpoint of the API by its definition's name. The OpenAPI document is generated from this
+ * list (each operation's operationId is the name without "Endpoint"), and a test holds it equal to
+ * the routes the app serves, both ways. Server only: the web imports single definitions.
  */
-export const apiEndpoints: readonly EndpointDefinition[] = [
+export const apiEndpointsByName = {
   healthEndpoint,
   readyEndpoint,
   publicConfigEndpoint,
@@ -170,4 +171,6 @@ export const apiEndpoints: readonly EndpointDefinition[] = [
   clerkWebhookEndpoint,
   listIncomingEventsEndpoint,
   retryIncomingEventEndpoint,
-];
+} as const satisfies Record<string, EndpointDefinition>;
+
+export const apiEndpoints: readonly EndpointDefinition[] = Object.values(apiEndpointsByName);

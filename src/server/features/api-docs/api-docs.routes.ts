@@ -11,8 +11,8 @@ const ASSET_TYPE: Record<ApiReferenceAsset, string> = {
 };
 
 /** /api/openapi.json and the reference at /api/docs (docs/product.md §10.1). */
-export function apiDocsRoutes(router: EndpointRouter, _deps: AppDeps): void {
-  const docs = new DocsService();
+export function apiDocsRoutes(router: EndpointRouter, deps: AppDeps): void {
+  const docs = new DocsService(deps.config.publicUrl || undefined);
   router.handle(openApiDocumentEndpoint, () => ({ ...docs.openApiDocument() }));
   router.handle(apiReferencePageEndpoint, () => new Response(docs.referencePage(), { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" } }));
   router.handle(apiReferenceAssetEndpoint, async ({ params }) => {

@@ -32,10 +32,13 @@ const REFERENCE_PAGE = `<!doctype html>
  */
 export class DocsService {
   private document: ReturnType<typeof buildOpenApiDocument> | undefined;
+
+  /** `serverUrl`: where the API is served (PUBLIC_URL), named as the document's server. */
+  constructor(private readonly serverUrl?: string) {}
   private readonly files = new Map<ApiReferenceAsset, Promise<string>>();
 
   openApiDocument(): ReturnType<typeof buildOpenApiDocument> {
-    this.document ??= buildOpenApiDocument({ version: API_VERSION });
+    this.document ??= buildOpenApiDocument({ version: API_VERSION, ...(this.serverUrl ? { serverUrl: this.serverUrl } : {}) });
     return this.document;
   }
 

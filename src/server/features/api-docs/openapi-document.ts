@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { apiEndpoints } from "../../../contract/api.ts";
+import { apiEndpointsByName } from "../../../contract/api.ts";
 import { apiErrorSchema } from "../../../contract/common.ts";
 import { STOREFRONT_EVENT_DATA } from "../../../contract/integrations-events.ts";
 import type { EndpointDefinition, ErrorStatus } from "../../../contract/endpoint.ts";
@@ -43,7 +43,7 @@ function errorStatuses(definition: EndpointDefinition): ErrorStatus[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-function toRouteConfig(definition: EndpointDefinition): RouteConfig {
+function toRouteConfig(definition: EndpointDefinition, name: string): RouteConfig {
   const responses: RouteConfig["responses"] = {};
   const { success } = definition;
   if (success) {
@@ -65,10 +65,13 @@ function toRouteConfig(definition: EndpointDefinition): RouteConfig {
   return {
     method: definition.method,
     path: definition.path,
+    // Stable across releases: generated clients name their functions after it.
+    operationId: name.replace(/Endpoint$/, ""),
     summary: definition.summary,
     ...(definition.description ? { description: definition.description } : {}),
     tags: [definition.area],
-    ...(definition.access === "public" ? {} : definition.access === "api-key" ? { security: [{ apiKeyAuth: [] }] } : { security: [{ bearerAuth: [] }] }),
+    // A public operation says so (an empty list), rather than inheriting a scheme.
+    security: definition.access === "public" ? [] : definition.access === "api-key" ? [{ apiKeyAuth: [] }] : [{ bearerAuth: [] }],
     request: {
       ...(definition.params ? { params: definition.params } : {}),
       // A signed body's signature headers (the signer's credential), each required.
@@ -105,7 +108,7 @@ export function buildOpenApiDocument(options: { version: string; serverUrl?: str
     scheme: "bearer",
     description: "An API key (hki_sk_…) made by an admin on the Integrations screen, holding the operation's scope (docs/integration.md)",
   });
-  for (const definition of apiEndpoints) registry.registerPath(toRouteConfig(definition));
+  for (const [name, definition] of Object.entries(apiEndpointsByName)) registry.registerPath(toRouteConfig(definition, name));
   // Each storefront event type's data, named, for the senders' generated clients (docs/integration.md).
   for (const [type, schema] of Object.entries(STOREFRONT_EVENT_DATA)) {
     const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });

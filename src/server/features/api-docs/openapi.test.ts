@@ -1,6 +1,6 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiEndpoints } from "../../../contract/api.ts";
+import { apiEndpoints, apiEndpointsByName } from "../../../contract/api.ts";
 import { ADMIN_ONLY_PREFIXES } from "../../platform/request/auth-middleware.ts";
 import { honoPath } from "../../platform/request/endpoint-router.ts";
 import { appRoutes } from "../../testing/app-routes.ts";
@@ -10,7 +10,11 @@ describe("the OpenAPI document at /api/openapi.json", () => {
   let ctx: TestContext;
   let document: {
     openapi: string;
-    paths: Record<string, Record<string, { security?: unknown; requestBody?: { content: Record<string, { schema: { example?: unknown } }> }; responses: Record<string, unknown> }>>;
+    servers?: Array<{ url: string }>;
+    paths: Record<
+      string,
+      Record<string, { operationId?: string; security?: unknown; requestBody?: { content: Record<string, { schema: { example?: unknown } }> }; responses: Record<string, unknown> }>
+    >;
     components: { securitySchemes: Record<string, unknown> };
   };
   beforeAll(async () => {
@@ -54,10 +58,23 @@ describe("the OpenAPI document at /api/openapi.json", () => {
     for (const definition of apiEndpoints) {
       const operation = document.paths[definition.path]?.[definition.method];
       expect(operation, `${definition.method} ${definition.path}`).toBeDefined();
-      expect(operation!.security !== undefined, `${definition.path} security`).toBe(definition.access !== "public");
+      // A public operation declares it needs nothing; every other one names its scheme.
+      if (definition.access === "public") expect(operation!.security, `${definition.path} security`).toEqual([]);
+      else expect(operation!.security, `${definition.path} security`).toEqual([{ [definition.access === "api-key" ? "apiKeyAuth" : "bearerAuth"]: [] }]);
       if (definition.access === "admin") expect(Object.keys(operation!.responses)).toEqual(expect.arrayContaining(["401", "403"]));
       expect(JSON.stringify(operation!.responses)).toContain("#/components/schemas/ApiError");
     }
+  });
+
+  it("names every operation after its definition (a stable operationId for generated clients) and its server after PUBLIC_URL", () => {
+    const ids = Object.entries(apiEndpointsByName).map(([name, definition]) => {
+      const operationId = document.paths[definition.path]?.[definition.method]?.operationId;
+      expect(operationId, `${definition.method} ${definition.path}`).toBe(name.replace(/Endpoint$/, ""));
+      return operationId;
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(document.paths["/api/events"]?.post?.operationId).toBe("ingestEvents");
+    expect(document.servers).toEqual([{ url: ctx.config.publicUrl }]);
   });
 
   it("shows an example for every request body", () => {
