@@ -82,5 +82,8 @@ export const queryKeys = {
     apiKeys: () => key("api-keys"),
     /** A page of the incoming events, with its filters (source, outcome). */
     incoming: (filters: object, cursor: string | null) => key("incoming", filters, cursor),
+    /** The webhook endpoints, and one page of an endpoint's deliveries by status ("all": any). */
+    webhooks: () => key("webhooks"),
+    webhookDeliveries: (endpointId: string, status: string, cursor: string | null) => key("webhook-deliveries", endpointId, status, cursor),
   })),
 } satisfies { [A in ApiArea]: { all: readonly [A] } };

@@ -1,6 +1,7 @@
 import { PageHeader } from "@web/components/ui/page-header";
 import { ApiKeysSection } from "./api-keys-section";
 import { IncomingEventsSection } from "./incoming-events-section";
+import { WebhooksSection } from "./webhooks-section";
 
 /**
  * Integrations (docs/integration.md): how the marketplace's own services talk to the panel. A
@@ -10,8 +11,9 @@ import { IncomingEventsSection } from "./incoming-events-section";
 export default function IntegrationsPage() {
   return (
     <section aria-labelledby="page-title" className="grid gap-6">
-      <PageHeader title="Integrations" description="Keys for the storefront and other services that send events to the panel." />
+      <PageHeader title="Integrations" description="Keys for the storefront and other services that send events to the panel, and the webhooks that tell them what it decided." />
       <ApiKeysSection />
+      <WebhooksSection />
       <IncomingEventsSection />
     </section>
   );
