@@ -114,6 +114,20 @@ export async function findRefundedOrderIds(db: Executor, refundId: string, order
   return rows.map((r) => r.order_id);
 }
 
+/** Active storefront subscriptions whose paid-up period ended before `cutoff`, with that end (a daily sweep's few rows). */
+export async function selectLapsedSubscriptions(db: Executor, cutoff: string, limit: number): Promise<Array<{ id: string; current_period_end: string }>> {
+  const rows = await db
+    .selectFrom("subscriptions")
+    .select(["id", "current_period_end"])
+    .where("status", "=", "active")
+    .where("external_id", "is not", null)
+    .where("current_period_end", "<", cutoff)
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: r.id, current_period_end: r.current_period_end! }));
+}
+
 export async function findActiveSubscription(db: Executor, externalId: string) {
   return db.selectFrom("subscriptions").selectAll().where("external_id", "=", externalId).where("status", "=", "active").executeTakeFirst();
 }

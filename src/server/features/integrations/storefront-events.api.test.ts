@@ -4,6 +4,7 @@ import { financialOverviewResponseSchema, balancesResponseSchema } from "../../.
 import { productsSummarySchema } from "../../../contract/products.ts";
 import { vendorDetailSchema } from "../../../contract/vendors.ts";
 import { rollPeriodWindows } from "../../domain/ledger/period-totals.ts";
+import { lapseStorefrontSubscriptions, sweepStorefrontEvents } from "./storefront-events-retention.job.ts";
 import { compareRollups } from "../../domain/ledger/recompute.ts";
 import { databaseChecksum } from "../../testing/db-checksum.ts";
 import { artist, event, order, postEvents, product, send, type StorefrontEvent } from "../../testing/storefront-events.ts";
@@ -316,6 +317,37 @@ describe.each(testDatabaseKinds)("POST /api/events (%s)", (kind) => {
     await send(ctx, key, [event("artist.updated", artist("a1", { isInternal: false }), "2026-11-22T13:00:00.000Z")]);
     expect((await windows()).map((w) => Number(w.gross_cents))).toEqual([5000, 5000, 5000]);
     await rollupsExact();
+  });
+
+  it("the daily job cancels a subscription not paid again a week after its period ended, and forgets event ids after 35 days", async () => {
+    const start = (await dashboard()).monthlyRecurring;
+    await send(ctx, key, [
+      event("artist.created", artist("a1")),
+      event("subscription.paid", { subscriptionId: "old", artistId: "a1", periodStart: "2026-10-01T00:00:00Z", periodEnd: "2026-11-01T00:00:00Z", amountCents: 1000 }),
+      event("subscription.paid", { subscriptionId: "current", artistId: "a1", periodStart: "2026-11-10T00:00:00Z", periodEnd: "2026-12-10T00:00:00Z", amountCents: 2000 }),
+    ]);
+    expect((await dashboard()).monthlyRecurring - start).toBe(30);
+    expect(await lapseStorefrontSubscriptions(ctx.database.db, ctx.clock)).toEqual({ cancelled: 1, stopped: false });
+    expect((await dashboard()).monthlyRecurring - start).toBe(20);
+    const old = await ctx.database.db.selectFrom("subscriptions").select(["status", "cancelled_at"]).where("external_id", "=", "old").executeTakeFirstOrThrow();
+    expect(old).toEqual({ status: "cancelled", cancelled_at: "2026-11-01T00:00:00.000Z" });
+    await rollupsExact();
+
+    const recorded = async () =>
+      Number(
+        (
+          await ctx.database.db
+            .selectFrom("storefront_events")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(await recorded()).toBe(3);
+    ctx.clock.set("2026-12-26T12:00:00.000Z");
+    expect((await sweepStorefrontEvents(ctx.database.db, ctx.clock)).deleted).toBe(0);
+    ctx.clock.set("2026-12-28T12:00:00.000Z");
+    expect((await sweepStorefrontEvents(ctx.database.db, ctx.clock)).deleted).toBe(3);
+    expect(await recorded()).toBe(0);
   });
 
   it("an operator finds an artist and a product by their storefront ids on Vendors and Products", async () => {
