@@ -15,6 +15,7 @@ import { seedDemoFeatured } from "./demo-featured.ts";
 import { seedDemoApiKeys } from "./demo-integrations.ts";
 import { seedDemoIncomingEvents } from "./demo-incoming-events.ts";
 import { seedDemoStaff } from "./demo-staff.ts";
+import { seedDemoWebhooks } from "./demo-webhooks.ts";
 import { HOSTILE_CUSTOMIZATIONS, sampleCustomCss, sampleCustomHtml } from "./customization.ts";
 import { sampleArchive, sampleErrorLog } from "./error-log-samples.ts";
 import { aboutText, emailFor, PALETTES, personName, productName, productPriceCents, slugify, storeName, THEMES } from "./names.ts";
@@ -294,6 +295,8 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
       .limit(1)
       .executeTakeFirst();
     await seedDemoIncomingEvents(trx, { now, account: paid?.stripe_account_id ? { vendorName: paid.name, stripeAccountId: paid.stripe_account_id } : null });
+    // A webhook endpoint at an example address, disabled, with a few deliveries (demo-webhooks.ts).
+    await seedDemoWebhooks(trx, { vendors, now, adminEmail: options.adminEmail ?? "admin@hki.global" });
     return summary;
   });
 }
