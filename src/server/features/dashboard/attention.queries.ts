@@ -136,3 +136,4 @@ export async function activeVendorsWithDeletedOwner(db: Executor, cap: number): 
   const latest = await rows().select("vendors.id").orderBy("deleted_provider_accounts.deleted_at", "desc").orderBy("vendors.id", "desc").limit(1).executeTakeFirst();
   return { count, latestVendorId: latest?.id ?? null };
 }
+

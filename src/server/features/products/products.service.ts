@@ -19,7 +19,17 @@ import { invalidField, notFound } from "../../platform/http/http-error.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import { SearchIndexMemo } from "./search-counts.ts";
 import { decodeProductCursor } from "./products-cursor.ts";
-import { findProductWithVendor, listProductRows, sortSpec, readModerationHistory, readProductsAddedSince, readVendorOfProduct, readVendorsOverLimit, toApiStatus, toListItem } from "./products.queries.ts";
+import {
+  findProductWithVendor,
+  listProductRows,
+  sortSpec,
+  readModerationHistory,
+  readProductsAddedSince,
+  readVendorOfProduct,
+  readVendorsOverLimit,
+  toApiStatus,
+  toListItem,
+} from "./products.queries.ts";
 
 const DAY_MS = 86_400_000;
 /** Vendors over the limit the summary names (the count is the counter's). */

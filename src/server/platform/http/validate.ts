@@ -50,7 +50,7 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
  * Why a text cannot be taken as it is, or null when it can. PostgreSQL cannot store a NUL (and it
  * ends an SQLite FTS query early); a lone surrogate (only a JSON escape such as `\ud800` can make
  * one) would be written by both databases as U+FFFD, so what is read back is not what was sent.
- * Every input is held to it, and so is the text a cursor decodes to (domain/keyset-cursor.ts).
+ * Every input is held to it, and so is the text a cursor decodes to (keyset-cursor.ts).
  */
 export function unstorableTextProblem(text: string): string | null {
   if (text.includes("\u0000")) return "must not contain NUL characters";
