@@ -109,7 +109,10 @@ export default tseslint.config(
     rules: {
       "no-restricted-syntax": [
         "error",
-        { selector: "CallExpression[callee.property.name='header'][callee.object.property.name='req']", message: "Read request headers with requestHeader()/requestHeaders() from platform/http/exchange-headers.ts" },
+        {
+          selector: "CallExpression[callee.property.name='header'][callee.object.property.name='req']",
+          message: "Read request headers with requestHeader()/requestHeaders() from platform/http/exchange-headers.ts",
+        },
       ],
     },
   },

@@ -115,7 +115,10 @@ describe("input fuzz over every route", () => {
   let realIds: string[];
   beforeAll(async () => {
     // The providers' webhooks configured, so their signature checks are fuzzed (unsigned and forged bodies: 400).
-    ctx = await createTestContext("sqlite", { seedDemo: true, env: { STRIPE_WEBHOOK_SECRET: "whsec_fuzz_stripe", CLERK_WEBHOOK_SIGNING_SECRET: `whsec_${Buffer.from("fuzz-clerk-signing-secret").toString("base64")}` } });
+    ctx = await createTestContext("sqlite", {
+      seedDemo: true,
+      env: { STRIPE_WEBHOOK_SECRET: "whsec_fuzz_stripe", CLERK_WEBHOOK_SIGNING_SECRET: `whsec_${Buffer.from("fuzz-clerk-signing-secret").toString("base64")}` },
+    });
     adminToken = (await ctx.createUser({ email: "fuzz-admin@hki.global" })).token;
     const vendors = await ctx.database.db.selectFrom("vendors").select("id").limit(3).execute();
     const errors = await ctx.database.db.selectFrom("error_logs").select("id").limit(2).execute();

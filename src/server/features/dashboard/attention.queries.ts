@@ -126,14 +126,9 @@ export function invitationsExpiring(db: Executor, now: string, until: string, ca
  * up to `cap`, and the artist whose account was deleted last.
  */
 export async function activeVendorsWithDeletedOwner(db: Executor, cap: number): Promise<{ count: number; latestVendorId: string | null }> {
-  const rows = () =>
-    db
-      .selectFrom("deleted_provider_accounts")
-      .innerJoin("vendors", "vendors.owner_user_id", "deleted_provider_accounts.user_id")
-      .where("vendors.is_active", "=", 1);
+  const rows = () => db.selectFrom("deleted_provider_accounts").innerJoin("vendors", "vendors.owner_user_id", "deleted_provider_accounts.user_id").where("vendors.is_active", "=", 1);
   const count = await countUpTo(db, rows().select(sql<number>`1`.as("one")), cap);
   if (count === 0) return { count, latestVendorId: null };
   const latest = await rows().select("vendors.id").orderBy("deleted_provider_accounts.deleted_at", "desc").orderBy("vendors.id", "desc").limit(1).executeTakeFirst();
   return { count, latestVendorId: latest?.id ?? null };
 }
-

@@ -5,7 +5,19 @@ import { readFileSync } from "node:fs";
  * (Docker and Kubernetes secrets), so a secret need not sit in the environment, where `docker
  * inspect` and every child process can read it.
  */
-export const SECRET_VARIABLES = ["DATABASE_URL", "DATABASE_PASSWORD", "BETA_PASSWORD", "ADMIN_PASSWORD", "CLERK_SECRET_KEY", "STRIPE_SECRET_KEY", "SMTP_URL", "METRICS_TOKEN", "WEBHOOK_SECRETS_KEY", "STRIPE_WEBHOOK_SECRET", "CLERK_WEBHOOK_SIGNING_SECRET"] as const;
+export const SECRET_VARIABLES = [
+  "DATABASE_URL",
+  "DATABASE_PASSWORD",
+  "BETA_PASSWORD",
+  "ADMIN_PASSWORD",
+  "CLERK_SECRET_KEY",
+  "STRIPE_SECRET_KEY",
+  "SMTP_URL",
+  "METRICS_TOKEN",
+  "WEBHOOK_SECRETS_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "CLERK_WEBHOOK_SIGNING_SECRET",
+] as const;
 
 /**
  * `env` with each `NAME_FILE` replaced by the content of the file it names, read as `NAME`. The

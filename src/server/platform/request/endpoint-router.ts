@@ -64,7 +64,8 @@ export class EndpointRouter {
     const bodyProblem = definition.body ? strictBodyProblem(definition.body) : null;
     if (bodyProblem) throw new Error(`${definition.method.toUpperCase()} ${definition.path}: ${bodyProblem}`);
     // A signed body is the signer's credential: only a public endpoint takes one, and never beside a parsed body.
-    if (definition.signedBody && (definition.body || definition.access !== "public")) throw new Error(`${definition.method.toUpperCase()} ${definition.path}: a signed body is for public endpoints without a body schema`);
+    if (definition.signedBody && (definition.body || definition.access !== "public"))
+      throw new Error(`${definition.method.toUpperCase()} ${definition.path}: a signed body is for public endpoints without a body schema`);
     this.served.push(definition);
     const keptAnswerKey = answerKeyOf(definition);
     this.app.on(definition.method.toUpperCase(), honoPath(definition.path), async (c) => {
