@@ -78,7 +78,8 @@ export const productStatusChangedSchema = z.object({
 });
 const featuredSlotRef = z.object({ ...artistRef, startsAt: z.string(), endsAt: z.string() }).nullable();
 export const featuredArtistChangedSchema = z.object({ current: featuredSlotRef, next: featuredSlotRef });
-export const settingsChangedSchema = z.object({ changes: z.partialRecord(z.enum(PUBLIC_SETTING_KEYS), z.string()) });
+/** `changes`: each public setting (PUBLIC_SETTING_KEYS) that changed, with its new value as the settings keep it. */
+export const settingsChangedSchema = z.object({ changes: z.record(z.string(), z.string()) });
 export const announcementPublishedSchema = z.object({
   announcementId: z.string(),
   title: z.string(),
