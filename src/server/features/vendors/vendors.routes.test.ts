@@ -240,6 +240,8 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
         users: -1,
         sessions: -1,
         audit_log: 1,
+        // The decision goes out to the storefront: one artist.deleted event, in the same transaction.
+        webhook_events: 1,
         payout_accounts: -1,
         // The products' days of the top lists (docs/decisions/0013-top-lists.md): one paid, one refunded.
         product_sales_days: -2,
