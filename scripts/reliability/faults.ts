@@ -7,6 +7,7 @@ import { runCrashRounds } from "../../src/server/testing/crash-rounds.ts";
 import { runPayoutCrashRounds } from "../../src/server/testing/payout-crash-rounds.ts";
 import { runAnnouncementCrashRounds } from "../../src/server/testing/announcement-crash-rounds.ts";
 import { runStorefrontCrashRounds } from "../../src/server/testing/storefront-crash-rounds.ts";
+import { runWebhookCrashRounds } from "../../src/server/testing/webhook-crash-rounds.ts";
 import { runServerToExit, signInAdmin, startServer } from "../../src/server/testing/server-process.ts";
 import { pgRestart } from "./pg-restart.ts";
 import { ensureBuild } from "../ensure-build.ts";
@@ -35,7 +36,11 @@ import { ensureBuild } from "../ensure-build.ts";
  *   7. FAULT_EVENTS_ROUNDS (20) kill -9 rounds while a storefront sends its events
  *      (src/server/testing/storefront-crash-rounds.ts), re-sending every batch it got no answer
  *      for: every event applied once (none lost, none twice), rollups equal to a recompute
- * FAULTS_ONLY=kill,disk,start,pg,payouts,announcements,events runs a subset.
+ *   8. FAULT_WEBHOOK_ROUNDS (20) kill -9 rounds while decisions go out as webhooks to a receiver that
+ *      fails, answers too late and drops connections at random (src/server/testing/webhook-crash-rounds.ts;
+ *      FAULT_WEBHOOK_SEED replays a mix): every event delivered at least once and verified, 0 lost,
+ *      copies of an event already answered 2xx only after a crash (counted)
+ * FAULTS_ONLY=kill,disk,start,pg,payouts,announcements,events,webhooks runs a subset.
  */
 const failures: string[] = [];
 const log = (line: string) => console.log(`[faults] ${line}`);
@@ -216,6 +221,20 @@ async function eventRounds(): Promise<void> {
   if (bad) failures.push("storefront events kill -9");
 }
 
+async function webhookRounds(): Promise<void> {
+  const seed = process.env.FAULT_WEBHOOK_SEED ? { seed: Number(process.env.FAULT_WEBHOOK_SEED) } : {};
+  const options = { rounds: envNumber("FAULT_WEBHOOK_ROUNDS", 20), ...seed, log, from: "build" as const };
+  const r = await inTempDatabase("hki-faults-webhooks-", (file) => runWebhookCrashRounds(file, options));
+  log(
+    `webhooks: ${r.kills} kill -9 rounds, ${r.acknowledged} decisions acknowledged, ${r.events} events, ${r.received} received and verified, ` +
+      `lost ${r.lost} (decisions without their event ${r.lostDecisions}), unverified ${r.unverified}, copies ${r.duplicates} (of an event already answered 2xx: ${r.duplicatesAfterSuccess}), ` +
+      `receiver answers ${JSON.stringify(r.answers)}, not delivered at the end ${r.notDelivered}, integrity ${r.integrity} (${r.seconds.toFixed(0)} s)`,
+  );
+  // A copy of an event the receiver had answered 2xx in time can only come from a process killed before it recorded the answer.
+  const bad = r.lost + r.lostDecisions + r.unverified + r.notDelivered > 0 || (r.duplicatesAfterSuccess > 0 && r.kills === 0) || r.integrity !== "ok" || r.kills < options.rounds;
+  if (bad) failures.push("webhooks kill -9");
+}
+
 async function main(): Promise<void> {
   const only = process.env.FAULTS_ONLY?.split(",").map((s) => s.trim());
   const run = (name: string) => !only || only.includes(name);
@@ -228,6 +247,7 @@ async function main(): Promise<void> {
   if (run("payouts")) await payoutRounds();
   if (run("announcements")) await announcementRounds();
   if (run("events")) await eventRounds();
+  if (run("webhooks")) await webhookRounds();
   log(failures.length ? `FAILED: ${failures.join(", ")}` : "all faults survived");
   process.exit(failures.length ? 1 : 0);
 }
