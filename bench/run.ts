@@ -12,6 +12,7 @@ import { type Database, openDatabase } from "../src/server/platform/db/connect.t
 import { dirname } from "node:path";
 import { type Dataset, ensureDataset, scaledSize } from "./lib/dataset.ts";
 import { type AnnouncementFigures, benchAnnouncements, removeBenchAnnouncements } from "./lib/announcements.ts";
+import { benchWebhooks, removeBenchWebhooks, type WebhookFigures } from "./lib/webhooks.ts";
 import { endpointsFor, loadMix, pickSubjects, type Subjects } from "./lib/endpoints.ts";
 import { startSmtpSink } from "../src/server/testing/smtp-sink.ts";
 import { type Client, createClient, measureLatency, warmUp } from "./lib/latency.ts";
@@ -78,6 +79,8 @@ async function main(): Promise<void> {
   const sink = await startSmtpSink();
   process.env.SMTP_URL = sink.url;
   process.env.MAIL_MAX_PER_SECOND ??= "1000";
+  // Webhooks go to a receiver in this process, on loopback: production refuses private addresses unless told.
+  process.env.WEBHOOK_ALLOW_PRIVATE_URLS = "true";
   const fullSet = await ensureDataset(options.db, "full", scaledSize(options.scale), { regenerate: options.regenerate, databaseUrl });
   const tenthSet = options.growth ? await ensureDataset(options.db, "tenth", scaledSize(options.scale / 10), { regenerate: options.regenerate, databaseUrl }) : null;
 
@@ -97,6 +100,11 @@ async function main(): Promise<void> {
     announcementRuns.push({ label: side.dataset.label, url: side.dataset.url, figures });
     log(`${side.dataset.label}: after the announcement, ${memoryLine(side.server.pid)}`);
   }
+  // Webhooks (issue 34): a bulk decision's events delivered per second, and decision to delivery, while the screens are read.
+  const webhooks: WebhookFigures = await benchWebhooks(
+    { baseUrl: full.server.baseUrl, token: full.token, databaseUrl: full.dataset.url },
+    { burst: 500, decisions: 40, log: (m) => log(`${full.dataset.label}: ${m}`) },
+  );
   // Growth compares the SAME request on both sets: the searches use the tenth's texts on both
   // (each set's busiest store has another name; a longer phrase costs more trigram lists).
   if (tenth) {
@@ -201,6 +209,11 @@ async function main(): Promise<void> {
         `sending ${a.mailsPerSecond.toFixed(0)} mails/s to a local SMTP sink (${a.mailsAccepted} in ${a.sendWindowSeconds.toFixed(1)} s; target ≥ 200)`,
     );
   }
+  console.log(
+    `\nWebhooks (issue 34): ${webhooks.burstEvents} events of one bulk decision delivered to a local receiver in ${webhooks.burstSeconds.toFixed(2)} s = ${webhooks.eventsPerSecond.toFixed(0)}/s (target ≥ 500); ` +
+      `decision to delivery p50 ${webhooks.decisionToDelivery.p50Ms.toFixed(0)} ms, p95 ${webhooks.decisionToDelivery.p95Ms.toFixed(0)} ms over ${webhooks.decisionToDelivery.n} decisions (target p95 ≤ 2000 ms); ` +
+      `screens meanwhile p50 ${webhooks.screensMeanwhile.p50Ms.toFixed(1)} ms, p95 ${webhooks.screensMeanwhile.p95Ms.toFixed(1)} ms (${webhooks.screensMeanwhile.n} reads); unverified ${webhooks.unverified}`,
+  );
   const misses = checks.filter((c) => !c.pass).length;
   console.log(`\n${checks.length - misses} of ${checks.length} targets met on ${machine.nproc} cores (load average ${machine.loadAverageAtStart} at start).`);
 
@@ -229,6 +242,7 @@ async function main(): Promise<void> {
       mixPaths: loadMix(full.subjects),
     },
     announcements: Object.fromEntries(announcementRuns.map((r) => [r.label, r.figures])),
+    webhooks,
     peakRssMb: rss,
     peakRssAllProcessesMb: peak.total,
     serverProcesses: peak.processes,
@@ -240,6 +254,7 @@ async function main(): Promise<void> {
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   // The cached data sets stay as they were generated.
   for (const r of announcementRuns) await removeBenchAnnouncements(r.url, [r.figures.announcementId]);
+  await removeBenchWebhooks(full.dataset.url);
   await sink.close();
   log(`wrote ${out}`);
 }

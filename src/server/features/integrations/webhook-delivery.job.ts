@@ -90,7 +90,7 @@ export class WebhookSender {
   ) {
     this.connections = new WebhookConnections(addressPolicy(deps.config), options.timeoutMs, options.resolve);
     this.maxInFlight = options.maxInFlight ?? 64;
-    this.perEndpoint = options.perEndpoint ?? 8;
+    this.perEndpoint = options.perEndpoint ?? 16;
     this.random = options.random ?? Math.random;
   }
 
@@ -196,8 +196,9 @@ export class WebhookSender {
       if (left <= 0) this.perEndpointCount.delete(item.endpointId);
       else this.perEndpointCount.set(item.endpointId, left);
       if (this.inFlight.size === 0) for (const wake of this.idleWaiters.splice(0)) wake();
-      // Room for one more: take what is due (new events, other endpoints' turns).
-      if (!this.stopped) void this.fill().catch((err: unknown) => logEvent(processLog(), "warn", "webhook sender could not take deliveries", { err }));
+      // Once half this endpoint's turns are free, take what is due (its next ones, new events, other
+      // endpoints' turns): one round of queries per few deliveries rather than per delivery.
+      if (!this.stopped && left <= Math.floor(this.perEndpoint / 2)) void this.fill().catch((err: unknown) => logEvent(processLog(), "warn", "webhook sender could not take deliveries", { err }));
     }
   }
 

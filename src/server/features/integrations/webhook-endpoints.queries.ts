@@ -50,9 +50,18 @@ export async function disableWebhookEndpoint(db: Executor, id: string, reason: "
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** After a 2xx: the endpoint is not failing. */
+/**
+ * After a 2xx: the endpoint is not failing. Its last success is moved at most once a minute while
+ * it does not fail (a burst of deliveries writes the row once, not once each).
+ */
 export async function markEndpointSucceeded(db: Executor, id: string, at: string): Promise<void> {
-  await db.updateTable("webhook_endpoints").set({ failing_since: null, last_success_at: at }).where("id", "=", id).execute();
+  const minuteBefore = new Date(Date.parse(at) - 60_000).toISOString();
+  await db
+    .updateTable("webhook_endpoints")
+    .set({ failing_since: null, last_success_at: at })
+    .where("id", "=", id)
+    .where((eb) => eb.or([eb("failing_since", "is not", null), eb("last_success_at", "is", null), eb("last_success_at", "<", minuteBefore)]))
+    .execute();
 }
 
 /** After a failed attempt: failing since the first failure after the last success. Answers that time. */

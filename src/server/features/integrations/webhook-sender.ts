@@ -49,7 +49,7 @@ export class WebhookConnections {
     resolve?: Resolver,
   ) {
     const lookup = guardedLookup(policy, resolve);
-    const options = { keepAlive: true, maxSockets: 8, maxFreeSockets: 2, timeout: timeoutMs, lookup };
+    const options = { keepAlive: true, maxSockets: 16, maxFreeSockets: 4, timeout: timeoutMs, lookup };
     this.http = new HttpAgent(options);
     this.https = new HttpsAgent(options);
   }
