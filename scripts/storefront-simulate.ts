@@ -11,12 +11,23 @@
  * Options: --url (default http://localhost:3000), --key (or HKI_API_KEY), --rate events per second
  * (default 20), --duration seconds (default 30), --batch events per request (default rate / 2,
  * 1–500), --seed (a number: the same stream again). Exits 1 when any event was refused for bad data.
+ *
+ * With --listen PORT it is also the storefront's webhook receiver (docs/integration.md "Webhooks"):
+ * add http://127.0.0.1:PORT/webhooks as an endpoint on the Integrations screen and give its secret
+ * as --webhook-secret (or HKI_WEBHOOK_SECRET); every delivery is verified with the
+ * `standardwebhooks` package and printed (a forged one is answered 400). Without --key it only
+ * listens, until stopped.
  */
+import { createServer } from "node:http";
 import { parseArgs } from "node:util";
+import { Webhook } from "standardwebhooks";
 
 interface Options {
   url: string;
-  key: string;
+  /** Null: only listening for webhooks. */
+  key: string | null;
+  listen: number | null;
+  webhookSecret: string | null;
   rate: number;
   duration: number;
   batch: number;
@@ -46,23 +57,72 @@ function readOptions(argv: string[]): Options {
       duration: { type: "string", default: "30" },
       batch: { type: "string" },
       seed: { type: "string" },
+      listen: { type: "string" },
+      "webhook-secret": { type: "string" },
       help: { type: "boolean", default: false },
     },
     strict: true,
   });
   if (values.help) {
-    console.log("npm run storefront:simulate -- --url URL --key KEY [--rate N (events/s)] [--duration S] [--batch N] [--seed N]");
+    console.log("npm run storefront:simulate -- --url URL --key KEY [--rate N (events/s)] [--duration S] [--batch N] [--seed N] [--listen PORT --webhook-secret whsec_…]");
     process.exit(0);
   }
-  const key = values.key ?? process.env.HKI_API_KEY;
-  if (!key) throw new Error("--key is required (an API key made on the Integrations screen), or HKI_API_KEY");
+  const key = values.key ?? process.env.HKI_API_KEY ?? null;
+  const listen = values.listen === undefined ? null : Number(values.listen);
+  if (listen !== null && !(Number.isInteger(listen) && listen >= 1 && listen <= 65535)) throw new Error("--listen must be a port number");
+  const webhookSecret = values["webhook-secret"] ?? process.env.HKI_WEBHOOK_SECRET ?? null;
+  if (listen !== null && !webhookSecret) throw new Error("--listen needs --webhook-secret (the endpoint's whsec_… secret from the Integrations screen), or HKI_WEBHOOK_SECRET");
+  if (!key && listen === null) throw new Error("--key is required (an API key made on the Integrations screen), or HKI_API_KEY");
   const rate = Number(String(values.rate).replace(/\/s$/, ""));
   const duration = Number(values.duration);
   if (!(rate > 0 && rate <= 10_000)) throw new Error("--rate must be between 1 and 10000 events per second");
   if (!(duration > 0)) throw new Error("--duration must be a number of seconds");
   const batch = values.batch === undefined ? Math.max(1, Math.min(500, Math.round(rate / 2))) : Number(values.batch);
   if (!(Number.isInteger(batch) && batch >= 1 && batch <= 500)) throw new Error("--batch must be 1–500");
-  return { url: values.url!.replace(/\/$/, ""), key, rate, duration, batch, seed: values.seed === undefined ? Date.now() % 1_000_000_007 : Number(values.seed) };
+  return {
+    url: values.url!.replace(/\/$/, ""),
+    key,
+    listen,
+    webhookSecret,
+    rate,
+    duration,
+    batch,
+    seed: values.seed === undefined ? Date.now() % 1_000_000_007 : Number(values.seed),
+  };
+}
+
+/**
+ * The storefront's webhook receiver: verifies each delivery with the `standardwebhooks` package over
+ * the body as it came, prints it, and answers 204 (400 to one that does not verify). A repeated
+ * `webhook-id` (a retry after an answer that was lost) is printed as such and answered 204 again.
+ */
+function listenForWebhooks(port: number, secret: string): Promise<() => Promise<void>> {
+  const webhook = new Webhook(secret);
+  const seen = new Set<string>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      try {
+        const event = webhook.verify(body, req.headers as Record<string, string>) as { id: string; type: string; createdAt: string; data: unknown };
+        const again = seen.has(event.id);
+        seen.add(event.id);
+        console.log(`webhook ${event.type} ${event.id}${again ? " (again: already processed)" : ""} decided ${event.createdAt}: ${JSON.stringify(event.data)}`);
+        res.statusCode = 204;
+      } catch (err) {
+        console.log(`webhook refused (${err instanceof Error ? err.message : String(err)}): ${body.slice(0, 200)}`);
+        res.statusCode = 400;
+      }
+      res.end();
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(port, () => {
+      console.log(`Receiving webhooks at http://127.0.0.1:${port}/webhooks (any path), verified with the endpoint's secret`);
+      resolve(() => new Promise<void>((done) => server.close(() => done())));
+    }),
+  );
 }
 
 /** A small seeded generator (mulberry32), so --seed repeats a stream. */
@@ -285,6 +345,9 @@ function countBy<T>(items: T[], key: (item: T) => string): string {
 
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
+  const stopListening = options.listen !== null ? await listenForWebhooks(options.listen, options.webhookSecret!) : null;
+  // Listening only: until stopped.
+  if (options.key === null) return;
   const store = new Storefront(options.seed);
   const totals = { sent: 0, applied: 0, duplicate: 0, stale: 0, rejected: 0, badData: 0 };
   const refused: Event[] = [];
@@ -332,6 +395,11 @@ async function main(): Promise<void> {
   const artist = store.artists.find((a) => a.id === product?.artistId);
   if (order && product && artist) console.log(`For example: the order ${order.id} of "${product.name}" (${product.id}) by the artist "${artist.name}" (${artist.id}, /${artist.slug})`);
   if (totals.badData > 0) process.exitCode = 1;
+  if (stopListening) {
+    // The decisions just taken may still be on their way.
+    await sleep(3_000);
+    await stopListening();
+  }
 }
 
 main().catch((err: unknown) => {
