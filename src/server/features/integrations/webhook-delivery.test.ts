@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS, webhookDeliveriesResponseSchema, webhookEndpointWithSecretSchema } from "../../../contract/integrations-webhooks.ts";
 import { createVendor } from "../../domain/ledger/vendors.ts";
 import { readAttention } from "../dashboard/attention.providers.ts";
@@ -227,6 +227,53 @@ describe.each(testDatabaseKinds)("webhook delivery (%s)", (kind) => {
       await sender.idle();
     } finally {
       await slow.close();
+    }
+  });
+});
+
+describe("a webhook secret is never logged", () => {
+  it("creating, rotating, sending (failing and 410) at LOG_LEVEL=debug prints neither secret, nor any audit row or error log holds it", async () => {
+    const printed: string[] = [];
+    const original = process.stdout.write.bind(process.stdout);
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
+      printed.push(String(chunk));
+      return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
+    }) as typeof process.stdout.write);
+    const ctx = await createTestContext("sqlite", { now: NOW, env: { LOG_LEVEL: "debug" } });
+    const receiver = await startWebhookReceiver();
+    const sender = new WebhookSender(ctx.deps, { timeoutMs: 1_000 });
+    try {
+      const admin = await ctx.createUser({ email: "boss@hki.global", role: "admin" });
+      const made = webhookEndpointWithSecretSchema.parse(
+        await (await ctx.request("/api/admin/integrations/webhooks", { method: "POST", token: admin.token, json: { url: receiver.url, events: ["artist.status_changed"] } })).json(),
+      );
+      const rotated = webhookEndpointWithSecretSchema.parse(
+        await (await ctx.request(`/api/admin/integrations/webhooks/${made.endpoint.id}/rotate-secret`, { method: "POST", token: admin.token })).json(),
+      );
+      receiver.answer = (_r, n) => (n === 1 ? { status: 500 } : { status: 410 });
+      await ctx.request(`/api/admin/integrations/webhooks/${made.endpoint.id}/test`, { method: "POST", token: admin.token });
+      await sender.fill();
+      await sender.idle();
+      ctx.clock.advance(10_000);
+      await sender.fill();
+      await sender.idle();
+      expect(receiver.received).toHaveLength(2);
+      const stored = JSON.stringify([
+        await ctx.database.db.selectFrom("audit_log").selectAll().execute(),
+        await ctx.database.db.selectFrom("error_logs").selectAll().execute(),
+        await ctx.database.db.selectFrom("mail_outbox").selectAll().execute(),
+      ]);
+      for (const secret of [made.secret, rotated.secret]) {
+        const bare = secret.slice("whsec_".length);
+        expect(printed.join("\n")).not.toContain(bare);
+        expect(stored).not.toContain(bare);
+      }
+      expect(printed.join("\n")).toContain("webhook endpoint disabled");
+    } finally {
+      spy.mockRestore();
+      await sender.stop();
+      await receiver.close();
+      await ctx.close();
     }
   });
 });
