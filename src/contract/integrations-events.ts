@@ -208,10 +208,10 @@ export const STOREFRONT_EVENT_TYPES = Object.keys(STOREFRONT_EVENT_DATA) as Stor
  * time and data are checked on their own, so a bad event is answered `rejected` and the others apply.
  */
 const envelopeEventSchema = z.strictObject({
-  id: externalIdSchema.meta({ description: "The sender's unique id of the event (1–100 characters): re-sending it is safe" }),
-  type: z.unknown().meta({ description: `One of ${STOREFRONT_EVENT_TYPES.join(", ")}` }),
-  occurredAt: z.unknown().meta({ description: "When it happened on the storefront (ISO 8601 with a zone): an older update than the last applied is stale" }),
-  data: z.unknown().meta({ description: "The type's data: see the StorefrontEvent_* schemas and docs/integration.md" }),
+  id: externalIdSchema.describe("The sender's unique id of the event (1–100 characters): re-sending it is safe"),
+  type: z.unknown().describe(`One of ${STOREFRONT_EVENT_TYPES.join(", ")}`),
+  occurredAt: z.unknown().describe("When it happened on the storefront (ISO 8601 with a zone): an older update than the last applied is stale"),
+  data: z.unknown().describe("The type's data: see the StorefrontEvent_* schemas and docs/integration.md"),
 });
 
 export const ingestEventsRequestSchema = z.strictObject({
