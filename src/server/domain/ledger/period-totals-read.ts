@@ -47,6 +47,14 @@ export async function periodTotalsEndForRead(db: Executor, period: PeriodWindowD
 /** The build under way in this process, per database handle: reads arriving while it runs wait for it rather than start another. */
 const builds = new WeakMap<Executor, Promise<unknown>>();
 
+/** Settles when the build a read started on `db` (if any) has stopped: it goes on after a read that stopped waiting for it. */
+export function buildSettled(db: Executor): Promise<void> {
+  return (builds.get(db) ?? Promise.resolve()).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
 /**
  * Moves the windows towards `today` for at most `waitMs` (request pace: someone is waiting), or
  * waits that long for the build another read started. Whatever it commits stays: the next read,
