@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { E2E, mainNav, openAsAdmin } from "./helpers";
 
-/** docs/product.md §2.2: the 11 entries in order, with the heading each screen shows. */
+/** docs/product.md §2.2: the 11 entries in order, with the heading each screen shows, and Integrations (admins only) after Admin Users. */
 const ENTRIES = [
   { label: "Dashboard", path: "/", heading: "Dashboard" },
   { label: "Vendors", path: "/vendors", heading: "Vendors" },
@@ -11,13 +11,14 @@ const ENTRIES = [
   { label: "Invite Codes", path: "/invite-codes", heading: "Invite Codes" },
   { label: "Communications", path: "/communications", heading: "Communications" },
   { label: "Admin Users", path: "/admin-users", heading: "Admin Users" },
+  { label: "Integrations", path: "/integrations", heading: "Integrations" },
   { label: "Error Logs", path: "/errors", heading: "Error Logs" },
   { label: "Settings", path: "/settings", heading: "Settings" },
   { label: "System Debug", path: "/system-debug", heading: "System Debug" },
 ] as const;
 
 test.describe("navigation", () => {
-  test("the left navigation lists the 11 entries in the spec's order", async ({ page }) => {
+  test("the left navigation lists the spec's 11 entries in its order, with Integrations for admins", async ({ page }) => {
     await openAsAdmin(page);
     const links = mainNav(page).getByRole("link");
     await expect(links).toHaveText(ENTRIES.map((e) => e.label));
