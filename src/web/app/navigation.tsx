@@ -1,5 +1,5 @@
-import { createContext, useContext, useEffect, useLayoutEffect, useState, useSyncExternalStore, useTransition, type ContextType, type ReactNode } from "react";
-import { Router, UNSAFE_createBrowserHistory as createBrowserHistory, type UNSAFE_createMemoryHistory, UNSAFE_NavigationContext, parsePath, type Location, type To } from "react-router";
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useState, useSyncExternalStore, useTransition, type ContextType, type ReactNode } from "react";
+import { Router, UNSAFE_createBrowserHistory as createBrowserHistory, type UNSAFE_createMemoryHistory, UNSAFE_NavigationContext, parsePath, useLocation, type Location, type To } from "react-router";
 
 /** The browser's history, or in tests a memory one. */
 type History = ReturnType<typeof createBrowserHistory> | ReturnType<typeof UNSAFE_createMemoryHistory>;
@@ -133,6 +133,17 @@ export function AppRouter({ navigation, children }: { navigation: AppNavigation;
 /** Whether a navigation waits for its screen (its code, lazily loaded). */
 export function useNavigationPending(): boolean {
   return useContext(PendingContext);
+}
+
+/**
+ * Asks whether the URL still names the screen calling it. A link followed while the next screen's
+ * code loads leaves this one on show (the transition), and something it settles then (a search
+ * typed just before) must not send the user back. Outside AppRouter the answer is always yes.
+ */
+export function useStillShown(): () => boolean {
+  const navigation = useContext(NavigationContext);
+  const { pathname } = useLocation();
+  return useCallback(() => !navigation || navigation.history.location.pathname === pathname, [navigation, pathname]);
 }
 
 const unblocked: LeaveBlocker = { state: "unblocked" };

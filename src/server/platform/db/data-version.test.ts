@@ -33,11 +33,20 @@ describe.each(testDatabaseKinds)("Database.dataVersion (%s)", (kind) => {
 
   it("stays put on reads and on writes that matched nothing", async () => {
     const { db } = ctx.database;
-    const before = ctx.database.dataVersion();
-    await db.selectFrom("counters").selectAll().execute();
-    await db.updateTable("counters").set({ value: 5 }).where("name", "=", "no_such_counter").execute();
-    await db.deleteFrom("counters").where("name", "=", "no_such_counter").execute();
-    expect(ctx.database.dataVersion()).toBe(before);
+    // On PostgreSQL the version also moves when the change feed reconnects (a heartbeat missed on
+    // a loaded machine: "down:N", then a new epoch). Such a try says nothing and is taken again.
+    const feedPart = (version: string) => version.split(":")[0];
+    for (let attempt = 1; ; attempt++) {
+      const before = ctx.database.dataVersion();
+      await db.selectFrom("counters").selectAll().execute();
+      await db.updateTable("counters").set({ value: 5 }).where("name", "=", "no_such_counter").execute();
+      await db.deleteFrom("counters").where("name", "=", "no_such_counter").execute();
+      const after = ctx.database.dataVersion();
+      const feedMoved = kind === "postgres" && (feedPart(before) === "down" || feedPart(before) !== feedPart(after));
+      if (feedMoved && attempt < 5) continue;
+      expect(after).toBe(before);
+      return;
+    }
   });
 });
 

@@ -1,6 +1,8 @@
 import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { createMemoryRouter, RouterProvider } from "react-router";
+import { lazy, Suspense } from "react";
+import { createMemoryRouter, Link, Route, RouterProvider, Routes, UNSAFE_createMemoryHistory as createMemoryHistory } from "react-router";
+import { AppRouter, createAppNavigation } from "@web/app/navigation";
 import { describe, expect, it } from "vitest";
 import { applyParamChanges, isPageParam } from "./url-params";
 import { useUrlSearch } from "./use-url-search";
@@ -20,8 +22,8 @@ describe("applyParamChanges", () => {
   });
 });
 
-function Search() {
-  const { input, setInput, search } = useUrlSearch("search", 10);
+function Search({ delayMs = 10 }: { delayMs?: number }) {
+  const { input, setInput, search } = useUrlSearch("search", delayMs);
   return (
     <>
       <label>
@@ -44,5 +46,38 @@ describe("useUrlSearch", () => {
     expect(screen.getByLabelText("Search")).toHaveValue("sun");
     expect(await screen.findByText("asking: sun")).toBeInTheDocument();
     expect(router.state.location.search).toBe("?search=sun");
+  });
+});
+
+describe("useUrlSearch while the user leaves", () => {
+  it("does not take the user back when a search settles as the next screen's code still loads", async () => {
+    const navigation = createAppNavigation(createMemoryHistory({ initialEntries: ["/s"], v5Compat: true }));
+    // The next screen's code never arrives, so the search screen stays on show (the transition).
+    const NeverLoads = lazy(() => new Promise<never>(() => {}));
+    render(
+      <AppRouter navigation={navigation}>
+        <Suspense fallback={<p>loading</p>}>
+          <Routes>
+            <Route
+              path="/s"
+              element={
+                <>
+                  <Search delayMs={150} />
+                  <Link to="/detail">Moon Studio</Link>
+                </>
+              }
+            />
+            <Route path="/detail" element={<NeverLoads />} />
+          </Routes>
+        </Suspense>
+      </AppRouter>,
+    );
+    await userEvent.type(screen.getByLabelText("Search"), "moon");
+    await userEvent.click(screen.getByRole("link", { name: "Moon Studio" }));
+    expect(navigation.history.location.pathname).toBe("/detail");
+    await act(() => new Promise((r) => setTimeout(r, 250)));
+    expect(screen.getByText(/asking: moon/)).toBeInTheDocument();
+    expect(navigation.history.location.pathname).toBe("/detail");
+    expect(navigation.history.location.search).toBe("");
   });
 });

@@ -1,5 +1,6 @@
 import { useCallback } from "react";
 import { useSearchParams } from "react-router";
+import { useStillShown } from "@web/app/navigation";
 
 /**
  * A list's position lives in the URL so back, forward and reload keep it: `cursor` (the keyset
@@ -49,9 +50,13 @@ export function applyParamChanges(prev: URLSearchParams, changes: ParamChanges, 
  */
 export function useUrlParams(): [URLSearchParams, (changes: ParamChanges, options?: UpdateOptions) => void] {
   const [searchParams, setSearchParams] = useSearchParams();
+  const stillShown = useStillShown();
   const update = useCallback(
-    (changes: ParamChanges, options: UpdateOptions = {}) => setSearchParams((prev) => applyParamChanges(prev, changes, options), { replace: !options.push }),
-    [setSearchParams],
+    (changes: ParamChanges, options: UpdateOptions = {}) => {
+      if (!stillShown()) return;
+      setSearchParams((prev) => applyParamChanges(prev, changes, options), { replace: !options.push });
+    },
+    [setSearchParams, stillShown],
   );
   return [searchParams, update];
 }
