@@ -7,6 +7,7 @@ import { webhookSealingKey } from "../../platform/identity/webhook-sealing-key.t
 import { isAdminUser } from "../../platform/identity/admin-rule.ts";
 import type { JobWorker } from "../../platform/jobs/job-worker.ts";
 import { logEvent, processLog } from "../../platform/logging/logger.ts";
+import { webhookAttempts } from "../../platform/metrics/metrics.ts";
 import { queueMail } from "../../platform/mail/mail-outbox.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import { addressPolicy, type Resolver } from "./webhook-address-guard.ts";
@@ -234,6 +235,7 @@ export class WebhookSender {
         }
       }
     });
+    webhookAttempts.inc({ result: delivered ? "delivered" : next === null ? "failed" : "retrying" });
     if (disabledFor) logEvent(processLog(), "warn", "webhook endpoint disabled", { endpointId: item.endpointId, reason: disabledFor });
   }
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS, webhookDeliveriesResponseSchema, webhookEndpointWithSecretSchema } from "../../../contract/integrations-webhooks.ts";
 import { createVendor } from "../../domain/ledger/vendors.ts";
 import { readAttention } from "../dashboard/attention.providers.ts";
+import { webhookAttempts } from "../../platform/metrics/metrics.ts";
 import { createTestContext, type TestContext, testDatabaseKinds } from "../../testing/test-app.ts";
 import { startWebhookReceiver, verifyWith, type WebhookReceiver } from "../../testing/webhook-receiver.ts";
 import { nextAttemptAt, WebhookSender } from "./webhook-delivery.job.ts";
@@ -116,6 +117,23 @@ describe.each(testDatabaseKinds)("webhook delivery (%s)", (kind) => {
     // Each retry was queued as a job at its time (the job system wakes the sender).
     const retryJobs = await ctx.database.db.selectFrom("jobs").select(["run_after"]).where("dedupe_key", "like", "webhooks.deliver:retry:%").orderBy("run_after").execute();
     expect(retryJobs).toHaveLength(WEBHOOK_MAX_ATTEMPTS - 1);
+  });
+
+  it("counts each attempt by result where an operator's alerts look (hki_webhook_attempts_total)", async () => {
+    const count = async (result: string) => (await webhookAttempts.get()).values.find((v) => v.labels.result === result)?.value ?? 0;
+    const before = { retrying: await count("retrying"), delivered: await count("delivered"), failed: await count("failed") };
+    await addEndpoint(receiver.url);
+    receiver.answer = (_request, n) => (n === 1 ? { status: 503 } : { status: 200 });
+    await disable((await vendor("metric")).id);
+    await send();
+    ctx.clock.advance(WEBHOOK_RETRY_DELAYS_MS[0]!);
+    await send();
+    expect(receiver.received).toHaveLength(2);
+    expect({ retrying: await count("retrying"), delivered: await count("delivered"), failed: await count("failed") }).toEqual({
+      retrying: before.retrying + 1,
+      delivered: before.delivered + 1,
+      failed: before.failed,
+    });
   });
 
   it("spreads each retry within ±20 % of its delay", () => {

@@ -137,6 +137,12 @@ export const mailFailed = new Counter({
   labelNames: ["reason"] as const,
 });
 
+export const webhookAttempts = new Counter({
+  name: "hki_webhook_attempts_total",
+  help: "Webhook delivery attempts recorded, by result (delivered; retrying: failed, another attempt scheduled; failed: failed for good)",
+  labelNames: ["result"] as const,
+});
+
 /** Filled on each scrape by the server process that owns a database (serve.ts). */
 let jobDepthSource: (() => Promise<Array<{ kind: string; status: string; count: number }>>) | undefined;
 export function setJobDepthSource(source: typeof jobDepthSource): void {
