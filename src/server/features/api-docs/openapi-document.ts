@@ -2,7 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteaso
 import { z } from "zod";
 import { apiEndpointsByName } from "../../../contract/api.ts";
 import { apiErrorSchema } from "../../../contract/common.ts";
-import { STOREFRONT_EVENT_DATA } from "../../../contract/integrations-events.ts";
+import { MAX_EVENTS_PER_BATCH, STOREFRONT_EVENT_DATA, STOREFRONT_EVENT_TYPES, ingestEventsEndpoint, ingestEventsRequestSchema } from "../../../contract/integrations-events.ts";
 import type { EndpointDefinition, ErrorStatus } from "../../../contract/endpoint.ts";
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
@@ -23,10 +23,10 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   507: "The database disk is full",
 };
 
-/** The failure statuses of an endpoint: its own plus what the guard and the input rules give. */
 /** The error shape, as one named component every failure answer refers to. */
 const errorSchemaComponent = apiErrorSchema.meta({ id: "ApiError" });
 
+/** The failure statuses of an endpoint: its own plus what the guard and the input rules give. */
 function errorStatuses(definition: EndpointDefinition): ErrorStatus[] {
   // Any endpoint can fail unexpectedly; such failures are recorded in the error log.
   const statuses = new Set<ErrorStatus>([...(definition.errors ?? []), 500]);
@@ -40,6 +40,8 @@ function errorStatuses(definition: EndpointDefinition): ErrorStatus[] {
     statuses.add(415);
   }
   if (definition.query || definition.params) statuses.add(400);
+  // A path parameter names something, and that something may not exist.
+  if (definition.params) statuses.add(404);
   return [...statuses].sort((a, b) => a - b);
 }
 
@@ -57,11 +59,12 @@ function toRouteConfig(definition: EndpointDefinition, name: string): RouteConfi
     responses[status] = { description: ERROR_DESCRIPTIONS[status], content: { "application/json": { schema: errorSchemaComponent } } };
   }
   const signed = definition.signedBody;
+  const documentedBody = definition === ingestEventsEndpoint ? storefrontEventsBody : definition.body;
   const bodySchema = signed
     ? signed.schema.meta({ example: signed.example })
-    : definition.body && definition.bodyExample !== undefined
-      ? definition.body.meta({ example: definition.bodyExample })
-      : definition.body;
+    : documentedBody && definition.bodyExample !== undefined
+      ? documentedBody.meta({ example: definition.bodyExample })
+      : documentedBody;
   return {
     method: definition.method,
     path: definition.path,
@@ -83,6 +86,40 @@ function toRouteConfig(definition: EndpointDefinition, name: string): RouteConfi
     responses,
   };
 }
+
+/** The component name of an event type's data, e.g. StorefrontEvent_artist_created. */
+const eventDataComponent = (type: string) => `StorefrontEvent_${type.replace(".", "_")}`;
+
+/**
+ * POST /api/events's body as a sender writes it: each event's `type` with that type's `data`. The
+ * server reads the envelope loosely (type, occurredAt and data as anything, in
+ * src/contract/integrations-events.ts) so that one bad event is answered `rejected` while the rest
+ * of the batch applies; a generated client is better typed by the events that apply, each type's
+ * data a named component.
+ */
+const envelope = ingestEventsRequestSchema.shape.events.element.shape;
+const storefrontEventsBody = z.strictObject({
+  events: z
+    .array(
+      z
+        .union(
+          STOREFRONT_EVENT_TYPES.map((type) =>
+            z.strictObject({
+              id: envelope.id,
+              type: z.literal(type),
+              occurredAt: z
+                .string()
+                .meta({ format: "date-time" })
+                .describe(envelope.occurredAt.description ?? ""),
+              data: STOREFRONT_EVENT_DATA[type].meta({ id: eventDataComponent(type) }),
+            }),
+          ),
+        )
+        .meta({ id: "StorefrontEvent" }),
+    )
+    .min(1)
+    .max(MAX_EVENTS_PER_BATCH),
+});
 
 /** The object under a query schema's refinements, for listing its parameters. */
 function queryObject(schema: z.ZodType): z.ZodObject {
@@ -108,12 +145,8 @@ export function buildOpenApiDocument(options: { version: string; serverUrl?: str
     scheme: "bearer",
     description: "An API key (hki_sk_…) made by an admin on the Integrations screen, holding the operation's scope (docs/integration.md)",
   });
+  // POST /api/events's body names StorefrontEvent and each type's data (StorefrontEvent_artist_created, …) as components.
   for (const [name, definition] of Object.entries(apiEndpointsByName)) registry.registerPath(toRouteConfig(definition, name));
-  // Each storefront event type's data, named, for the senders' generated clients (docs/integration.md).
-  for (const [type, schema] of Object.entries(STOREFRONT_EVENT_DATA)) {
-    const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
-    registry.registerComponent("schemas", `StorefrontEvent_${type.replace(".", "_")}`, jsonSchema as never);
-  }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {

@@ -1,6 +1,7 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiEndpoints, apiEndpointsByName } from "../../../contract/api.ts";
+import { STOREFRONT_EVENT_TYPES } from "../../../contract/integrations-events.ts";
 import { ADMIN_ONLY_PREFIXES } from "../../platform/request/auth-middleware.ts";
 import { honoPath } from "../../platform/request/endpoint-router.ts";
 import { appRoutes } from "../../testing/app-routes.ts";
@@ -15,7 +16,7 @@ describe("the OpenAPI document at /api/openapi.json", () => {
       string,
       Record<string, { operationId?: string; security?: unknown; requestBody?: { content: Record<string, { schema: { example?: unknown } }> }; responses: Record<string, unknown> }>
     >;
-    components: { securitySchemes: Record<string, unknown> };
+    components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
   };
   beforeAll(async () => {
     ctx = await createTestContext("sqlite");
@@ -62,6 +63,9 @@ describe("the OpenAPI document at /api/openapi.json", () => {
       if (definition.access === "public") expect(operation!.security, `${definition.path} security`).toEqual([]);
       else expect(operation!.security, `${definition.path} security`).toEqual([{ [definition.access === "api-key" ? "apiKeyAuth" : "bearerAuth"]: [] }]);
       if (definition.access === "admin") expect(Object.keys(operation!.responses)).toEqual(expect.arrayContaining(["401", "403"]));
+      // A path parameter names something that may not exist; a query or body may be refused.
+      if (definition.params) expect(Object.keys(operation!.responses), `${definition.path} 404`).toContain("404");
+      if (definition.query || definition.body) expect(Object.keys(operation!.responses), `${definition.path} 400`).toContain("400");
       expect(JSON.stringify(operation!.responses)).toContain("#/components/schemas/ApiError");
     }
   });
@@ -75,6 +79,18 @@ describe("the OpenAPI document at /api/openapi.json", () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(document.paths["/api/events"]?.post?.operationId).toBe("ingestEvents");
     expect(document.servers).toEqual([{ url: ctx.config.publicUrl }]);
+  });
+
+  it("types POST /api/events's body event by event: each type with its own data schema", () => {
+    const body = document.paths["/api/events"]?.post?.requestBody?.content["application/json"]?.schema as { properties: { events: { items: unknown } } };
+    expect(body.properties.events.items).toEqual({ $ref: "#/components/schemas/StorefrontEvent" });
+    const variants = (document.components.schemas.StorefrontEvent as { anyOf: Array<{ properties: { type: { enum: string[] }; data: { $ref: string } } }> }).anyOf;
+    expect(variants.map((v) => v.properties.type.enum)).toEqual(STOREFRONT_EVENT_TYPES.map((type) => [type]));
+    for (const variant of variants) {
+      const name = `StorefrontEvent_${variant.properties.type.enum[0]!.replace(".", "_")}`;
+      expect(variant.properties.data).toEqual({ $ref: `#/components/schemas/${name}` });
+      expect(document.components.schemas[name], name).toMatchObject({ type: "object", additionalProperties: false });
+    }
   });
 
   it("shows an example for every request body", () => {
