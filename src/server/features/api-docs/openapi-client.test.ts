@@ -45,7 +45,7 @@ describe("the TypeScript sender of docs/integration.md, on a client generated fr
     } finally {
       await ctx.close();
     }
-  }, 30_000);
+  }, 120_000);
   afterAll(async () => {
     await rm(folder, { recursive: true, force: true });
   });
@@ -65,7 +65,7 @@ describe("the TypeScript sender of docs/integration.md, on a client generated fr
     const errors = checked.stdout.trim().split("\n");
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^wrong\.ts\(\d+,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
-  }, 30_000);
+  }, 120_000);
 
   describe.each(testDatabaseKinds)("run against the server (%s)", (kind) => {
     let ctx: TestContext;
@@ -86,7 +86,7 @@ describe("the TypeScript sender of docs/integration.md, on a client generated fr
 
     const runExample = async (key: string) => {
       const tsx = join(root, "node_modules/tsx/dist/cli.mjs");
-      const { stdout } = await run(process.execPath, [tsx, "send-events.ts"], { cwd: folder, env: { ...process.env, HKI_URL: baseUrl, HKI_API_KEY: key }, timeout: 20_000 });
+      const { stdout } = await run(process.execPath, [tsx, "send-events.ts"], { cwd: folder, env: { ...process.env, HKI_URL: baseUrl, HKI_API_KEY: key }, timeout: 90_000 });
       return stdout.trim().split("\n");
     };
     const artistAsListed = async () => {
@@ -103,12 +103,12 @@ describe("the TypeScript sender of docs/integration.md, on a client generated fr
 
       expect(await runExample(key)).toEqual(["evt_example_1 duplicate", "evt_example_2 duplicate", "evt_example_3 duplicate", "featured: none"]);
       expect(await artistAsListed()).toEqual(listed);
-    }, 30_000);
+    }, 120_000);
 
     it("stops at a refusal it cannot cure by sending again (a key without the scope: 403)", async () => {
       const { key } = await ctx.createApiKey(["other:scope"]);
       const failure = await runExample(key).catch((error: { code?: number; stderr?: string }) => error);
       expect(failure).toMatchObject({ code: 1, stderr: expect.stringContaining("refused (403") });
-    }, 30_000);
+    }, 120_000);
   });
 });
