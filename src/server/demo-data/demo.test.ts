@@ -56,7 +56,7 @@ describe.each(testBackends())("demo seed on $kind", (backend) => {
     }
   });
 
-  it("is deterministic: the same seed on the same day gives the same data", { timeout: 60_000 }, async () => {
+  it("is deterministic: the same seed on the same day gives the same data", { timeout: 180_000 }, async () => {
     const snapshot = async (now: string) => {
       const t = await backend.open();
       try {
