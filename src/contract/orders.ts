@@ -1,0 +1,170 @@
+import { z } from "zod";
+import { MAX_PAGE_LIMIT } from "./common.ts";
+import { defineEndpoint } from "./endpoint.ts";
+
+/**
+ * The Orders screen (docs/product.md "Orders"): every storefront order line across artists, found by
+ * the storefront's order id, the buyer's e-mail or the artist, and one line opened with its sibling
+ * lines, amounts and refunds. Read-only: every panel role may read it.
+ */
+
+/** The name the CSV export of the list is registered under (POST /api/admin/exports {kind}). */
+export const ORDERS_EXPORT_KIND = "orders";
+
+/** `paid`: the buyer paid (part may have been refunded since); `refunded`: all of it went back; `cancelled`: the storefront cancelled it. */
+export const ORDER_STATUSES = ["paid", "refunded", "cancelled"] as const;
+export const orderStatusSchema = z.enum(ORDER_STATUSES);
+export type OrderStatus = z.infer<typeof orderStatusSchema>;
+
+/**
+ * Orders of the list: `newest` (the default: placed, newest first); `created` and `amount`
+ * ascending; with a leading '-' descending (`-created` is `newest`).
+ */
+export const ORDER_SORTS = ["newest", "created", "-created", "amount", "-amount"] as const;
+export const orderSortSchema = z.enum(ORDER_SORTS);
+export type OrderSort = z.infer<typeof orderSortSchema>;
+
+/**
+ * Sorting by amount within a date range or a search reads the orders it narrows to and sorts them:
+ * up to this many (more is a 400 naming `sort`: narrow the dates). Without a date range or search,
+ * the amount indexes serve every page at any depth.
+ */
+export const AMOUNT_SORT_CAP = 5_000;
+
+/** A time bound: an ISO-8601 time, or a UTC day (YYYY-MM-DD: `from` its start, `to` its end). */
+const timeBound = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/, "must be a date (YYYY-MM-DD) or an ISO-8601 time")
+  // Date.parse rolls 2026-02-30 over to March: the day must read back as written.
+  .refine((v) => !Number.isNaN(Date.parse(v)) && new Date(Date.parse(`${v.slice(0, 10)}T00:00:00Z`)).toISOString().slice(0, 10) === v.slice(0, 10), "must be a real date");
+
+const filterFields = z.strictObject({
+  /**
+   * The buyer's e-mail (anything with an '@': exactly, in any case) or the storefront's order id
+   * (exactly). Each is found through its own index.
+   */
+  search: z.string().trim().max(320, "must be at most 320 characters").optional(),
+  /** The artist (vendor id). */
+  vendorId: z.string().trim().min(1).max(100).optional(),
+  status: orderStatusSchema.optional(),
+  /** Placed at or after (a bare day: its start). */
+  from: timeBound.optional(),
+  /** Placed before (a bare day: the end of that day). */
+  to: timeBound.optional(),
+});
+
+const fromBeforeTo = (q: { from?: string | undefined; to?: string | undefined }) => q.from === undefined || q.to === undefined || Date.parse(q.from) <= Date.parse(q.to);
+const fromBeforeToError = { path: ["to"], message: "must not be before from" };
+
+/** The list's filters: also the CSV export's filters (the list's query without its paging and sort). */
+export const ordersFiltersSchema = filterFields.refine(fromBeforeTo, fromBeforeToError);
+export type OrdersFilters = z.infer<typeof ordersFiltersSchema>;
+
+/** GET /api/admin/orders?search&vendorId&status&from&to&sort&limit&cursor */
+export const ordersQuerySchema = filterFields
+  .extend({
+    sort: orderSortSchema.default("newest"),
+    limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(50),
+    cursor: z.string().min(1).max(300).optional(),
+  })
+  .refine(fromBeforeTo, fromBeforeToError);
+export type OrdersQuery = z.infer<typeof ordersQuerySchema>;
+
+export const orderListItemSchema = z.object({
+  /** The panel's id of the order line. */
+  id: z.string(),
+  /** The storefront's order and line; null for orders recorded before the storefront sent its ids. */
+  externalOrderId: z.string().nullable(),
+  externalLineId: z.string().nullable(),
+  createdAt: z.string(),
+  status: orderStatusSchema,
+  customerEmail: z.string().nullable(),
+  vendorId: z.string(),
+  vendorName: z.string(),
+  productName: z.string(),
+  quantity: z.number(),
+  /** US dollars: what the line is paid for now (after any part refunds; a refunded or cancelled line keeps what it was). */
+  amount: z.number(),
+  /** US dollars: the platform's fee on `amount`. */
+  fee: z.number(),
+  /** US dollars refunded in parts (order_refunds); a `refunded` line's whole amount went back too. */
+  refundedInParts: z.number(),
+});
+export type OrderListItem = z.infer<typeof orderListItemSchema>;
+
+export const ordersResponseSchema = z.object({
+  orders: z.array(orderListItemSchema),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type OrdersResponse = z.infer<typeof ordersResponseSchema>;
+
+export const orderRefundSchema = z.object({
+  /** The storefront's (Stripe's) refund id; null for a whole refund recorded without one. */
+  refundId: z.string().nullable(),
+  /** US dollars. */
+  amount: z.number(),
+  refundedAt: z.string(),
+  reason: z.string().nullable(),
+});
+export type OrderRefund = z.infer<typeof orderRefundSchema>;
+
+/** One step of the line's history, oldest first. */
+export const orderEventSchema = z.object({
+  kind: z.enum(["placed", "refunded", "cancelled"]),
+  at: z.string(),
+  /** US dollars the step moved (the charge, a refund); null for a cancellation. */
+  amount: z.number().nullable(),
+  refundId: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type OrderEvent = z.infer<typeof orderEventSchema>;
+
+/** GET /api/admin/orders/{id} */
+export const orderDetailSchema = z.object({
+  order: orderListItemSchema,
+  vendor: z.object({ id: z.string(), name: z.string(), slug: z.string(), isActive: z.boolean() }),
+  amounts: z.object({
+    /** US dollars the buyer was charged for the line (what is paid now plus every refund). */
+    charged: z.number(),
+    /** US dollars given back (part refunds, and the rest when the line is refunded whole). */
+    refunded: z.number(),
+    /** The platform's fee on what stays paid; 0 once the line is refunded or cancelled. */
+    platformFee: z.number(),
+    /** What the artist earns from the line: what stays paid less the fee; 0 once refunded or cancelled. */
+    artistNet: z.number(),
+    /** The fee rate recorded on the order, in basis points (150 = 1.5 %). */
+    feeRateBasisPoints: z.number(),
+  }),
+  refunds: z.array(orderRefundSchema),
+  /** Placed, each refund, a whole refund or the cancellation, oldest first. */
+  timeline: z.array(orderEventSchema),
+  /** Every line of the same storefront order (this one included), any artist, in line order; just this line when it has no storefront order id. */
+  siblings: z.array(orderListItemSchema),
+});
+export type OrderDetail = z.infer<typeof orderDetailSchema>;
+
+export const listOrdersEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/orders",
+  area: "orders",
+  access: "admin",
+  summary: "One page of the marketplace's order lines: searched by order id or buyer e-mail, filtered by artist, status and dates, sorted",
+  description:
+    "Keyset pagination in the order of `sort` (every page costs the same at any depth). `search` with an '@' is the buyer's e-mail (exact, any case), otherwise the storefront's order id (exact). `from` is inclusive, `to` exclusive (a bare day means the whole day). Sorting by amount within a date range or a search covers up to 5,000 orders (400 naming `sort` beyond). The same filters export as CSV (POST /api/admin/exports with kind \"orders\").",
+  query: ordersQuerySchema,
+  success: { status: 200, description: "The page and the next cursor", schema: ordersResponseSchema },
+  errors: [400],
+});
+
+export const getOrderEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/orders/{id}",
+  area: "orders",
+  access: "admin",
+  summary: "An order line with the other lines of its storefront order, its amounts, refunds and timeline",
+  params: z.object({ id: z.string() }),
+  success: { status: 200, description: "The order line", schema: orderDetailSchema },
+  errors: [404],
+});

@@ -1,0 +1,168 @@
+import { type RawBuilder, sql } from "kysely";
+import type { OrderStatus } from "../../../contract/orders.ts";
+import type { Executor } from "../../platform/db/executor.ts";
+
+/**
+ * The only place the Orders screen's SQL lives (docs/product.md "Orders"). A page walks one index
+ * of migration 026 (or 001/023) from the cursor and stops after limit + 1 rows; what is sorted in
+ * memory (a storefront order's lines, a buyer's orders or a date range sorted by amount) is read
+ * through an index and counted up to a cap first (`readNarrowed`).
+ */
+
+export interface OrderRowFilters {
+  /** The buyer's e-mail, lower-cased as stored. */
+  email?: string | undefined;
+  /** The storefront's order id. */
+  externalOrderId?: string | undefined;
+  vendorId?: string | undefined;
+  status?: OrderStatus | undefined;
+  /** ISO times: placed at or after `from`, before `to`. */
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export interface OrderSortSpec {
+  column: "created_at" | "gross_cents";
+  descending: boolean;
+}
+
+/** The last row a page showed, in the sort's order. */
+export interface OrderPosition {
+  value: string | number;
+  id: string;
+}
+
+export interface OrderRow {
+  id: string;
+  external_order_id: string | null;
+  external_line_id: string | null;
+  created_at: string;
+  updated_at: string;
+  status: OrderStatus;
+  customer_email: string | null;
+  vendor_id: string;
+  vendor_name: string;
+  product_name: string;
+  quantity: number;
+  gross_cents: number;
+  fee_cents: number;
+  fee_rate_basis_points: number;
+  refunded_cents: number;
+}
+
+const ROW_COLUMNS = sql`o.id as id, o.external_order_id as external_order_id, o.external_line_id as external_line_id, o.created_at as created_at,
+  o.updated_at as updated_at, o.status as status, o.customer_email as customer_email, o.vendor_id as vendor_id,
+  o.product_name as product_name, o.quantity as quantity, o.gross_cents as gross_cents, o.fee_cents as fee_cents,
+  o.fee_rate_basis_points as fee_rate_basis_points,
+  (select coalesce(sum(r.amount_cents), 0) from order_refunds r where r.order_id = o.id) as refunded_cents`;
+
+export type OrderRowOnly = Omit<OrderRow, "vendor_name">;
+
+/**
+ * The artists' names of a page's rows, by primary key. Read apart from the walk: joined into it,
+ * the planner may start from vendors and sort the orders it finds instead of walking an index.
+ */
+export async function withVendorNames(db: Executor, rows: OrderRowOnly[]): Promise<OrderRow[]> {
+  const ids = [...new Set(rows.map((r) => r.vendor_id))];
+  const names = new Map<string, string>();
+  if (ids.length > 0) for (const v of await db.selectFrom("vendors").select(["id", "name"]).where("id", "in", ids).execute()) names.set(v.id, v.name);
+  return rows.map((r) => normalise({ ...r, vendor_name: names.get(r.vendor_id) ?? "" }));
+}
+
+/** PostgreSQL answers bigint sums and counts as text. */
+function normalise(r: OrderRow): OrderRow {
+  return {
+    ...r,
+    quantity: Number(r.quantity),
+    gross_cents: Number(r.gross_cents),
+    fee_cents: Number(r.fee_cents),
+    fee_rate_basis_points: Number(r.fee_rate_basis_points),
+    refunded_cents: Number(r.refunded_cents),
+  };
+}
+
+/** The filters as `and` conditions on alias `o`. */
+function whereSql(filters: OrderRowFilters): RawBuilder<unknown> {
+  const parts: RawBuilder<unknown>[] = [sql`1 = 1`];
+  if (filters.email !== undefined) parts.push(sql`o.customer_email = ${filters.email}`);
+  if (filters.externalOrderId !== undefined) parts.push(sql`o.external_order_id = ${filters.externalOrderId}`);
+  if (filters.vendorId !== undefined) parts.push(sql`o.vendor_id = ${filters.vendorId}`);
+  if (filters.status !== undefined) parts.push(sql`o.status = ${filters.status}`);
+  if (filters.from !== undefined) parts.push(sql`o.created_at >= ${filters.from}`);
+  if (filters.to !== undefined) parts.push(sql`o.created_at < ${filters.to}`);
+  return sql.join(parts, sql` and `);
+}
+
+/**
+ * Whether a page in this order can walk an index from the cursor. By date always: each filter's
+ * index holds `created_at, id` after its equality columns (a storefront order's few lines aside).
+ * By amount only without a date range or search: `(gross_cents, id)` after nothing, the status or
+ * the artist (migration 026).
+ */
+export function walksAnIndex(filters: OrderRowFilters, spec: OrderSortSpec): boolean {
+  if (filters.externalOrderId !== undefined) return false;
+  if (spec.column === "created_at") return true;
+  return filters.email === undefined && filters.from === undefined && filters.to === undefined;
+}
+
+/**
+ * One page walking the order's index from the cursor: limit + 1 rows read at most. The limit is
+ * written into the statement (a validated whole number): SQLite plans a bound LIMIT as if every
+ * row were wanted, and at 5M orders would rather sort the whole table than walk the index.
+ */
+export async function readWalkedPage(db: Executor, filters: OrderRowFilters, spec: OrderSortSpec, after: OrderPosition | undefined, limit: number): Promise<OrderRow[]> {
+  const col = sql.ref(`o.${spec.column}`);
+  const dir = sql.raw(spec.descending ? "desc" : "asc");
+  const seek = after === undefined ? sql`` : sql` and (${col}, o.id) ${sql.raw(spec.descending ? "<" : ">")} (${after.value}, ${after.id})`;
+  const rows = await sql<OrderRowOnly>`select ${ROW_COLUMNS} from orders o
+    where ${whereSql(filters)}${seek} order by ${col} ${dir}, o.id ${dir} limit ${sql.lit(limit + 1)}`.execute(db);
+  return withVendorNames(db, rows.rows);
+}
+
+/**
+ * Every order the filters narrow to through an index (a storefront order, a buyer, a date range
+ * with its equality filters), up to `cap` + 1 of them, in no particular order: the caller sorts
+ * them, or refuses the sort when there are more than `cap`.
+ */
+export async function readNarrowed(db: Executor, filters: OrderRowFilters, cap: number): Promise<OrderRowOnly[]> {
+  const rows = await sql<OrderRowOnly>`select ${ROW_COLUMNS} from orders o
+    where ${whereSql(filters)} limit ${sql.lit(cap + 1)}`.execute(db);
+  return rows.rows.map((r) => ({ ...r, gross_cents: Number(r.gross_cents) }));
+}
+
+/** One order line by the panel's id, with its artist's name. */
+export async function findOrderRow(db: Executor, id: string): Promise<OrderRow | undefined> {
+  const rows = await sql<OrderRowOnly>`select ${ROW_COLUMNS} from orders o where o.id = ${id}`.execute(db);
+  return (await withVendorNames(db, rows.rows))[0];
+}
+
+/** The lines of one storefront order (any artist), through its index (migration 023), in line order. */
+export async function readOrderLines(db: Executor, externalOrderId: string): Promise<OrderRow[]> {
+  const rows = await sql<OrderRowOnly>`select ${ROW_COLUMNS} from orders o
+    where o.external_order_id = ${externalOrderId} order by o.external_line_id, o.id`.execute(db);
+  return withVendorNames(db, rows.rows);
+}
+
+export async function readVendorCard(db: Executor, vendorId: string): Promise<{ id: string; name: string; slug: string; is_active: number } | undefined> {
+  const row = await db.selectFrom("vendors").select(["id", "name", "slug", "is_active"]).where("id", "=", vendorId).executeTakeFirst();
+  return row === undefined ? undefined : { ...row, is_active: Number(row.is_active) };
+}
+
+export interface OrderRefundRow {
+  external_refund_id: string;
+  amount_cents: number;
+  refunded_at: string;
+  reason: string | null;
+}
+
+/** The part refunds of one order line, oldest first. */
+export async function readOrderRefunds(db: Executor, orderId: string): Promise<OrderRefundRow[]> {
+  const rows = await db
+    .selectFrom("order_refunds")
+    .select(["external_refund_id", "amount_cents", "refunded_at", "reason"])
+    .where("order_id", "=", orderId)
+    .orderBy("refunded_at")
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents) }));
+}

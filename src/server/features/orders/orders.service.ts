@@ -1,0 +1,180 @@
+import { AMOUNT_SORT_CAP, type OrderDetail, type OrderEvent, type OrderListItem, type OrderSort, type OrdersFilters, type OrdersQuery, type OrdersResponse } from "../../../contract/orders.ts";
+import type { Executor } from "../../platform/db/executor.ts";
+import { invalidField, notFound } from "../../platform/http/http-error.ts";
+import { encodeKeyset, keysetPage, readKeyset } from "../../platform/http/keyset-cursor.ts";
+import type { AppDeps } from "../../platform/request/app-env.ts";
+import {
+  findOrderRow,
+  type OrderPosition,
+  type OrderRow,
+  type OrderRowFilters,
+  type OrderRowOnly,
+  type OrderSortSpec,
+  readNarrowed,
+  readOrderLines,
+  readOrderRefunds,
+  readVendorCard,
+  readWalkedPage,
+  walksAnIndex,
+  withVendorNames,
+} from "./orders.queries.ts";
+
+const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+const dollars = (cents: number) => cents / 100;
+
+/** A filter's time bound as ISO text: a bare day is its start (`from`) or the next day's start (`to`, exclusive). */
+function timeBound(value: string, edge: "from" | "to"): string {
+  if (DAY_ONLY.test(value)) {
+    const start = Date.parse(`${value}T00:00:00.000Z`);
+    return new Date(edge === "from" ? start : start + DAY_MS).toISOString();
+  }
+  return new Date(value).toISOString();
+}
+
+/** The contract's filters as the queries take them: the search read as an e-mail or an order id, time bounds resolved. */
+export function rowFilters(filters: OrdersFilters): OrderRowFilters {
+  const search = filters.search?.trim() ?? "";
+  return {
+    // E-mails are stored lower-cased (the storefront's events, docs/integration.md): any case finds them.
+    email: search.includes("@") ? search.toLowerCase() : undefined,
+    externalOrderId: search !== "" && !search.includes("@") ? search : undefined,
+    vendorId: filters.vendorId,
+    status: filters.status,
+    from: filters.from === undefined ? undefined : timeBound(filters.from, "from"),
+    to: filters.to === undefined ? undefined : timeBound(filters.to, "to"),
+  };
+}
+
+export function sortSpec(sort: OrderSort): OrderSortSpec {
+  if (sort === "newest") return { column: "created_at", descending: true };
+  const descending = sort.startsWith("-");
+  return { column: sort.endsWith("amount") ? "gross_cents" : "created_at", descending };
+}
+
+/** Which order a cursor was made for: a cursor of another order is refused, not misread. */
+const orderTag = (spec: OrderSortSpec) => `${spec.column === "created_at" ? "date" : "amount"}-${spec.descending ? "desc" : "asc"}`;
+
+function encodePosition(spec: OrderSortSpec, row: OrderRow): string {
+  return encodeKeyset([orderTag(spec), spec.column === "created_at" ? row.created_at : row.gross_cents, row.id]);
+}
+
+function decodePosition(text: string, spec: OrderSortSpec): OrderPosition {
+  const [tag, value, id] = spec.column === "created_at" ? readKeyset(text, ["string", "time", "string"]) : readKeyset(text, ["string", "number", "string"]);
+  if (tag !== orderTag(spec)) throw invalidField("cursor", "not a valid cursor for this order (use nextCursor from a previous answer with the same sort)");
+  return { value, id };
+}
+
+export function toListItem(r: OrderRow): OrderListItem {
+  return {
+    id: r.id,
+    externalOrderId: r.external_order_id,
+    externalLineId: r.external_line_id,
+    createdAt: r.created_at,
+    status: r.status,
+    customerEmail: r.customer_email,
+    vendorId: r.vendor_id,
+    vendorName: r.vendor_name,
+    productName: r.product_name,
+    quantity: r.quantity,
+    amount: dollars(r.gross_cents),
+    fee: dollars(r.fee_cents),
+    refundedInParts: dollars(r.refunded_cents),
+  };
+}
+
+interface Keyed {
+  key: string | number;
+  id: string;
+}
+
+/** Compares rows (or a row and a cursor's position) in the sort's order: the key, then the id, as the indexes do. */
+function compareIn(spec: OrderSortSpec): (a: Keyed, b: Keyed) => number {
+  return (a, b) => {
+    const c = a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    return spec.descending ? -c : c;
+  };
+}
+
+/**
+ * One page of the list in `sort` after `cursor`: an index walk when one serves the order, else the
+ * narrowed orders (up to AMOUNT_SORT_CAP) sorted here, the same keyset cursor either way.
+ */
+export async function readOrderPage(db: Executor, filters: OrdersFilters, sort: OrderSort, cursor: string | undefined, limit: number): Promise<{ rows: OrderListItem[]; next: string | null }> {
+  const spec = sortSpec(sort);
+  const after = cursor === undefined ? undefined : decodePosition(cursor, spec);
+  const where = rowFilters(filters);
+  let rows: OrderRow[];
+  if (walksAnIndex(where, spec)) {
+    rows = await readWalkedPage(db, where, spec, after, limit);
+  } else {
+    const narrowed = await readNarrowed(db, where, AMOUNT_SORT_CAP);
+    if (narrowed.length > AMOUNT_SORT_CAP)
+      throw invalidField("sort", `sorting by amount covers up to ${AMOUNT_SORT_CAP.toLocaleString("en-US")} orders within dates or a search: narrow the dates, or sort by date`);
+    const compare = compareIn(spec);
+    const keyed = (r: OrderRowOnly): Keyed & { row: OrderRowOnly } => ({ key: spec.column === "created_at" ? r.created_at : r.gross_cents, id: r.id, row: r });
+    const sorted = narrowed
+      .map(keyed)
+      .filter((r) => after === undefined || compare(r, { key: after.value, id: after.id }) > 0)
+      .sort(compare)
+      .slice(0, limit + 1)
+      .map((r) => r.row);
+    rows = await withVendorNames(db, sorted);
+  }
+  const { page, nextCursor } = keysetPage(rows, limit, (last) => encodePosition(spec, last));
+  return { rows: page.map(toListItem), next: nextCursor };
+}
+
+/** The line's history, oldest first: placed, each part refund, then a whole refund or the cancellation. */
+function timelineOf(order: OrderRow, refunds: OrderDetail["refunds"]): OrderEvent[] {
+  const events: OrderEvent[] = [{ kind: "placed", at: order.created_at, amount: dollars(order.gross_cents + order.refunded_cents), refundId: null, reason: null }];
+  for (const r of refunds) events.push({ kind: "refunded", at: r.refundedAt, amount: r.amount, refundId: r.refundId, reason: r.reason });
+  // A line refunded whole by the storefront's order.refunded keeps its amount and has no refund row:
+  // the rest went back when its status changed. A part refund that took all of it left nothing.
+  if (order.status === "refunded" && order.gross_cents > 0) events.push({ kind: "refunded", at: order.updated_at, amount: dollars(order.gross_cents), refundId: null, reason: null });
+  if (order.status === "cancelled") events.push({ kind: "cancelled", at: order.updated_at, amount: null, refundId: null, reason: null });
+  return events;
+}
+
+/** The Orders screen (docs/product.md "Orders"): the list and one line's detail, read-only. */
+export class OrdersService {
+  constructor(private readonly deps: Pick<AppDeps, "database">) {}
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  async list(query: OrdersQuery): Promise<OrdersResponse> {
+    const { sort, cursor, limit, ...filters } = query;
+    const page = await readOrderPage(this.db, filters, sort, cursor, limit);
+    return { orders: page.rows, nextCursor: page.next };
+  }
+
+  async detail(id: string): Promise<OrderDetail> {
+    const order = await findOrderRow(this.db, id);
+    if (!order) throw notFound("Order not found");
+    const [vendor, refundRows, lines] = await Promise.all([
+      readVendorCard(this.db, order.vendor_id),
+      readOrderRefunds(this.db, id),
+      order.external_order_id === null ? Promise.resolve([order]) : readOrderLines(this.db, order.external_order_id),
+    ]);
+    if (!vendor) throw notFound("Order not found");
+    const refunds = refundRows.map((r) => ({ refundId: r.external_refund_id, amount: dollars(r.amount_cents), refundedAt: r.refunded_at, reason: r.reason }));
+    const paid = order.status === "paid";
+    const refundedWhole = order.status === "refunded" ? order.gross_cents : 0;
+    return {
+      order: toListItem(order),
+      vendor: { id: vendor.id, name: vendor.name, slug: vendor.slug, isActive: vendor.is_active === 1 },
+      amounts: {
+        charged: dollars(order.gross_cents + order.refunded_cents),
+        refunded: dollars(order.refunded_cents + refundedWhole),
+        platformFee: paid ? dollars(order.fee_cents) : 0,
+        artistNet: paid ? dollars(order.gross_cents - order.fee_cents) : 0,
+        feeRateBasisPoints: order.fee_rate_basis_points,
+      },
+      refunds,
+      timeline: timelineOf(order, refunds),
+      siblings: lines.map(toListItem),
+    };
+  }
+}

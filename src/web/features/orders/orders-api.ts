@@ -1,0 +1,46 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { type OrderSort, type OrderStatus, getOrderEndpoint, listOrdersEndpoint } from "@contract/orders";
+import { callApi } from "@web/lib/api-client";
+import { queryKeys } from "@web/lib/query-keys";
+
+export const ORDERS_PAGE_SIZE = 50;
+
+/** The list's filters as the URL holds them ("" / "all": not filtered). */
+export interface OrderFilters {
+  /** The buyer's e-mail or the storefront's order id. */
+  search: string;
+  status: OrderStatus | "all";
+  vendorId: string;
+  /** UTC days (YYYY-MM-DD), both included. */
+  from: string;
+  to: string;
+}
+
+/** The filters as the list call and the CSV export take them: only those that filter something. */
+export function ordersQuery(filters: OrderFilters): { search?: string; status?: OrderStatus; vendorId?: string; from?: string; to?: string } {
+  return {
+    ...(filters.search.trim() !== "" ? { search: filters.search.trim() } : {}),
+    ...(filters.status !== "all" ? { status: filters.status } : {}),
+    ...(filters.vendorId !== "" ? { vendorId: filters.vendorId } : {}),
+    ...(filters.from !== "" ? { from: filters.from } : {}),
+    ...(filters.to !== "" ? { to: filters.to } : {}),
+  };
+}
+
+export function useOrderList(filters: OrderFilters, sort: OrderSort, cursor: string | null, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.orders.list(filters, sort, cursor),
+    enabled,
+    queryFn: ({ signal }) => callApi(listOrdersEndpoint, { query: { ...ordersQuery(filters), sort, limit: ORDERS_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
+    // Typing a search or turning a page keeps the previous rows on screen until the next arrive.
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useOrderDetail(id: string | null) {
+  return useQuery({
+    queryKey: queryKeys.orders.detail(id ?? ""),
+    enabled: id !== null,
+    queryFn: ({ signal }) => callApi(getOrderEndpoint, { params: { id: id! } }, { signal }),
+  });
+}
