@@ -32,6 +32,8 @@ export const API_AREAS = {
   financials: { screen: "financials" },
   communications: { screen: "communications" },
   products: { screen: "products" },
+  /** Every storefront order line across artists (docs/product.md "Orders"). */
+  orders: { screen: "orders" },
   integrations: { screen: "integrations" },
 } as const satisfies Record<string, { screen: string | null }>;
 
