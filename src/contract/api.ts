@@ -13,7 +13,18 @@ import {
 } from "./admin-users.ts";
 import { analyticsEndpoint, salesEndpoint, topProductsEndpoint, topVendorsEndpoint } from "./analytics.ts";
 import { listAuditLogEndpoint } from "./audit-log.ts";
-import { betaVerifyEndpoint, meEndpoint, signInEndpoint, signOutEndpoint } from "./auth.ts";
+import {
+  betaVerifyEndpoint,
+  meEndpoint,
+  resetUserTwoStepEndpoint,
+  signInEndpoint,
+  signInSecondStepEndpoint,
+  signOutEndpoint,
+  twoStepConfirmEndpoint,
+  twoStepDisableEndpoint,
+  twoStepSetupEndpoint,
+  twoStepStatusEndpoint,
+} from "./auth.ts";
 import { dashboardAttentionEndpoint, dashboardStatsEndpoint } from "./dashboard.ts";
 import { debugAdminEndpoint, testErrorEndpoint } from "./system-debug.ts";
 import { apiReferenceAssetEndpoint, apiReferencePageEndpoint, openApiDocumentEndpoint } from "./api-docs.ts";
@@ -45,6 +56,7 @@ import {
   takeDownAnnouncementEndpoint,
 } from "./communications.ts";
 import { endFeaturedArtistEndpoint, getFeaturedArtistEndpoint, publicFeaturedArtistEndpoint, setFeaturedArtistEndpoint } from "./featured-artist.ts";
+import { getOrderEndpoint, listOrdersEndpoint } from "./orders.ts";
 import { bulkProductStatusEndpoint, getProductEndpoint, listProductsEndpoint, productsSummaryEndpoint, setProductStatusEndpoint } from "./products.ts";
 import { healthEndpoint, publicConfigEndpoint, readyEndpoint } from "./public.ts";
 import {
@@ -85,8 +97,13 @@ export const apiEndpointsByName = {
   apiReferencePageEndpoint,
   apiReferenceAssetEndpoint,
   signInEndpoint,
+  signInSecondStepEndpoint,
   signOutEndpoint,
   meEndpoint,
+  twoStepStatusEndpoint,
+  twoStepSetupEndpoint,
+  twoStepConfirmEndpoint,
+  twoStepDisableEndpoint,
   betaVerifyEndpoint,
   listAdminVendorsEndpoint,
   listVendorsArrayEndpoint,
@@ -134,6 +151,7 @@ export const apiEndpointsByName = {
   removeUserAccessEndpoint,
   listUserSessionsEndpoint,
   revokeUserSessionsEndpoint,
+  resetUserTwoStepEndpoint,
   checkInvitationEndpoint,
   acceptInvitationEndpoint,
   listAuditLogEndpoint,
@@ -155,6 +173,8 @@ export const apiEndpointsByName = {
   getProductEndpoint,
   setProductStatusEndpoint,
   bulkProductStatusEndpoint,
+  listOrdersEndpoint,
+  getOrderEndpoint,
   createApiKeyEndpoint,
   listApiKeysEndpoint,
   revokeApiKeyEndpoint,
