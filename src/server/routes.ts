@@ -14,6 +14,7 @@ import { featuredArtistRoutes } from "./features/featured-artist/featured-artist
 import { financialsRoutes } from "./features/financials/financials.routes.ts";
 import { integrationsRoutes } from "./features/integrations/integrations.routes.ts";
 import type { EndpointRouter } from "./platform/request/endpoint-router.ts";
+import { ordersRoutes } from "./features/orders/orders.routes.ts";
 import { productsRoutes } from "./features/products/products.routes.ts";
 import { publicRoutes } from "./features/public/public.routes.ts";
 import { settingsRoutes } from "./features/settings/settings.routes.ts";
@@ -42,5 +43,6 @@ export const areaRoutes: Array<(router: EndpointRouter, deps: AppDeps) => void> 
   communicationsRoutes,
   featuredArtistRoutes,
   productsRoutes,
+  ordersRoutes,
   integrationsRoutes,
 ];
