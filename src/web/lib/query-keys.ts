@@ -2,6 +2,7 @@ import type { AnalyticsPeriod, SalesGrouping } from "@contract/analytics";
 import type { ApiArea } from "@contract/areas";
 import type { AnnouncementRequest, RecipientStatus } from "@contract/communications";
 import type { AccountStatusName, FinancialPeriod, PayoutStatusName } from "@contract/financials";
+import type { OrderSort } from "@contract/orders";
 import type { ProductSort } from "@contract/products";
 import type { SettingKeyName } from "@contract/settings";
 
@@ -77,6 +78,10 @@ export const queryKeys = {
     summary: () => key("summary"),
     detail: (id: string) => key("detail", id),
     palette: (search: string) => key("palette", search),
+  })),
+  orders: area("orders", (key) => ({
+    list: (filters: object, sort: OrderSort, cursor: string | null) => key("list", filters, sort, cursor),
+    detail: (id: string) => key("detail", id),
   })),
   integrations: area("integrations", (key) => ({
     apiKeys: () => key("api-keys"),
