@@ -10,6 +10,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Dashboard", path: "/" },
   { label: "Vendors", path: "/vendors" },
   { label: "Products", path: "/products" },
+  { label: "Orders", path: "/orders" },
   { label: "Financials", path: "/financials" },
   { label: "Analytics", path: "/analytics" },
   { label: "Invite Codes", path: "/invite-codes" },
