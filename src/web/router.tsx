@@ -16,6 +16,7 @@ const SCREENS: Array<[path: string | null, load: Load]> = [
   ["vendors", () => import("./features/vendors/vendors-page")],
   ["vendors/:vendorId", () => import("./features/vendors/vendor-detail-page")],
   ["products", () => import("./features/products/products-page")],
+  ["orders", () => import("./features/orders/orders-page")],
   ["financials", () => import("./features/financials/financials-page")],
   ["analytics", () => import("./features/analytics/analytics-page")],
   ["invite-codes", () => import("./features/invite-codes/invite-codes-page")],
