@@ -35,6 +35,7 @@ const CURSOR_LISTS: Record<string, { path: string; parts: (bad: string) => unkno
   "/api/admin/communications/announcements": { path: "/api/admin/communications/announcements", parts: (bad) => [TIME, bad] },
   "/api/admin/communications/announcements/{id}/recipients": { path: `/api/admin/communications/announcements/${SOME_ID}/recipients`, parts: (bad) => [bad] },
   "/api/admin/products": { path: "/api/admin/products", parts: (bad) => ["s", "created_at", 1, TIME, bad] },
+  "/api/admin/orders": { path: "/api/admin/orders", parts: (bad) => ["date-desc", TIME, bad] },
   "/api/admin/vendors": { path: "/api/admin/vendors?sort=name", parts: (bad) => ["name", bad, SOME_ID] },
   "/api/admin/integrations/incoming-events": { path: "/api/admin/integrations/incoming-events", parts: (bad) => [TIME, bad] },
   "/api/admin/integrations/webhooks/{id}/deliveries": { path: `/api/admin/integrations/webhooks/${SOME_ID}/deliveries`, parts: (bad) => [bad] },
