@@ -24,6 +24,7 @@ import * as payoutStateVersion from "./migrations/022-payout-state-version.ts";
 import * as storefrontIntegration from "./migrations/023-storefront-integration.ts";
 import * as webhooksOut from "./migrations/024-webhooks-out.ts";
 import * as incomingWebhooks from "./migrations/025-incoming-webhooks.ts";
+import * as ordersScreen from "./migrations/026-orders-screen.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   "023-storefront-integration": storefrontIntegration,
   "024-webhooks-out": webhooksOut,
   "025-incoming-webhooks": incomingWebhooks,
+  "026-orders-screen": ordersScreen,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
