@@ -11,6 +11,7 @@ import { ensureDefaultSettings } from "../domain/settings/settings.queries.ts";
 import type { DB, NewErrorLog, PayoutAccountStatus, Product, Vendor } from "../platform/db/schema.ts";
 import { seedDemoAnnouncements } from "./demo-announcements.ts";
 import { seedDemoCatalogue } from "./demo-catalogue.ts";
+import { addDemoSecondLine, demoOrderId } from "./demo-order-lines.ts";
 import { seedDemoFeatured } from "./demo-featured.ts";
 import { seedDemoApiKeys } from "./demo-integrations.ts";
 import { seedDemoIncomingEvents } from "./demo-incoming-events.ts";
@@ -204,10 +205,12 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
             feeRateBasisPoints: daysAgo > OLD_RATE_BEFORE_DAYS ? OLD_FEE_RATE_BASIS_POINTS : DEFAULT_FEE_RATE_BASIS_POINTS,
             createdAt: iso(t),
             customerEmail: emailFor(buyer, "example.com", String(rand.int(1, 99))),
+            externalOrderId: demoOrderId(summary.orders),
+            externalLineId: "line_1",
           },
           options.clock,
         );
-        summary.orders++;
+        summary.orders += 1 + (await addDemoSecondLine(trx, order, summary.orders, candidates, options.clock));
         const outcome = rand.weighted([
           ["paid", 94],
           ["refunded", 4],
