@@ -1,11 +1,12 @@
 import { expect, test } from "@playwright/test";
 import { E2E, mainNav, openAsAdmin } from "./helpers";
 
-/** docs/product.md §2.2: the 11 entries in order, with the heading each screen shows, and Integrations (admins only) after Admin Users. */
+/** docs/product.md §2.2: the 11 entries in order, with the heading each screen shows, Orders after Products, and Integrations (admins only) after Admin Users. */
 const ENTRIES = [
   { label: "Dashboard", path: "/", heading: "Dashboard" },
   { label: "Vendors", path: "/vendors", heading: "Vendors" },
   { label: "Products", path: "/products", heading: "Products" },
+  { label: "Orders", path: "/orders", heading: "Orders" },
   { label: "Financials", path: "/financials", heading: "Financials" },
   { label: "Analytics", path: "/analytics", heading: "Analytics" },
   { label: "Invite Codes", path: "/invite-codes", heading: "Invite Codes" },
@@ -18,7 +19,7 @@ const ENTRIES = [
 ] as const;
 
 test.describe("navigation", () => {
-  test("the left navigation lists the spec's 11 entries in its order, with Integrations for admins", async ({ page }) => {
+  test("the left navigation lists the spec's 11 entries and Orders in its order, with Integrations for admins", async ({ page }) => {
     await openAsAdmin(page);
     const links = mainNav(page).getByRole("link");
     await expect(links).toHaveText(ENTRIES.map((e) => e.label));
