@@ -378,4 +378,21 @@ describe.each(testDatabaseKinds)("POST /api/events (%s)", (kind) => {
       ["o2", 1000],
     ]);
   });
+
+  it("answers the screens while a large batch is being applied, not only after its last event", async () => {
+    const events = [event("artist.created", artist("busy"))];
+    for (let i = 0; i < 300; i++) events.push(event("product.created", product(`busy-${i}`, "busy")));
+    let batchAnswered = false;
+    const batch = postEvents(ctx, key, events).then((res) => {
+      batchAnswered = true;
+      return res;
+    });
+    // The batch has started once its first event's artist exists.
+    while ((await vendorIdOf("busy")) === undefined) await new Promise((resolve) => setTimeout(resolve, 1));
+    const read = await ctx.request("/api/admin/products/summary", { token: admin.token });
+    expect(read.status).toBe(200);
+    expect(batchAnswered).toBe(false);
+    expect((await batch).status).toBe(200);
+    expect((await summary()).counts.total).toBeGreaterThanOrEqual(300);
+  });
 });

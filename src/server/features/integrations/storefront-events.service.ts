@@ -84,7 +84,12 @@ export class StorefrontEventsService {
 
   async ingest(events: IngestEventsRequest["events"], apiKey: ApiKeyPrincipal | null): Promise<IngestEventsResponse> {
     const results: EventResult[] = [];
-    for (const event of events) results.push(await this.ingestOne(event, apiKey));
+    for (const event of events) {
+      results.push(await this.ingestOne(event, apiKey));
+      // On SQLite a statement never waits for I/O, so a batch would hold the process until its
+      // last event: other requests (the screens) are answered between two events instead.
+      await yieldToOtherRequests();
+    }
     return { results };
   }
 
@@ -122,3 +127,5 @@ export class StorefrontEventsService {
     });
   }
 }
+
+const yieldToOtherRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
