@@ -64,8 +64,8 @@ test.describe("responsive layout", () => {
     await page.keyboard.press("Enter");
     const drawer = page.getByRole("dialog");
     await expect(drawer.getByRole("navigation", { name: "Main" })).toBeVisible();
-    // The spec's 11 entries and, for an admin, Integrations.
-    await expect(drawer.getByRole("link")).toHaveCount(12);
+    // The spec's 11 entries, Orders and, for an admin, Integrations.
+    await expect(drawer.getByRole("link")).toHaveCount(13);
     // Focus stays inside: tabbing through more stops than the drawer has never leaves it.
     for (let i = 0; i < 15; i++) {
       await page.keyboard.press("Tab");
