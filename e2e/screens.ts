@@ -6,6 +6,7 @@ export const SCREENS = [
   { path: "/", heading: "Dashboard" },
   { path: "/vendors", heading: "Vendors" },
   { path: "/products", heading: "Products" },
+  { path: "/orders", heading: "Orders" },
   { path: "/financials", heading: "Financials" },
   { path: "/analytics", heading: "Analytics" },
   { path: "/invite-codes", heading: "Invite Codes" },
