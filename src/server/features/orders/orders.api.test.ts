@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExportResponseSchema } from "../../../contract/exports.ts";
-import { ORDER_SORTS, type OrderListItem, type OrderSort, orderDetailSchema, ordersResponseSchema } from "../../../contract/orders.ts";
+import { AMOUNT_SORT_CAP, ORDER_SORTS, type OrderListItem, type OrderSort, orderDetailSchema, ordersResponseSchema } from "../../../contract/orders.ts";
 import { cancelOrder, placeOrder, refundOrder, refundOrderPart } from "../../domain/ledger/orders.ts";
 import { createProduct } from "../../domain/ledger/products.ts";
 import { createVendor } from "../../domain/ledger/vendors.ts";
@@ -250,5 +250,59 @@ describe.each(testDatabaseKinds)("orders API (%s)", (kind) => {
     expect(lines.slice(1).map((l) => l.split(",")[3])).toEqual(expected.map((o) => o.id));
     const refused = await ctx.request("/api/admin/exports", { method: "POST", token: admin.token, json: { kind: "orders", filters: { state: "paid" } } });
     expect(refused.status).toBe(400);
+  });
+});
+
+describe.each(testDatabaseKinds)("orders API: sorting by amount within dates (%s)", (kind) => {
+  let ctx: TestContext;
+  let token: string;
+  beforeAll(async () => {
+    ctx = await createTestContext(kind, { now: "2026-11-20T00:00:00.000Z" });
+    token = (await ctx.createUser({ email: "orders-cap@hki.global", role: "admin" })).token;
+    const vendor = await createVendor(ctx.database.db, { name: "Busy Studio", ownerName: "O", email: "busy@example.com", slug: "busy-studio" }, ctx.clock);
+    // One more order in a day than an amount sort reads and sorts (rows written directly: only the list reads them).
+    const rows = Array.from({ length: AMOUNT_SORT_CAP + 1 }, (_, i) => {
+      const at = new Date(Date.UTC(2026, 9, 1) + i * 10_000).toISOString();
+      return {
+        id: `cap-${String(i).padStart(5, "0")}`,
+        vendor_id: vendor.id,
+        product_id: null,
+        product_name: "Print",
+        quantity: 1,
+        gross_cents: (i * 7919) % 10_000,
+        fee_cents: 0,
+        fee_rate_basis_points: 0,
+        status: "paid" as const,
+        customer_email: null,
+        created_at: at,
+        updated_at: at,
+      };
+    });
+    for (let i = 0; i < rows.length; i += 500)
+      await ctx.database.db
+        .insertInto("orders")
+        .values(rows.slice(i, i + 500))
+        .execute();
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it(`sorts up to ${AMOUNT_SORT_CAP} orders of a date range by amount, and names \`sort\` beyond; by date any range pages`, async () => {
+    const get = async (query: string) => {
+      const res = await ctx.request(`/api/admin/orders?${query}`, { token });
+      return { status: res.status, body: (await res.json()) as { error?: { fields?: Record<string, string> } } };
+    };
+    const within = await get("from=2026-10-01T00:00:00Z&to=2026-10-01T01:00:00Z&sort=-amount&limit=100");
+    expect(within.status).toBe(200);
+    const amounts = ordersResponseSchema.parse(within.body).orders.map((o) => o.amount);
+    expect(amounts).toHaveLength(100);
+    expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
+    const beyond = await get("from=2026-10-01&to=2026-10-02&sort=-amount");
+    expect(beyond.status).toBe(400);
+    expect(Object.keys(beyond.body.error?.fields ?? {})).toEqual(["sort"]);
+    expect((await get("from=2026-10-01&to=2026-10-02&sort=-created")).status).toBe(200);
+    // Without dates the amount index serves every order.
+    expect(ordersResponseSchema.parse((await get("sort=-amount&limit=1")).body).orders[0]!.amount).toBe(99.99);
   });
 });

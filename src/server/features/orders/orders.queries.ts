@@ -6,7 +6,7 @@ import type { Executor } from "../../platform/db/executor.ts";
  * The only place the Orders screen's SQL lives (docs/product.md "Orders"). A page walks one index
  * of migration 026 (or 001/023) from the cursor and stops after limit + 1 rows; what is sorted in
  * memory (a storefront order's lines, a buyer's orders or a date range sorted by amount) is read
- * through an index and counted up to a cap first (`readNarrowed`).
+ * through an index and counted up to a cap first (`readNarrowedKeys`).
  */
 
 export interface OrderRowFilters {
@@ -56,13 +56,13 @@ const ROW_COLUMNS = sql`o.id as id, o.external_order_id as external_order_id, o.
   o.fee_rate_basis_points as fee_rate_basis_points,
   (select coalesce(sum(r.amount_cents), 0) from order_refunds r where r.order_id = o.id) as refunded_cents`;
 
-export type OrderRowOnly = Omit<OrderRow, "vendor_name">;
+type OrderRowOnly = Omit<OrderRow, "vendor_name">;
 
 /**
  * The artists' names of a page's rows, by primary key. Read apart from the walk: joined into it,
  * the planner may start from vendors and sort the orders it finds instead of walking an index.
  */
-export async function withVendorNames(db: Executor, rows: OrderRowOnly[]): Promise<OrderRow[]> {
+async function withVendorNames(db: Executor, rows: OrderRowOnly[]): Promise<OrderRow[]> {
   const ids = [...new Set(rows.map((r) => r.vendor_id))];
   const names = new Map<string, string>();
   if (ids.length > 0) for (const v of await db.selectFrom("vendors").select(["id", "name"]).where("id", "in", ids).execute()) names.set(v.id, v.name);
@@ -119,15 +119,31 @@ export async function readWalkedPage(db: Executor, filters: OrderRowFilters, spe
   return withVendorNames(db, rows.rows);
 }
 
+/** What sorting a narrowed set needs: the id and both sort keys. */
+export interface NarrowedKey {
+  id: string;
+  created_at: string;
+  gross_cents: number;
+}
+
 /**
- * Every order the filters narrow to through an index (a storefront order, a buyer, a date range
- * with its equality filters), up to `cap` + 1 of them, in no particular order: the caller sorts
- * them, or refuses the sort when there are more than `cap`.
+ * The orders the filters narrow to through an index (a storefront order, a buyer, a date range
+ * with its equality filters), up to `cap` + 1 of them, in no particular order, as their sort keys
+ * only: the caller sorts them (or refuses the sort when there are more than `cap`) and reads the
+ * page's rows by id (`readRowsByIds`).
  */
-export async function readNarrowed(db: Executor, filters: OrderRowFilters, cap: number): Promise<OrderRowOnly[]> {
-  const rows = await sql<OrderRowOnly>`select ${ROW_COLUMNS} from orders o
+export async function readNarrowedKeys(db: Executor, filters: OrderRowFilters, cap: number): Promise<NarrowedKey[]> {
+  const rows = await sql<NarrowedKey>`select o.id as id, o.created_at as created_at, o.gross_cents as gross_cents from orders o
     where ${whereSql(filters)} limit ${sql.lit(cap + 1)}`.execute(db);
   return rows.rows.map((r) => ({ ...r, gross_cents: Number(r.gross_cents) }));
+}
+
+/** The rows of the given order lines (by primary key), in the order of `ids`. */
+export async function readRowsByIds(db: Executor, ids: readonly string[]): Promise<OrderRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<OrderRowOnly>`select ${ROW_COLUMNS} from orders o where o.id in (${sql.join(ids)})`.execute(db);
+  const byId = new Map((await withVendorNames(db, rows.rows)).map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** One order line by the panel's id, with its artist's name. */

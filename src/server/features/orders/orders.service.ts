@@ -8,15 +8,14 @@ import {
   type OrderPosition,
   type OrderRow,
   type OrderRowFilters,
-  type OrderRowOnly,
   type OrderSortSpec,
-  readNarrowed,
+  readNarrowedKeys,
   readOrderLines,
   readOrderRefunds,
   readVendorCard,
   readWalkedPage,
+  readRowsByIds,
   walksAnIndex,
-  withVendorNames,
 } from "./orders.queries.ts";
 
 const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -108,18 +107,17 @@ export async function readOrderPage(db: Executor, filters: OrdersFilters, sort: 
   if (walksAnIndex(where, spec)) {
     rows = await readWalkedPage(db, where, spec, after, limit);
   } else {
-    const narrowed = await readNarrowed(db, where, AMOUNT_SORT_CAP);
+    const narrowed = await readNarrowedKeys(db, where, AMOUNT_SORT_CAP);
     if (narrowed.length > AMOUNT_SORT_CAP)
       throw invalidField("sort", `sorting by amount covers up to ${AMOUNT_SORT_CAP.toLocaleString("en-US")} orders within dates or a search: narrow the dates, or sort by date`);
     const compare = compareIn(spec);
-    const keyed = (r: OrderRowOnly): Keyed & { row: OrderRowOnly } => ({ key: spec.column === "created_at" ? r.created_at : r.gross_cents, id: r.id, row: r });
-    const sorted = narrowed
-      .map(keyed)
+    const keyed = narrowed.map((r) => ({ key: spec.column === "created_at" ? r.created_at : r.gross_cents, id: r.id }));
+    const ids = keyed
       .filter((r) => after === undefined || compare(r, { key: after.value, id: after.id }) > 0)
       .sort(compare)
       .slice(0, limit + 1)
-      .map((r) => r.row);
-    rows = await withVendorNames(db, sorted);
+      .map((r) => r.id);
+    rows = await readRowsByIds(db, ids);
   }
   const { page, nextCursor } = keysetPage(rows, limit, (last) => encodePosition(spec, last));
   return { rows: page.map(toListItem), next: nextCursor };
