@@ -43,6 +43,75 @@ export const signInResponseSchema = z.object({
 });
 export type SignInResponse = z.infer<typeof signInResponseSchema>;
 
+/** How long a second-step challenge works after the password was right. */
+export const SIGN_IN_CHALLENGE_TTL_MINUTES = 5;
+/** Recovery codes given at enrolment, each usable once. */
+export const RECOVERY_CODE_COUNT = 10;
+
+/**
+ * What a right password answers for a user with two-step sign-in: no session yet, a challenge to
+ * send back with a code from the authenticator app (or a recovery code) within 5 minutes.
+ */
+export const secondStepRequiredSchema = z.object({
+  secondStep: z.object({ challenge: z.string(), expiresAt: z.string() }),
+});
+export type SecondStepRequired = z.infer<typeof secondStepRequiredSchema>;
+
+/** The answer of `POST /api/auth/sign-in`: a session, or the second step to take first. */
+export const signInAnswerSchema = z.union([signInResponseSchema, secondStepRequiredSchema]);
+export type SignInAnswer = z.infer<typeof signInAnswerSchema>;
+
+/** Six digits from the authenticator app (spaces typed for readability are dropped). */
+const authenticatorCodeSchema = z
+  .string()
+  .max(20)
+  .transform((code) => code.replace(/\s+/g, ""))
+  .pipe(z.string().regex(/^\d{6}$/, "must be the 6 digits the authenticator app shows"));
+
+export const secondStepRequestSchema = z
+  .strictObject({
+    challenge: z.string().min(1, "challenge is required").max(100),
+    code: authenticatorCodeSchema.optional(),
+    recoveryCode: z.string().trim().min(1, "recoveryCode is required").max(100).optional(),
+  })
+  .superRefine((body, issues) => {
+    if ((body.code === undefined) === (body.recoveryCode === undefined)) issues.addIssue({ code: "custom", path: ["code"], message: "send either code (from the authenticator app) or recoveryCode" });
+  });
+export type SecondStepRequest = z.infer<typeof secondStepRequestSchema>;
+
+export const twoStepStatusSchema = z.object({
+  /** Codes are asked for at sign-in (enrolment confirmed). */
+  enrolled: z.boolean(),
+  /** Unused recovery codes. */
+  recoveryCodesLeft: z.number(),
+});
+export type TwoStepStatus = z.infer<typeof twoStepStatusSchema>;
+
+export const twoStepSetupResponseSchema = z.object({
+  /** The secret in base32, for typing into an app that cannot scan. */
+  secret: z.string(),
+  /** otpauth://totp/... (RFC 6238, SHA1, 6 digits, 30 s): what the QR code holds. */
+  otpauthUri: z.string(),
+  /** The QR code of `otpauthUri` as an SVG document. */
+  qrSvg: z.string(),
+});
+export type TwoStepSetupResponse = z.infer<typeof twoStepSetupResponseSchema>;
+
+export const twoStepCodeRequestSchema = z.strictObject({ code: authenticatorCodeSchema });
+export type TwoStepCodeRequest = z.infer<typeof twoStepCodeRequestSchema>;
+
+export const twoStepConfirmResponseSchema = z.object({
+  /** Shown this once: only their hashes are kept. */
+  recoveryCodes: z.array(z.string()),
+});
+export type TwoStepConfirmResponse = z.infer<typeof twoStepConfirmResponseSchema>;
+
+export const resetTwoStepResponseSchema = z.object({
+  /** Sessions of the user that were ended. */
+  sessionsEnded: z.number(),
+});
+export type ResetTwoStepResponse = z.infer<typeof resetTwoStepResponseSchema>;
+
 export const meResponseSchema = z.object({ user: publicUserSchema });
 export type MeResponse = z.infer<typeof meResponseSchema>;
 
@@ -74,12 +143,86 @@ export const signInEndpoint = defineEndpoint({
   path: "/api/auth/sign-in",
   area: "auth",
   access: "public",
-  summary: "Sign in with e-mail and password (built-in provider); answers a bearer token",
-  description: "Repeated failures for one account, or many attempts from one address, answer 429 with Retry-After.",
+  summary: "Sign in with e-mail and password (built-in provider); answers a bearer token, or the second step to take",
+  description:
+    "Repeated failures for one account, or many attempts from one address, answer 429 with Retry-After. For a user with two-step sign-in, a right password answers `secondStep` (a challenge, 5 minutes) and no session: send it to POST /api/auth/sign-in/second-step with a code.",
   body: signInRequestSchema,
   bodyExample: { email: "jane.doe@hki.global", password: "your password" },
+  success: { status: 200, description: "The session token, its expiry and the user; or the second step", schema: signInAnswerSchema },
+  errors: [400, 401, 415, 429],
+});
+
+export const signInSecondStepEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/auth/sign-in/second-step",
+  area: "auth",
+  access: "public",
+  summary: "Finish a two-step sign-in with a code from the authenticator app or a recovery code",
+  description: "The challenge works once and for 5 minutes; a code is accepted once. Wrong codes count in the same limits as wrong passwords (per account and per address): 429 with Retry-After.",
+  body: secondStepRequestSchema,
+  bodyExample: { challenge: "the challenge sign-in answered", code: "123456" },
   success: { status: 200, description: "The session token, its expiry and the user", schema: signInResponseSchema },
   errors: [400, 401, 415, 429],
+});
+
+export const twoStepStatusEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/auth/two-step",
+  area: "auth",
+  access: "signed-in",
+  summary: "Whether the signed-in user has two-step sign-in, and recovery codes left",
+  success: { status: 200, description: "The user's two-step sign-in", schema: twoStepStatusSchema },
+});
+
+export const twoStepSetupEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/auth/two-step/setup",
+  area: "auth",
+  access: "signed-in",
+  summary: "Start enrolling an authenticator app: a new secret, its otpauth URI and QR code",
+  description: "Not asked for at sign-in until confirmed with a code. Answers 409 when two-step sign-in is on already (turn it off first).",
+  success: { status: 200, description: "The new secret (shown this once)", schema: twoStepSetupResponseSchema },
+  errors: [400, 409],
+  invalidates: ["auth"],
+});
+
+export const twoStepConfirmEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/auth/two-step/confirm",
+  area: "auth",
+  access: "signed-in",
+  summary: "Turn two-step sign-in on with a code from the app just set up; answers the recovery codes",
+  body: twoStepCodeRequestSchema,
+  bodyExample: { code: "123456" },
+  success: { status: 200, description: `The ${RECOVERY_CODE_COUNT} recovery codes, shown this once`, schema: twoStepConfirmResponseSchema },
+  errors: [400, 401, 409, 415, 429],
+  invalidates: ["auth"],
+});
+
+export const twoStepDisableEndpoint = defineEndpoint({
+  method: "delete",
+  path: "/api/auth/two-step",
+  area: "auth",
+  access: "signed-in",
+  summary: "Turn two-step sign-in off, with a current code from the app",
+  body: twoStepCodeRequestSchema,
+  bodyExample: { code: "123456" },
+  success: { status: 204, description: "Two-step sign-in is off; the recovery codes are gone" },
+  errors: [400, 401, 409, 415, 429],
+  invalidates: ["auth"],
+});
+
+export const resetUserTwoStepEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/admin/users/{id}/two-step/reset",
+  area: "admin-users",
+  access: "admin",
+  summary: "Reset a user's two-step sign-in (lost phone): turned off, recovery codes gone, every session ended",
+  description: "They sign in with their password alone next time and can enrol again. Answers 409 when they have no two-step sign-in.",
+  params: z.object({ id: z.string() }),
+  success: { status: 200, description: "How many of their sessions were ended", schema: resetTwoStepResponseSchema },
+  errors: [404, 409],
+  invalidates: ["admin-users", "audit-log"],
 });
 
 export const signOutEndpoint = defineEndpoint({

@@ -1,6 +1,6 @@
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useSyncExternalStore } from "react";
-import { type PublicUser, type SignInRequest, type SignedInUser, meEndpoint, signInEndpoint, signOutEndpoint } from "@contract/auth";
+import { type PublicUser, type SecondStepRequired, type SignInRequest, type SignedInUser, meEndpoint, signInEndpoint, signInSecondStepEndpoint, signOutEndpoint } from "@contract/auth";
 import { callApi, errorStatus } from "@web/lib/api-client";
 import { clearSessionToken, getSessionToken, setSessionToken, subscribeSession } from "@web/lib/session";
 import { queryKeys } from "@web/lib/query-keys";
@@ -55,9 +55,23 @@ export function useAuth(): AuthState {
  * Signs in and keeps the token; the "me" answer (with what the user may do: panel access, read-only
  * or not) follows at once, while the gate shows its spinner.
  */
-export function useSignIn(): (credentials: SignInRequest) => Promise<SignedInUser> {
+export function useSignIn(): (credentials: SignInRequest) => Promise<SignInOutcome> {
   return useCallback(async (credentials: SignInRequest) => {
     const answer = await callApi(signInEndpoint, { body: credentials });
+    // Two-step sign-in: no session until the second step (docs/product.md "Two-step sign-in").
+    if ("secondStep" in answer) return { secondStep: answer.secondStep };
+    setSessionToken(answer.token);
+    return { user: answer.user };
+  }, []);
+}
+
+/** What the password step led to: signed in, or the second step to take with its challenge. */
+export type SignInOutcome = { user: SignedInUser } | SecondStepRequired;
+
+/** The second step: a code of the authenticator app, or a recovery code; keeps the token it answers. */
+export function useSecondStep(): (input: { challenge: string } & ({ code: string } | { recoveryCode: string })) => Promise<SignedInUser> {
+  return useCallback(async (input) => {
+    const answer = await callApi(signInSecondStepEndpoint, { body: input });
     setSessionToken(answer.token);
     return answer.user;
   }, []);

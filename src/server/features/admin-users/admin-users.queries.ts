@@ -155,8 +155,8 @@ export async function anotherAdminExists(db: Executor, domain: string, excludeId
 }
 
 /** Per user: the last session opened (its sign-in) and how many are open now. Walks sessions_user_idx. */
-export async function sessionFacts(db: Executor, userIds: readonly string[], now: string): Promise<Map<string, { lastSignInAt: string | null; active: number }>> {
-  const out = new Map<string, { lastSignInAt: string | null; active: number }>();
+export async function sessionFacts(db: Executor, userIds: readonly string[], now: string): Promise<Map<string, { lastSignInAt: string | null; active: number; twoStep?: boolean }>> {
+  const out = new Map<string, { lastSignInAt: string | null; active: number; twoStep?: boolean }>();
   if (userIds.length === 0) return out;
   const rows = await db
     .selectFrom("sessions")
@@ -178,6 +178,9 @@ export async function sessionFacts(db: Executor, userIds: readonly string[], now
     .groupBy("user_id")
     .execute();
   for (const row of rows) out.set(row.user_id, { lastSignInAt: row.last_created ?? null, active: Number(row.active ?? 0) });
+  // Who has two-step sign-in on (migration 027), for the Users tab's reset action.
+  const enrolled = await db.selectFrom("user_two_step").select("user_id").where("user_id", "in", userIds).where("confirmed_at", "is not", null).execute();
+  for (const row of enrolled) out.set(row.user_id, { ...(out.get(row.user_id) ?? { lastSignInAt: null, active: 0 }), twoStep: true });
   return out;
 }
 

@@ -118,7 +118,7 @@ export class AdminUsersService {
     return row.email_domain === this.domain;
   }
 
-  private toAdminUser(row: StaffRow, facts: { lastSignInAt: string | null; active: number } | undefined): AdminUser {
+  private toAdminUser(row: StaffRow, facts: { lastSignInAt: string | null; active: number; twoStep?: boolean } | undefined): AdminUser {
     const byDomain = this.isDomainAdmin(row);
     return {
       id: row.id,
@@ -129,6 +129,7 @@ export class AdminUsersService {
       lastSignInAt: facts?.lastSignInAt ?? null,
       createdAt: row.created_at,
       activeSessions: facts?.active ?? 0,
+      twoStep: facts?.twoStep ?? false,
     };
   }
 

@@ -1,17 +1,38 @@
-import { betaVerifyEndpoint, meEndpoint, signInEndpoint, signOutEndpoint } from "../../../contract/auth.ts";
+import {
+  betaVerifyEndpoint,
+  meEndpoint,
+  resetUserTwoStepEndpoint,
+  signInEndpoint,
+  signInSecondStepEndpoint,
+  signOutEndpoint,
+  twoStepConfirmEndpoint,
+  twoStepDisableEndpoint,
+  twoStepSetupEndpoint,
+  twoStepStatusEndpoint,
+} from "../../../contract/auth.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { panelPermissions } from "../../platform/identity/admin-rule.ts";
 import { AuthService } from "./auth.service.ts";
+import { TwoStepService } from "./two-step.service.ts";
 
-/** Sign-in, sign-out, the signed-in user and the beta gate (docs/product.md §1 Access). */
+/** Sign-in (with its second step), sign-out, the signed-in user, two-step enrolment and the beta gate (docs/product.md §1 Access). */
 export function authRoutes(router: EndpointRouter, deps: AppDeps): void {
   const auth = new AuthService(deps);
+  const twoStep = new TwoStepService(deps);
 
   router.handle(signInEndpoint, ({ body }, { clientIp, userAgent, requestId }) => auth.signIn(body.email, body.password, { clientIp, userAgent, requestId }));
+  router.handle(signInSecondStepEndpoint, ({ body }, { clientIp, userAgent, requestId }) =>
+    auth.completeSecondStep(body.challenge, body.code !== undefined ? { code: body.code } : { recoveryCode: body.recoveryCode ?? "" }, { clientIp, userAgent, requestId }),
+  );
   router.handle(signOutEndpoint, (_input, { bearerToken }) => auth.signOut(bearerToken));
   router.handle(meEndpoint, (_input, { user }) => ({
     user: { id: user.id, email: user.email, name: user.name, role: user.role, ...panelPermissions(user, deps.config.adminEmailDomain) },
   }));
+  router.handle(twoStepStatusEndpoint, (_input, { user }) => twoStep.status(user.id));
+  router.handle(twoStepSetupEndpoint, (_input, { actor }) => twoStep.setup(actor));
+  router.handle(twoStepConfirmEndpoint, ({ body }, { actor }) => twoStep.confirm(actor, body.code));
+  router.handle(twoStepDisableEndpoint, ({ body }, { actor }) => twoStep.disable(actor, body.code));
+  router.handle(resetUserTwoStepEndpoint, ({ params }, { actor }) => twoStep.reset(actor, params.id));
   router.handle(betaVerifyEndpoint, ({ body }, { clientIp }) => auth.verifyBetaPassword(body.password, clientIp));
 }

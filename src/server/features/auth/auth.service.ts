@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { BetaVerifyResponse, SignInResponse } from "../../../contract/auth.ts";
+import type { BetaVerifyResponse, SignInAnswer, SignInResponse } from "../../../contract/auth.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
 import { addressKey } from "../../platform/http/client-address.ts";
@@ -8,6 +8,8 @@ import type { RateLimitRule } from "../../platform/http/rate-limiter.ts";
 import { rateLimitRejections } from "../../platform/metrics/metrics.ts";
 import { isAdminUser } from "../../platform/identity/admin-rule.ts";
 import { findUserByEmail, normalizeEmail } from "../../platform/identity/users.ts";
+import type { SignInResult } from "../../platform/identity/auth-provider.ts";
+import { type SecondFactor, TwoStepService } from "./two-step.service.ts";
 
 /**
  * 10 failed sign-ins for one account from one client address within 15 minutes lock that account
@@ -27,6 +29,8 @@ export const SIGN_IN_IP_RULE: RateLimitRule = { limit: 60, windowMs: 15 * 60_000
 export const BETA_FAILURE_RULE: RateLimitRule = { limit: 10, windowMs: 15 * 60_000 };
 
 const INVALID_CREDENTIALS = "Invalid email or password";
+const INVALID_SECOND_FACTOR = "That code is not right (or was used already)";
+const CHALLENGE_GONE = "This sign-in has expired or was finished already: sign in again";
 
 /** The address rule of every account (ADMIN_EMAIL, invitations): a sign-in with anything else names no account. */
 const emailAddress = z.email();
@@ -47,10 +51,14 @@ export interface SignInRequest {
  * refused for being busy) takes its hit back.
  */
 export class AuthService {
-  constructor(private readonly deps: Pick<AppDeps, "auth" | "beta" | "limiter" | "config" | "database" | "clock" | "signInThrottle">) {}
+  private readonly twoStep: TwoStepService;
 
-  async signIn(email: string, password: string, request: SignInRequest): Promise<SignInResponse> {
-    const { auth, limiter, config, signInThrottle } = this.deps;
+  constructor(private readonly deps: Pick<AppDeps, "auth" | "beta" | "limiter" | "config" | "database" | "clock" | "signInThrottle">) {
+    this.twoStep = new TwoStepService(deps);
+  }
+
+  async signIn(email: string, password: string, request: SignInRequest): Promise<SignInAnswer> {
+    const { auth, limiter, signInThrottle } = this.deps;
     // Before anything is recorded with it (a limit's key, an audit row's target): what was typed in
     // the e-mail field may be a password typed in the wrong field (issue 18, finding 7).
     if (!emailAddress.safeParse(email.trim()).success) throw invalidField("email", "must be a valid e-mail address");
@@ -90,22 +98,75 @@ export class AuthService {
       }
       throw unauthorized(INVALID_CREDENTIALS);
     }
-    await limiter.reset(accountAddressBucket);
-    await limiter.undo(accountBucket);
+    if ("secondStepDue" in result) {
+      // A right password, but the sign-in is not done: this attempt's hits are given back, yet the
+      // failures before it stay counted, so wrong codes add to them. Resetting here would let
+      // someone who has the password guess codes without end, a right password between each 9.
+      await limiter.undo(accountAddressBucket);
+      await limiter.undo(accountBucket);
+      await limiter.undo(`signin-ip:${address}`);
+      return { secondStep: await this.twoStep.openChallenge(result.user.id, account) };
+    }
+    return this.signedIn(result, { accountAddressBucket, accountBucket, address }, request);
+  }
+
+  /**
+   * The second step (docs/product.md "Two-step sign-in"): a code of the user's authenticator app
+   * or a recovery code, against the challenge a right password answered. Wrong codes count in the
+   * very buckets wrong passwords do (per account and address, per account, per address).
+   */
+  async completeSecondStep(challenge: string, factor: SecondFactor, request: SignInRequest): Promise<SignInResponse> {
+    const { auth, limiter, signInThrottle } = this.deps;
+    const address = addressKey(request.clientIp);
+    const ipDecision = await limiter.hit(`signin-ip:${address}`, SIGN_IN_IP_RULE);
+    if (!ipDecision.allowed) throw tooManyRequests(ipDecision.retryAfterSeconds);
+    const open = await this.twoStep.openChallengeOf(challenge);
+    if (!open || !auth.startSession) throw unauthorized(CHALLENGE_GONE);
+    const accountAddressBucket = `signin-fail:${open.account}|${address}`;
+    const accountBucket = `signin-acct:${open.account}`;
+    const attempt = await limiter.hit(accountAddressBucket, ACCOUNT_FAILURE_RULE);
+    if (!attempt.allowed) throw tooManyRequests(attempt.retryAfterSeconds);
+    const accountWide = await limiter.hit(accountBucket, ACCOUNT_CEILING_RULE);
+    if (!accountWide.allowed) await signInThrottle.delay();
+
+    const passed = await this.twoStep.checkSecondFactor(open.user_id, factor);
+    if (!passed) {
+      await this.auditFailure(open.account, request, attempt.count, { step: "second", factor: "code" in factor ? "totp" : "recovery_code" });
+      if (attempt.count === ACCOUNT_FAILURE_RULE.limit) {
+        await this.auditLockout(open.account, request, { scope: "account_address", effect: "locked", failures: attempt.count, retryAfterSeconds: attempt.retryAfterSeconds });
+      }
+      throw unauthorized(INVALID_SECOND_FACTOR);
+    }
+    if (!(await this.twoStep.spendChallenge(challenge))) throw unauthorized(CHALLENGE_GONE);
+    const result = await auth.startSession(open.user_id);
+    if (!result) throw unauthorized(CHALLENGE_GONE);
+    return this.signedIn(result, { accountAddressBucket, accountBucket, address }, request, { secondStep: passed });
+  }
+
+  /** Every step passed: the buckets are cleared as for a right password, and the sign-in audited. */
+  private async signedIn(
+    result: SignInResult,
+    buckets: { accountAddressBucket: string; accountBucket: string; address: string },
+    request: SignInRequest,
+    details?: Record<string, unknown>,
+  ): Promise<SignInResponse> {
+    const { limiter, config } = this.deps;
+    await limiter.reset(buckets.accountAddressBucket);
+    await limiter.undo(buckets.accountBucket);
     // A sign-in that proved its password is no spray: it gives its hit on the address back, so an
     // office behind one address (or a test suite) is never locked out by its own good sign-ins.
-    await limiter.undo(`signin-ip:${address}`);
+    await limiter.undo(`signin-ip:${buckets.address}`);
     const user = { ...result.user, isAdmin: isAdminUser(result.user, config.adminEmailDomain) };
-    await recordAudit(this.deps.database.db, { actor: { user, ...request }, action: "auth.sign_in", target: { type: "user", id: result.user.id, label: result.user.email } }, this.deps.clock);
-    return {
-      token: result.token,
-      expiresAt: result.expiresAt,
-      user: { ...result.user, isAdmin: isAdminUser(result.user, config.adminEmailDomain) },
-    };
+    await recordAudit(
+      this.deps.database.db,
+      { actor: { user, ...request }, action: "auth.sign_in", target: { type: "user", id: result.user.id, label: result.user.email }, ...(details ? { details } : {}) },
+      this.deps.clock,
+    );
+    return { token: result.token, expiresAt: result.expiresAt, user };
   }
 
   /** A failed attempt has no actor (nobody proved who they are): where it came from goes in the details. */
-  private async auditFailure(account: string, request: SignInRequest, failures: number): Promise<void> {
+  private async auditFailure(account: string, request: SignInRequest, failures: number, more: Record<string, unknown> = {}): Promise<void> {
     const known = await findUserByEmail(this.deps.database.db, account);
     await recordAudit(
       this.deps.database.db,
@@ -113,7 +174,7 @@ export class AuthService {
         actor: null,
         action: "auth.sign_in_failed",
         target: { type: "user", id: known?.id ?? account, label: account },
-        details: { ...origin(request), failuresFromAddress: failures },
+        details: { ...origin(request), failuresFromAddress: failures, ...more },
       },
       this.deps.clock,
     );

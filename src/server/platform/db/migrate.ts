@@ -25,6 +25,7 @@ import * as storefrontIntegration from "./migrations/023-storefront-integration.
 import * as webhooksOut from "./migrations/024-webhooks-out.ts";
 import * as incomingWebhooks from "./migrations/025-incoming-webhooks.ts";
 import * as ordersScreen from "./migrations/026-orders-screen.ts";
+import * as twoStepSignIn from "./migrations/027-two-step-sign-in.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   "024-webhooks-out": webhooksOut,
   "025-incoming-webhooks": incomingWebhooks,
   "026-orders-screen": ordersScreen,
+  "027-two-step-sign-in": twoStepSignIn,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

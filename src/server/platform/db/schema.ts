@@ -28,6 +28,37 @@ export interface SessionsTable {
   revoked_at: string | null;
 }
 
+/** A user's authenticator-app secret (migration 027): asked for at sign-in once `confirmed_at` is set. */
+export interface UserTwoStepTable {
+  user_id: string;
+  /** The base32 TOTP secret, sealed (crypto/sealed-text.ts) with the webhook secrets' key. */
+  secret_sealed: string;
+  confirmed_at: string | null;
+  /** The 30-second step of the last accepted code: codes of that step or earlier are refused. */
+  last_time_step: number | null;
+  created_at: string;
+}
+
+/** Single-use recovery codes (migration 027), stored as their sha256. */
+export interface TwoStepRecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+/** The second step a right password opened (migration 027): by the sha256 of its challenge, 5 minutes, once. */
+export interface SignInChallengesTable {
+  id: string;
+  user_id: string;
+  /** The e-mail as typed at sign-in (normalised): the key of the throttle buckets wrong codes count in. */
+  account: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 /** Fixed-window counters shared by every replica (sign-in, beta gate, error-log ingestion). */
 export interface RateLimitsTable {
   bucket: string;
@@ -735,6 +766,9 @@ export interface DB {
   user_invitations: UserInvitationsTable;
   mail_outbox: MailOutboxTable;
   sessions: SessionsTable;
+  user_two_step: UserTwoStepTable;
+  two_step_recovery_codes: TwoStepRecoveryCodesTable;
+  sign_in_challenges: SignInChallengesTable;
   rate_limits: RateLimitsTable;
   vendors: VendorsTable;
   products: ProductsTable;

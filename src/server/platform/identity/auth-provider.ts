@@ -15,6 +15,15 @@ export interface SignInResult {
 }
 
 /**
+ * A right password for a user with two-step sign-in (docs/product.md "Two-step sign-in"): no
+ * session yet; the API asks for the second step, then calls `startSession`.
+ */
+export interface SecondStepDue {
+  secondStepDue: true;
+  user: AuthenticatedUser;
+}
+
+/**
  * What the API needs from an auth provider. The built-in provider implements all of it; a hosted
  * provider (Clerk) signs users in on its own pages, so `signIn` is optional.
  */
@@ -27,7 +36,9 @@ export interface AuthProvider {
    */
   authenticate(token: string, dataVersion?: () => string): Promise<AuthenticatedUser | null>;
   /** Null for wrong credentials (the caller answers the same way for unknown e-mails). */
-  signIn?(email: string, password: string): Promise<SignInResult | null>;
+  signIn?(email: string, password: string): Promise<SignInResult | SecondStepDue | null>;
+  /** A session for a user who passed every step: after `signIn` answered `SecondStepDue`. */
+  startSession?(userId: string): Promise<SignInResult | null>;
   signOut(token: string): Promise<void>;
   /**
    * The account behind a user id, for rules about other users (the vendor-delete guard). Hosted

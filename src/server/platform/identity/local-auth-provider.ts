@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Clock } from "../clock.ts";
 import type { Executor } from "../db/executor.ts";
-import type { AuthProvider, AuthenticatedUser, SignInResult } from "./auth-provider.ts";
+import type { AuthProvider, AuthenticatedUser, SecondStepDue, SignInResult } from "./auth-provider.ts";
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./password-hash.ts";
 import type { SessionCache } from "./session-cache.ts";
 import { deleteUserSessions, insertSession, revokeSession, selectSessionUser } from "./sessions.queries.ts";
+import { hasConfirmedTwoStep } from "./two-step.queries.ts";
 import { findUserByEmail } from "./users.ts";
-import { deleteUserRow, updatePasswordHash } from "./users.queries.ts";
+import { deleteUserRow, selectSessionUserById, updatePasswordHash } from "./users.queries.ts";
 
 /** Sessions last a working day; sign-out revokes them sooner. */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -29,18 +30,39 @@ export class LocalAuthProvider implements AuthProvider {
     private readonly sessions?: SessionCache,
   ) {}
 
-  async signIn(email: string, password: string): Promise<SignInResult | null> {
+  /**
+   * The password check, then a session, unless the user has two-step sign-in: then no session
+   * yet (the API asks for the code, then calls `startSession`). Users without it sign in as before.
+   */
+  async signIn(email: string, password: string): Promise<SignInResult | SecondStepDue | null> {
+    const user = await this.checkPassword(email, password);
+    if (!user) return null;
+    if (await hasConfirmedTwoStep(this.db, user.id)) return { secondStepDue: true, user };
+    return this.openSession(user);
+  }
+
+  /** The account behind a right e-mail and password, or null; creates no session. */
+  async checkPassword(email: string, password: string): Promise<AuthenticatedUser | null> {
     const user = await findUserByEmail(this.db, email);
     // Unknown e-mails cost one hash verification too, so timing does not reveal which accounts exist.
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
     if (!user || !user.password_hash || !ok) return null;
     // A hash at older parameters (e.g. 128 MiB per check before issue 25) is replaced now that the password is known.
     if (needsRehash(user.password_hash)) await updatePasswordHash(this.db, user.id, user.password_hash, await hashPassword(password));
+    return { id: user.id, email: user.email, name: user.name, role: user.role };
+  }
+
+  async startSession(userId: string): Promise<SignInResult | null> {
+    const user = await selectSessionUserById(this.db, userId);
+    return user ? this.openSession(user) : null;
+  }
+
+  private async openSession(user: AuthenticatedUser): Promise<SignInResult> {
     const token = randomBytes(32).toString("base64url");
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS).toISOString();
     await insertSession(this.db, { id: sessionIdForToken(token), user_id: user.id, created_at: now.toISOString(), expires_at: expiresAt, revoked_at: null });
-    return { token, expiresAt, user: { id: user.id, email: user.email, name: user.name, role: user.role } };
+    return { token, expiresAt, user };
   }
 
   async authenticate(token: string, dataVersion?: () => string): Promise<AuthenticatedUser | null> {

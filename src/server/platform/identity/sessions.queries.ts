@@ -30,9 +30,17 @@ export async function revokeSession(db: Executor, sessionId: string, revokedAt: 
   await db.updateTable("sessions").set({ revoked_at: revokedAt }).where("id", "=", sessionId).where("revoked_at", "is", null).execute();
 }
 
-/** Revokes every still-open session of a user. */
-export async function revokeUserSessions(db: Executor, userId: string, revokedAt: string): Promise<void> {
+/** Revokes every still-open session of a user; answers how many were open (not yet expired). */
+export async function revokeUserSessions(db: Executor, userId: string, revokedAt: string): Promise<number> {
+  const open = await db
+    .selectFrom("sessions")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .where("expires_at", ">", revokedAt)
+    .executeTakeFirst();
   await db.updateTable("sessions").set({ revoked_at: revokedAt }).where("user_id", "=", userId).where("revoked_at", "is", null).execute();
+  return Number(open?.n ?? 0);
 }
 
 export async function deleteUserSessions(db: Executor, userId: string): Promise<void> {

@@ -37,3 +37,8 @@ export async function hasAdminUser(db: Executor, adminEmailDomain: string): Prom
 export async function deleteUserRow(db: Executor, userId: string): Promise<void> {
   await db.deleteFrom("users").where("id", "=", userId).execute();
 }
+
+/** The account facts a session carries, by id. */
+export async function selectSessionUserById(db: Executor, userId: string): Promise<Pick<User, "id" | "email" | "name" | "role"> | undefined> {
+  return db.selectFrom("users").select(["id", "email", "name", "role"]).where("id", "=", userId).executeTakeFirst();
+}
