@@ -34,6 +34,8 @@ export const queryKeys = {
     sales: (id: string, page: number) => key("detail", id, "sales", page),
     palette: (search: string) => key("palette", search),
     announcementPicker: (search: string) => key("announcement-picker", search),
+    /** Artists matching a search, for the Orders screen's artist filter. */
+    orderArtists: (search: string) => key("order-artists", search),
   })),
   dashboard: area("dashboard", (key) => ({
     stats: () => key("stats"),
