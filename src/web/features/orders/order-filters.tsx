@@ -3,6 +3,7 @@ import { FilterBar, SearchFilter, SelectFilter, type UrlSearch, useUrlParams } f
 import { Button } from "@web/components/ui/button";
 import { Input } from "@web/components/ui/input";
 import { Label } from "@web/components/ui/label";
+import { ArtistFilter } from "./artist-filter";
 
 const STATUS_LABELS: Record<OrderStatus, string> = { paid: "Paid", refunded: "Refunded", cancelled: "Cancelled" };
 const STATUSES: Array<{ value: OrderStatus | "all"; label: string }> = [{ value: "all", label: "All statuses" }, ...ORDER_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
@@ -32,7 +33,7 @@ function DayFilter({ id, label, param, value }: { id: string; label: string; par
 
 /**
  * The Orders list's filters (docs/product.md "Orders"): one search for the buyer's e-mail or the
- * storefront's order id, status, placed from/to (UTC days, both included), the artist in force
+ * storefront's order id, the artist by name, status, placed from/to (UTC days, both included), the artist in force
  * with a way out, and the CSV export of it all.
  */
 export function OrderFilterBar({ search, status, vendorId, vendorName, from, to, onExport, exporting }: OrderFilterBarProps) {
@@ -41,6 +42,7 @@ export function OrderFilterBar({ search, status, vendorId, vendorName, from, to,
     <div className="grid gap-2">
       <FilterBar>
         <SearchFilter id="order-search" label="Search orders" placeholder="Buyer's e-mail or the storefront's order id" search={search} />
+        <ArtistFilter />
         <SelectFilter id="order-status" label="Status" param="status" value={status} options={STATUSES} />
         <DayFilter id="order-from" label="Placed from" param="from" value={from} />
         <DayFilter id="order-to" label="Placed to" param="to" value={to} />

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type OrderSort, type OrderStatus, getOrderEndpoint, listOrdersEndpoint } from "@contract/orders";
+import { listAdminVendorsEndpoint } from "@contract/vendors";
 import { callApi } from "@web/lib/api-client";
 import { queryKeys } from "@web/lib/query-keys";
 
@@ -42,5 +43,15 @@ export function useOrderDetail(id: string | null) {
     queryKey: queryKeys.orders.detail(id ?? ""),
     enabled: id !== null,
     queryFn: ({ signal }) => callApi(getOrderEndpoint, { params: { id: id! } }, { signal }),
+  });
+}
+
+/** Artists matching a search, for the artist filter (the vendors list, searched by name). */
+export function useArtistOptions(search: string) {
+  return useQuery({
+    queryKey: queryKeys.vendors.orderArtists(search),
+    enabled: search.length > 0,
+    queryFn: ({ signal }) => callApi(listAdminVendorsEndpoint, { query: { search, limit: 8 } }, { signal }),
+    placeholderData: keepPreviousData,
   });
 }

@@ -4,6 +4,7 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { PublicUser } from "@contract/auth";
 import type { OrderDetail, OrderListItem, OrdersResponse } from "@contract/orders";
+import type { AdminVendorsResponse } from "@contract/vendors";
 import { CurrentUserContext } from "@web/app/current-user";
 import { Toaster } from "@web/components/ui/toast";
 import { json, mockFetch, renderWithQuery } from "@web/test/render";
@@ -94,6 +95,45 @@ describe("OrdersPage", () => {
     await user.click(await screen.findByRole("button", { name: /next/i }));
     expect(await screen.findByTestId("order-row-o3")).toBeInTheDocument();
     expect(listCalls(fetch).at(-1)).toMatchObject({ search: "ada@example.com", cursor: "c2" });
+  });
+
+  it("filters by an artist chosen by name, and names the artist in force with a way back to every artist", async () => {
+    const user = userEvent.setup();
+    const artists: AdminVendorsResponse = {
+      vendors: [
+        {
+          id: "v2",
+          name: "Sun Prints",
+          owner: "Owner",
+          email: "sun@shop.example",
+          slug: "sun-prints",
+          joinedDate: "2026-05-01T00:00:00.000Z",
+          isActive: true,
+          isInternal: false,
+          products: 3,
+          revenue: 10,
+        },
+      ],
+      total: 1,
+      totalCapped: false,
+      page: 1,
+      limit: 8,
+      counts: { total: 1, active: 1, inactive: 0, internal: 0 },
+      nextCursor: null,
+    };
+    const fetch = mockFetch((url) =>
+      url.includes("/api/admin/vendors?") ? json(artists) : json(page(url.includes("vendorId=v2") ? [order({ id: "o2", vendorId: "v2", vendorName: "Sun Prints" })] : [order({})])),
+    );
+    const router = renderPage("/orders");
+    await screen.findByTestId("order-row-o1");
+    await user.type(screen.getByLabelText("Artist"), "sun");
+    await user.click(await within(await screen.findByRole("list", { name: "Matching artists" })).findByRole("button", { name: "Sun Prints" }));
+    await waitFor(() => expect(router.state.location.search).toBe("?vendorId=v2"));
+    expect(await screen.findByTestId("order-row-o2")).toBeInTheDocument();
+    expect(listCalls(fetch).at(-1)).toMatchObject({ vendorId: "v2" });
+    expect(screen.getByTestId("order-vendor-filter")).toHaveTextContent("Only the orders of Sun Prints");
+    await user.click(screen.getByRole("button", { name: "Show every artist" }));
+    await waitFor(() => expect(router.state.location.search).toBe(""));
   });
 
   it("opens a line from its row: amounts, the timeline with the refund and its reason, the order's other lines", async () => {
