@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { Input, PasswordInput } from "@web/components/ui/input";
 import { Label } from "@web/components/ui/label";
-import { useSignIn } from "./auth";
+import { useSecondStep, useSignIn } from "./auth";
 import { GateForm, useGateSubmit } from "./gate-form";
 import { LostBox } from "./store-link";
 
@@ -12,14 +12,22 @@ export default function SignInScreen() {
   const signIn = useSignIn();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
+  /** Set when the password was right and the account has two-step sign-in: the code comes next. */
+  const [challenge, setChallenge] = useState<string | null>(null);
   const { error, submitting, onSubmit } = useGateSubmit(
     async () => {
-      await signIn({ email: email.trim(), password });
+      const outcome = await signIn({ email: email.trim(), password });
+      if ("secondStep" in outcome) {
+        setPassword("");
+        setChallenge(outcome.secondStep.challenge);
+      }
     },
     (status) =>
       status === 401 || status === 400 ? "Invalid e-mail or password." : status === 429 ? "Too many sign-in attempts. Please wait a few minutes and try again." : "Sign-in failed. Please try again.",
     () => setPassword(""),
   );
+
+  if (challenge !== null) return <SecondStepScreen challenge={challenge} onRestart={() => setChallenge(null)} />;
 
   return (
     <GateForm
@@ -40,6 +48,81 @@ export default function SignInScreen() {
       <div className="grid gap-2">
         <Label htmlFor={passwordId}>Password</Label>
         <PasswordInput id={passwordId} autoComplete="current-password" required value={password} onValueChange={setPassword} />
+      </div>
+    </GateForm>
+  );
+}
+
+/**
+ * The second step (docs/product.md "Two-step sign-in"): the 6-digit code of the authenticator app,
+ * or one of the recovery codes. A challenge lasts 5 minutes; past it (401) the password comes again.
+ */
+function SecondStepScreen({ challenge, onRestart }: { challenge: string; onRestart: () => void }) {
+  const codeId = useId();
+  const errorId = useId();
+  const secondStep = useSecondStep();
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [code, setCode] = useState("");
+  const { error, submitting, onSubmit } = useGateSubmit(
+    async () => {
+      await secondStep(useRecovery ? { challenge, recoveryCode: code.trim() } : { challenge, code: code.replace(/\s+/g, "") });
+    },
+    (status) =>
+      status === 401
+        ? "That code is not right, was used already, or this sign-in has expired. Try the current code, or start again."
+        : status === 400
+          ? useRecovery
+            ? "Enter one of your recovery codes."
+            : "Enter the 6 digits your authenticator app shows."
+          : status === 429
+            ? "Too many sign-in attempts. Please wait a few minutes and try again."
+            : "Sign-in failed. Please try again.",
+    () => setCode(""),
+  );
+
+  return (
+    <GateForm
+      title="Two-step sign-in"
+      titleSize="text-xl"
+      description={useRecovery ? "Enter one of the recovery codes you saved when you set up two-step sign-in. Each works once." : "Enter the 6-digit code your authenticator app shows for HKI Global."}
+      onSubmit={onSubmit}
+      error={error}
+      errorId={errorId}
+      submitting={submitting}
+      submitLabel="Verify"
+      busyLabel="Verifying…"
+      below={
+        <div className="flex flex-wrap justify-center gap-4 text-sm">
+          <button
+            type="button"
+            className="text-blue-700 underline"
+            onClick={() => {
+              setUseRecovery(!useRecovery);
+              setCode("");
+            }}
+          >
+            {useRecovery ? "Use the authenticator app" : "Use a recovery code"}
+          </button>
+          <button type="button" className="text-blue-700 underline" onClick={onRestart}>
+            Start again
+          </button>
+        </div>
+      }
+    >
+      <div className="grid gap-2">
+        <Label htmlFor={codeId}>{useRecovery ? "Recovery code" : "Code"}</Label>
+        <Input
+          key={useRecovery ? "recovery" : "code"}
+          id={codeId}
+          autoFocus
+          required
+          autoComplete="one-time-code"
+          inputMode={useRecovery ? "text" : "numeric"}
+          spellCheck={false}
+          aria-describedby={error ? errorId : undefined}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+        />
       </div>
     </GateForm>
   );
