@@ -41,6 +41,11 @@ export interface Subjects {
   /** Issue 23: cursors half-way through the vendors by revenue (largest first) and the active error logs oldest first. */
   vendorRevenueMidCursor?: string;
   oldestDeepCursor?: string;
+  /** The Orders screen (docs/product.md §19): the busiest vendor's newest order, its buyer, a storefront order id, a week of the data set. */
+  orderId: string;
+  orderEmail: string;
+  externalOrderId: string;
+  orderWeek: { from: string; to: string };
   /** The announcement the benchmark sent to every artist (bench/lib/announcements.ts), and a cursor half-way through its recipients. */
   announcementId?: string;
   recipientsMidCursor?: string;
@@ -100,6 +105,10 @@ export async function pickSubjects(databaseUrl: string): Promise<Subjects> {
       .executeTakeFirst();
     const oldest = await db.selectFrom("error_logs").select(["created_at", "id"]).where("archived", "=", 0).orderBy("created_at").orderBy("id").limit(1).offset(deepRows).executeTakeFirst();
     const last = surname.rows[0]?.owner_name.split(" ").pop() ?? "Rossi";
+    // Through orders_vendor_created_idx and orders_external_idx: never a scan.
+    const order = await db.selectFrom("orders").select(["id", "customer_email", "created_at"]).where("vendor_id", "=", busiest.id).orderBy("created_at", "desc").limit(1).executeTakeFirstOrThrow();
+    const external = await db.selectFrom("orders").select("external_order_id").where("external_order_id", "is not", null).limit(1).executeTakeFirst();
+    const weekEnd = order.created_at.slice(0, 10);
     return {
       vendorId: busiest.id,
       vendorName: busiest.name,
@@ -113,6 +122,11 @@ export async function pickSubjects(databaseUrl: string): Promise<Subjects> {
       productId: product.id,
       productName: product.name,
       productWord: product.name.split(" ")[0] ?? product.name,
+      orderId: order.id,
+      orderEmail: order.customer_email ?? "buyer@example.com",
+      // Generated orders carry no storefront id: a miss through the same index then.
+      externalOrderId: external?.external_order_id ?? "ord_not_in_the_data_set",
+      orderWeek: { from: new Date(Date.parse(`${weekEnd}T00:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10), to: weekEnd },
       ...(midRevenue ? { vendorRevenueMidCursor: encodeKeyset(["-revenue", Number(midRevenue.gross_cents), midRevenue.vendor_id]) } : {}),
       ...(oldest ? { oldestDeepCursor: encodeKeyset(["oldest", oldest.created_at, oldest.id]) } : {}),
     };
@@ -209,6 +223,18 @@ export function endpointsFor(s: Subjects): Endpoint[] {
     { name: "vendor products tab, after a change", path: `/api/admin/vendors/${v}/products?page=1&limit=20`, p95TargetMs: 5, afterAChange: true },
     { name: "error list page 1, after a change", path: "/api/admin/errors?page=1&limit=20", p95TargetMs: 5, afterAChange: true },
     { name: "settings, after a change", path: "/api/admin/settings", p95TargetMs: 2, afterAChange: true },
+    // Orders (docs/product.md §19): one keyset walk of one orders index per filter and sort (migration 026).
+    { name: "orders newest", path: "/api/admin/orders?limit=50", p95TargetMs: 5 },
+    { name: "orders by buyer e-mail", path: `/api/admin/orders?limit=50&search=${encodeURIComponent(s.orderEmail)}`, p95TargetMs: 5 },
+    { name: "orders by storefront order id", path: `/api/admin/orders?limit=50&search=${encodeURIComponent(s.externalOrderId)}`, p95TargetMs: 5 },
+    { name: "orders refunded", path: "/api/admin/orders?limit=50&status=refunded", p95TargetMs: 5 },
+    { name: "orders of an artist", path: `/api/admin/orders?limit=50&vendorId=${v}`, p95TargetMs: 5 },
+    { name: "orders of an artist refunded", path: `/api/admin/orders?limit=50&vendorId=${v}&status=refunded`, p95TargetMs: 5 },
+    { name: "orders of a week", path: `/api/admin/orders?limit=50&from=${s.orderWeek.from}&to=${s.orderWeek.to}`, p95TargetMs: 5 },
+    { name: "orders largest first", path: "/api/admin/orders?limit=50&sort=-amount", p95TargetMs: 5 },
+    { name: "orders refunded largest first", path: "/api/admin/orders?limit=50&status=refunded&sort=-amount", p95TargetMs: 5 },
+    { name: "orders of an artist smallest first", path: `/api/admin/orders?limit=50&vendorId=${v}&sort=amount`, p95TargetMs: 5 },
+    { name: "order detail", path: `/api/admin/orders/${encodeURIComponent(s.orderId)}`, p95TargetMs: 5 },
     // Announcements (docs/product.md §17): history by keyset with its counts; recipients by keyset of one index.
     ...(s.announcementId ? announcementEndpoints(s.announcementId, s.recipientsMidCursor ?? "") : []),
   ];
