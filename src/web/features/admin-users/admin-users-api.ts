@@ -13,6 +13,7 @@ import {
   revokeUserSessionsEndpoint,
 } from "@contract/admin-users";
 import { listAuditLogEndpoint } from "@contract/audit-log";
+import { resetUserTwoStepEndpoint } from "@contract/auth";
 import { callApi, mutationOf } from "@web/lib/api-client";
 import { queryKeys } from "@web/lib/query-keys";
 
@@ -118,4 +119,8 @@ export function useRemoveAccess() {
 
 export function useSignOutEverywhere() {
   return useMutation({ ...mutationOf(revokeUserSessionsEndpoint), mutationFn: (id: string) => callApi(revokeUserSessionsEndpoint, { params: { id } }) });
+}
+
+export function useResetTwoStep() {
+  return useMutation({ ...mutationOf(resetUserTwoStepEndpoint), mutationFn: (id: string) => callApi(resetUserTwoStepEndpoint, { params: { id } }) });
 }

@@ -23,9 +23,13 @@ export const KNOWN_ACTIONS = [
   "user.role_change",
   "user.access_remove",
   "user.sessions_revoke",
+  "user.two_step_reset",
   "auth.sign_in",
   "auth.sign_in_failed",
   "auth.lockout",
+  "auth.two_step_setup",
+  "auth.two_step_enable",
+  "auth.two_step_disable",
   "audit_log.retention",
   "export.create",
 ];

@@ -3,10 +3,11 @@ import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { toast } from "@web/components/ui/toast";
 import { apiErrorMessage } from "@web/lib/api-client";
 import { countOf } from "@web/lib/format";
-import { useChangeRole, useRemoveAccess, useSignOutEverywhere } from "./admin-users-api";
+import { useChangeRole, useRemoveAccess, useResetTwoStep, useSignOutEverywhere } from "./admin-users-api";
 
 /** An action on a staff member waiting for its confirmation. */
-export type PendingAction = { kind: "role"; user: AdminUser; role: StaffRole } | { kind: "remove"; user: AdminUser } | { kind: "sign-out"; user: AdminUser };
+export type PendingAction =
+  { kind: "role"; user: AdminUser; role: StaffRole } | { kind: "remove"; user: AdminUser } | { kind: "sign-out"; user: AdminUser } | { kind: "reset-two-step"; user: AdminUser };
 
 const anA = (role: StaffRole) => (role === "admin" ? "an admin" : "a viewer");
 
@@ -15,6 +16,7 @@ export function useStaffActions() {
   const changeRole = useChangeRole();
   const removeAccess = useRemoveAccess();
   const signOut = useSignOutEverywhere();
+  const resetTwoStep = useResetTwoStep();
   const run = (action: PendingAction) => {
     const { user } = action;
     if (action.kind === "role") {
@@ -30,6 +32,11 @@ export function useStaffActions() {
         onSuccess: (result) => toast({ title: `Access removed for ${user.email}`, description: `${countOf(result.sessionsRevoked, "open session")} signed out.`, variant: "success" }),
         onError: (error) => toast({ title: `Failed to remove access: ${apiErrorMessage(error)}`, variant: "destructive" }),
       });
+    } else if (action.kind === "reset-two-step") {
+      resetTwoStep.mutate(user.id, {
+        onSuccess: (result) => toast({ title: `Two-step sign-in reset for ${user.email}`, description: `${countOf(result.sessionsEnded, "session")} ended.`, variant: "success" }),
+        onError: (error) => toast({ title: `Failed to reset two-step sign-in: ${apiErrorMessage(error)}`, variant: "destructive" }),
+      });
     } else {
       signOut.mutate(user.id, {
         onSuccess: (result) => toast({ title: `Signed ${user.email} out everywhere`, description: `${countOf(result.revoked, "session")} ended.`, variant: "success" }),
@@ -37,7 +44,7 @@ export function useStaffActions() {
       });
     }
   };
-  return { run, busy: changeRole.isPending || removeAccess.isPending || signOut.isPending };
+  return { run, busy: changeRole.isPending || removeAccess.isPending || signOut.isPending || resetTwoStep.isPending };
 }
 
 function describe(action: PendingAction): { title: string; confirm: string; text: string } {
@@ -55,6 +62,13 @@ function describe(action: PendingAction): { title: string; confirm: string; text
       title: "Remove access",
       confirm: "Remove access",
       text: `${email} loses access to the admin panel at once: their role goes back to user and every open session is signed out. Their account is kept.`,
+    };
+  }
+  if (action.kind === "reset-two-step") {
+    return {
+      title: "Reset two-step sign-in",
+      confirm: "Reset two-step sign-in",
+      text: `Two-step sign-in of ${email} is turned off and their recovery codes stop working; every session of theirs ends now. They sign in next with their password alone and can set up an authenticator app again from their user menu.`,
     };
   }
   return {

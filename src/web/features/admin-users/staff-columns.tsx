@@ -43,6 +43,11 @@ function StaffActions({ user, meId, busy, onAction }: { user: AdminUser } & Omit
       <WriteButton size="sm" variant="outline" disabled={busy || user.activeSessions === 0} onClick={() => onAction({ kind: "sign-out", user })} aria-label={`Sign ${user.email} out everywhere`}>
         Sign out everywhere
       </WriteButton>
+      {user.twoStep ? (
+        <WriteButton size="sm" variant="outline" disabled={busy} onClick={() => onAction({ kind: "reset-two-step", user })} aria-label={`Reset two-step sign-in of ${user.email}`}>
+          Reset two-step sign-in
+        </WriteButton>
+      ) : null}
     </div>
   );
 }
