@@ -85,6 +85,8 @@ export class TwoStepService {
   }
 
   async setup(actor: Actor): Promise<TwoStepSetupResponse> {
+    // Under Clerk, sign-in never reaches the panel's second step: a secret enrolled here would guard nothing.
+    if (this.deps.config.authProvider === "clerk") throw conflict("Under Clerk, two-step sign-in is set up in your Clerk account");
     const existing = await selectUserTwoStep(this.db, actor.user.id);
     if (existing?.confirmed_at) throw conflict("Two-step sign-in is on already: turn it off first to set up another app");
     const secret = new Secret({ size: SECRET_BYTES });
