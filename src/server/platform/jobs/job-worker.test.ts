@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type TestContext, createTestContext, testDatabaseKinds } from "../../testing/test-app.ts";
 import { JobQueue } from "./job-queue.ts";
+import { inJobSlice } from "./job-slice.ts";
 import { JobWorker } from "./job-worker.ts";
 
 describe.each(testDatabaseKinds)("background jobs (%s)", (kind) => {
@@ -102,6 +103,40 @@ describe.each(testDatabaseKinds)("background jobs (%s)", (kind) => {
     ctx.clock.advance(24 * 3600_000);
     await Promise.all([a.enqueueDueSchedules(), b.enqueueDueSchedules()]);
     expect(await count()).toBe(2);
+  });
+
+  it("hands a long sliced job over as soon as another job is due: the other runs next, the sliced one continues after", async () => {
+    const w = worker();
+    const ran: string[] = [];
+    let steps = 0;
+    // A sweep of 400 steps of a few milliseconds each, in a 60 s slice: it would finish in one run.
+    w.register("sweep", (context) =>
+      inJobSlice(
+        context,
+        { db: ctx.database.db, clock: ctx.clock },
+        async (shouldStop) => {
+          ran.push("sweep");
+          for (;;) {
+            steps++;
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            if (steps >= 400) return { stopped: false };
+            if (await shouldStop()) return { stopped: true };
+          }
+        },
+        60_000,
+      ),
+    );
+    w.register("deliver", async () => void ran.push("deliver"));
+    await queue.enqueue("sweep", {});
+    const sweeping = w.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await queue.enqueue("deliver", {});
+    await sweeping;
+    expect(steps).toBeGreaterThan(1);
+    expect(steps).toBeLessThan(400);
+    await w.runOnce();
+    await w.runOnce();
+    expect(ran).toEqual(["sweep", "deliver", "sweep"]);
   });
 
   it("keeps progress where the screens can read it", async () => {

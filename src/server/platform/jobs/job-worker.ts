@@ -5,7 +5,7 @@ import { newId } from "../db/ids.ts";
 import type { Job } from "../db/schema.ts";
 import { logEvent, processLog } from "../logging/logger.ts";
 import { jobsFailed } from "../metrics/metrics.ts";
-import { finishJob, insertJob, isCancelRequested, renewLease, selectClaimable, takeLease } from "./jobs.queries.ts";
+import { finishJob, insertJob, isCancelRequested, isOtherJobDue, renewLease, selectClaimable, takeLease } from "./jobs.queries.ts";
 
 /** What a handler gets while it runs its job. */
 export interface JobContext<P> {
@@ -15,6 +15,8 @@ export interface JobContext<P> {
   reportProgress(progress: unknown): Promise<void>;
   /** True once an operator asked the job to stop, or this worker lost the job to another; check between steps. */
   shouldStop(): Promise<boolean>;
+  /** True when a job of another kind this worker runs is due: a long job in slices hands over (job-slice.ts). */
+  othersWaiting(): Promise<boolean>;
 }
 
 /**
@@ -161,6 +163,7 @@ export class JobWorker {
       payload: JSON.parse(job.payload) as never,
       reportProgress: (progress) => renew(progress),
       shouldStop: async () => leaseLost || this.stopRequested || (await isCancelRequested(db, job.id)),
+      othersWaiting: () => isOtherJobDue(db, [...this.handlers.keys()], job.kind, this.clock.now().toISOString()),
     };
     try {
       const result = await handler(context);

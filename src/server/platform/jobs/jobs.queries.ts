@@ -58,6 +58,28 @@ export async function selectClaimable(db: Executor, kinds: readonly string[], no
   return query.executeTakeFirst();
 }
 
+/** The dedupe key of a long job's next slice: `<kind>:after:<the job before>` (job-slice.ts). */
+export const continuationKey = (kind: string, after: string): string => `${kind}:after:${after}`;
+
+/**
+ * Whether a queued job of one of `kinds` other than `except` is due (jobs_claim_idx). Another long
+ * job's next slice does not count: two long jobs take turns by whole slices, not every moment.
+ */
+export async function isOtherJobDue(db: Executor, kinds: readonly string[], except: string, now: string): Promise<boolean> {
+  const others = kinds.filter((k) => k !== except);
+  if (others.length === 0) return false;
+  const row = await db
+    .selectFrom("jobs")
+    .select("id")
+    .where("status", "=", "queued")
+    .where("run_after", "<=", now)
+    .where("kind", "in", others)
+    .where((eb) => eb.or([eb("dedupe_key", "is", null), eb("dedupe_key", "not like", "%:after:%")]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Takes the job for `owner` if it is still claimable; false when another worker was first. */
 export async function takeLease(db: Executor, job: Job, owner: string, now: string, leaseExpiresAt: string): Promise<boolean> {
   const result = await db
