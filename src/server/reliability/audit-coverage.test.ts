@@ -1,3 +1,4 @@
+import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inviteResponseSchema } from "../../contract/admin-users.ts";
 import { addPendingPayouts, markPayoutFailed, markPayoutProcessing, markPayoutUnknown } from "../domain/ledger/payouts.ts";
@@ -98,6 +99,26 @@ async function anAnnouncement(ctx: TestContext, admin: { token: string }, channe
 let stripe: FakeStripeServer | undefined;
 
 /** How to call each mutating route so that it really changes something (the setup's own rows come before counting). */
+/** The code an authenticator app with this secret shows at the test clock's time. */
+const codeNow = (ctx: TestContext, secret: string) => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30, timestamp: ctx.clock.now().getTime() });
+
+/** A staff member in the middle of setting up two-step sign-in: the secret is made, not confirmed yet. */
+async function settingUpTwoStep(ctx: TestContext): Promise<{ id: string; email: string; token: string; secret: string }> {
+  const user = await ctx.createUser({ email: unique("two-step"), role: "viewer" });
+  const setup = await ctx.request("/api/auth/two-step/setup", { method: "POST", token: user.token });
+  expect(setup.status, await setup.clone().text()).toBe(200);
+  return { ...user, secret: ((await setup.json()) as { secret: string }).secret };
+}
+
+/** A staff member with two-step sign-in on; the clock moved past the code that confirmed it (a code is accepted once). */
+async function withTwoStep(ctx: TestContext): Promise<{ id: string; email: string; token: string; secret: string }> {
+  const user = await settingUpTwoStep(ctx);
+  const confirm = await ctx.request("/api/auth/two-step/confirm", { method: "POST", token: user.token, json: { code: codeNow(ctx, user.secret) } });
+  expect(confirm.status, await confirm.clone().text()).toBe(200);
+  ctx.clock.advance(30_000);
+  return user;
+}
+
 const RECIPES: Record<string, Recipe> = {
   "POST /api/admin/communications/announcement": async () => ({
     path: "/api/admin/communications/announcement",
@@ -127,6 +148,22 @@ const RECIPES: Record<string, Recipe> = {
     await ctx.createUser({ email, role: "viewer" });
     return { path: "/api/auth/sign-in", json: { email, password: TEST_PASSWORD }, token: null };
   },
+  "POST /api/auth/two-step/setup": async (ctx) => ({ path: "/api/auth/two-step/setup", token: (await ctx.createUser({ email: unique("sets-up"), role: "viewer" })).token }),
+  "POST /api/auth/two-step/confirm": async (ctx) => {
+    const user = await settingUpTwoStep(ctx);
+    return { path: "/api/auth/two-step/confirm", json: { code: codeNow(ctx, user.secret) }, token: user.token };
+  },
+  "DELETE /api/auth/two-step": async (ctx) => {
+    const user = await withTwoStep(ctx);
+    return { path: "/api/auth/two-step", json: { code: codeNow(ctx, user.secret) }, token: user.token };
+  },
+  "POST /api/auth/sign-in/second-step": async (ctx) => {
+    const user = await withTwoStep(ctx);
+    const signIn = await ctx.request("/api/auth/sign-in", { method: "POST", json: { email: user.email, password: TEST_PASSWORD } });
+    const { secondStep } = (await signIn.json()) as { secondStep: { challenge: string } };
+    return { path: "/api/auth/sign-in/second-step", json: { challenge: secondStep.challenge, code: codeNow(ctx, user.secret) }, token: null };
+  },
+  "POST /api/admin/users/:id/two-step/reset": async (ctx) => ({ path: `/api/admin/users/${(await withTwoStep(ctx)).id}/two-step/reset` }),
   "PATCH /api/vendors/:id/status": async (ctx) => ({ path: `/api/vendors/${await anActiveVendor(ctx)}/status`, json: { isActive: false } }),
   // Two active vendors and one already disabled: one audit row for the whole request (issue 23).
   "POST /api/admin/vendors/bulk-status": async (ctx) => {
