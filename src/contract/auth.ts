@@ -215,7 +215,8 @@ export const twoStepDisableEndpoint = defineEndpoint({
 export const resetUserTwoStepEndpoint = defineEndpoint({
   method: "post",
   path: "/api/admin/users/{id}/two-step/reset",
-  area: "admin-users",
+  // Two-step sign-in is the auth area's, whoever resets it; the staff list shows who has it.
+  area: "auth",
   access: "admin",
   summary: "Reset a user's two-step sign-in (lost phone): turned off, recovery codes gone, every session ended",
   description: "They sign in with their password alone next time and can enrol again. Answers 409 when they have no two-step sign-in.",
