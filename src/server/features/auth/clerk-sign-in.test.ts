@@ -148,6 +148,14 @@ describe("sign-in through Clerk against the fake Clerk", () => {
     expect(clerk.requests).toContainEqual({ api: "backend", method: "POST", path: `/v1/sessions/${sid}/revoke` });
   });
 
+  it("leaves second factors to Clerk: setting up the panel's two-step sign-in answers 409 and stores nothing", async () => {
+    const token = await clerk.sessionToken("user_boss", { azp: PANEL_ORIGIN });
+    const setup = await ctx.request("/api/auth/two-step/setup", { method: "POST", token });
+    expect(setup.status).toBe(409);
+    expect(((await setup.json()) as { error: { message: string } }).error.message).toContain("Clerk");
+    expect(await ctx.database.db.selectFrom("user_two_step").selectAll().execute()).toEqual([]);
+  });
+
   it("refuses a token for another party, and answers the Backend API only with the secret key", async () => {
     const foreign = await clerk.sessionToken("user_boss", { azp: "https://evil.example" });
     expect((await ctx.request("/api/auth/me", { token: foreign })).status).toBe(401);
