@@ -43,11 +43,15 @@ export async function incrementCounter(db: Executor, name: CounterName, delta: n
     .execute();
 }
 
-/** Applies several counter deltas (zero deltas skipped). */
+/** Applies several counter deltas (zero deltas skipped) in one statement. */
 export async function incrementCounters(db: Executor, deltas: Partial<Record<CounterName, number>>): Promise<void> {
-  for (const [name, delta] of Object.entries(deltas) as [CounterName, number][]) {
-    await incrementCounter(db, name, delta);
-  }
+  const rows = (Object.entries(deltas) as [CounterName, number][]).filter(([, delta]) => delta !== 0).map(([name, value]) => ({ name, value }));
+  if (rows.length === 0) return;
+  await db
+    .insertInto("counters")
+    .values(rows)
+    .onConflict((oc) => oc.column("name").doUpdateSet((eb) => ({ value: eb("counters.value", "+", eb.ref("excluded.value")) })))
+    .execute();
 }
 
 /** Every known counter (missing ones read as 0). */

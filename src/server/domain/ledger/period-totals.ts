@@ -97,22 +97,22 @@ export async function addToProductSales(trx: Executor, d: ProductSaleDelta): Pro
   if (inside.length === 0) return;
   const vendor = await trx.selectFrom("vendors").select("is_internal").where("id", "=", d.vendorId).executeTakeFirst();
   if (!vendor || vendor.is_internal === 1) return;
-  for (const [period] of inside) {
-    await trx
-      .insertInto("product_period_totals")
-      .values({ product_id: d.productId, period_days: period, vendor_id: d.vendorId, gross_cents: d.grossCents, orders: d.orders, units: d.units })
-      .onConflict((oc) => oc.columns(["product_id", "period_days"]).doUpdateSet(addExcluded("product_period_totals", SALES_COLUMNS)))
-      .execute();
-    await trx
-      .insertInto("vendor_period_totals")
-      .values({ vendor_id: d.vendorId, period_days: period, gross_cents: d.grossCents, orders: d.orders, units: d.units })
-      .onConflict((oc) => oc.columns(["vendor_id", "period_days"]).doUpdateSet(addExcluded("vendor_period_totals", SALES_COLUMNS)))
-      .execute();
-    if (d.orders < 0) {
-      // A refund may take a product or vendor back to nothing: no row, as for one that never sold.
-      await trx.deleteFrom("product_period_totals").where("product_id", "=", d.productId).where("period_days", "=", period).where("orders", "=", 0).execute();
-      await trx.deleteFrom("vendor_period_totals").where("vendor_id", "=", d.vendorId).where("period_days", "=", period).where("orders", "=", 0).execute();
-    }
+  // One statement per table for every window the day is in (distinct keys, so one upsert each).
+  const periods = inside.map(([period]) => period);
+  await trx
+    .insertInto("product_period_totals")
+    .values(periods.map((period) => ({ product_id: d.productId, period_days: period, vendor_id: d.vendorId, gross_cents: d.grossCents, orders: d.orders, units: d.units })))
+    .onConflict((oc) => oc.columns(["product_id", "period_days"]).doUpdateSet(addExcluded("product_period_totals", SALES_COLUMNS)))
+    .execute();
+  await trx
+    .insertInto("vendor_period_totals")
+    .values(periods.map((period) => ({ vendor_id: d.vendorId, period_days: period, gross_cents: d.grossCents, orders: d.orders, units: d.units })))
+    .onConflict((oc) => oc.columns(["vendor_id", "period_days"]).doUpdateSet(addExcluded("vendor_period_totals", SALES_COLUMNS)))
+    .execute();
+  if (d.orders < 0) {
+    // A refund may take a product or vendor back to nothing: no row, as for one that never sold.
+    await trx.deleteFrom("product_period_totals").where("product_id", "=", d.productId).where("period_days", "in", periods).where("orders", "=", 0).execute();
+    await trx.deleteFrom("vendor_period_totals").where("vendor_id", "=", d.vendorId).where("period_days", "in", periods).where("orders", "=", 0).execute();
   }
 }
 
