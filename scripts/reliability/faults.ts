@@ -10,6 +10,7 @@ import { runStorefrontCrashRounds } from "../../src/server/testing/storefront-cr
 import { runWebhookCrashRounds } from "../../src/server/testing/webhook-crash-rounds.ts";
 import { runServerToExit, signInAdmin, startServer } from "../../src/server/testing/server-process.ts";
 import { pgRestart } from "./pg-restart.ts";
+import { createTempPgDatabase } from "./pg-temp-database.ts";
 import { ensureBuild } from "../ensure-build.ts";
 
 /**
@@ -35,7 +36,8 @@ import { ensureBuild } from "../ensure-build.ts";
  *      announcement sent with its counts right; repeats counted, at most one batch per kill
  *   7. FAULT_EVENTS_ROUNDS (20) kill -9 rounds while a storefront sends its events
  *      (src/server/testing/storefront-crash-rounds.ts), re-sending every batch it got no answer
- *      for: every event applied once (none lost, none twice), rollups equal to a recompute
+ *      for: every event applied once (none lost, none twice), rollups equal to a recompute; on
+ *      SQLite, and again on PostgreSQL (a throw-away database) when FAULTS_PG_URL is set as for 4
  *   8. FAULT_WEBHOOK_ROUNDS (20) kill -9 rounds while decisions go out as webhooks to a receiver that
  *      fails, answers too late and drops connections at random (src/server/testing/webhook-crash-rounds.ts;
  *      FAULT_WEBHOOK_SEED replays a mix): every event delivered at least once and verified, 0 lost,
@@ -134,7 +136,7 @@ async function unreadableAtStart(): Promise<void> {
 }
 
 async function pgRestartFault(): Promise<void> {
-  const url = process.env.FAULTS_PG_URL ?? (process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : undefined);
+  const url = faultsPgUrl();
   if (!url) {
     log("pg restart: SKIPPED, set FAULTS_PG_URL to a superuser URL of a local PostgreSQL server");
     return;
@@ -204,21 +206,43 @@ async function announcementRounds(): Promise<void> {
   if (bad) failures.push("announcement kill -9");
 }
 
+/** A superuser URL of a LOCAL PostgreSQL server for the faults that need one (FAULTS_PG_URL, or DATABASE_URL when it is PostgreSQL). */
+function faultsPgUrl(): string | undefined {
+  return process.env.FAULTS_PG_URL ?? (process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : undefined);
+}
+
+/** The storefront events' kill -9 rounds on SQLite, then on PostgreSQL when a server is given (its own throw-away database). */
 async function eventRounds(): Promise<void> {
+  await inTempDatabase("hki-faults-events-", (file) => eventRoundsOn("SQLite", `sqlite:${file}`));
+  const pgUrl = faultsPgUrl();
+  if (!pgUrl) {
+    log("storefront events on PostgreSQL: SKIPPED, set FAULTS_PG_URL to a superuser URL of a local PostgreSQL server");
+    return;
+  }
+  const temp = await createTempPgDatabase(pgUrl, "hki_faults_events");
+  try {
+    await eventRoundsOn("PostgreSQL", temp.url);
+  } finally {
+    await temp.drop();
+  }
+}
+
+async function eventRoundsOn(label: string, databaseUrl: string): Promise<void> {
   const options = { rounds: envNumber("FAULT_EVENTS_ROUNDS", 20), events: envNumber("FAULT_EVENTS", 8000), batch: envNumber("FAULT_EVENTS_BATCH", 50), log, from: "build" as const };
-  const r = await inTempDatabase("hki-faults-events-", (file) => runStorefrontCrashRounds(file, options));
+  const r = await runStorefrontCrashRounds(databaseUrl, options);
   log(
-    `storefront events: ${r.kills} kill -9 rounds while sending ${r.events} events in ${r.batches} batches (${r.resent} sends again), ` +
+    `storefront events (${label}): ${r.kills} kill -9 rounds while sending ${r.events} events in ${r.batches} batches (${r.resent} sends again), ` +
       `lost ${r.lost}, applied twice ${r.appliedTwice}, rejected ${r.rejected}, answered duplicate after a lost answer ${r.duplicates}, ` +
-      `order rows ${r.orderRows.actual}/${r.orderRows.expected}, refunds ${r.refundRows.actual}/${r.refundRows.expected}, rollup differences ${r.rollupDifferences}, integrity ${r.integrity} (${r.seconds.toFixed(0)} s)`,
+      `order rows ${r.orderRows.actual}/${r.orderRows.expected}, refunds ${r.refundRows.actual}/${r.refundRows.expected}, rollup differences ${r.rollupDifferences}, ` +
+      `integrity ${r.integrity ?? "(PostgreSQL: not checked)"} (${r.seconds.toFixed(0)} s)`,
   );
   const bad =
     r.lost + r.appliedTwice + r.rejected + r.rollupDifferences > 0 ||
     r.orderRows.actual !== r.orderRows.expected ||
     r.refundRows.actual !== r.refundRows.expected ||
-    r.integrity !== "ok" ||
+    (r.integrity !== null && r.integrity !== "ok") ||
     r.kills < options.rounds;
-  if (bad) failures.push("storefront events kill -9");
+  if (bad) failures.push(`storefront events kill -9 (${label})`);
 }
 
 async function webhookRounds(): Promise<void> {

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import pg from "pg";
 import { signInAdmin, startServer } from "../../src/server/testing/server-process.ts";
+import { createTempPgDatabase } from "./pg-temp-database.ts";
 
 /**
  * PostgreSQL stopped for ~5 s and started again under a read/write stream against the real server
@@ -41,14 +42,8 @@ export async function pgRestart(options: PgRestartOptions): Promise<string[]> {
   const host = new URL(options.adminUrl).hostname;
   if (!["127.0.0.1", "localhost", "::1"].includes(host)) return [`pg restart: refusing to stop a non-local PostgreSQL server (${host})`];
 
-  const dbName = `hki_faults_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: options.adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  await admin.end();
-  const dbUrlObj = new URL(options.adminUrl);
-  dbUrlObj.pathname = `/${dbName}`;
-  const dbUrl = dbUrlObj.toString();
+  const temp = await createTempPgDatabase(options.adminUrl, "hki_faults");
+  const dbUrl = temp.url;
 
   const server = await startServer(dbUrl, { env: { SEED_DEMO: "true" }, timeoutMs: 180_000, from: "build" });
   const samples: Sample[] = [];
@@ -142,10 +137,7 @@ export async function pgRestart(options: PgRestartOptions): Promise<string[]> {
   const lost = acked.length - Number(present.rows[0]!.n);
   log(`pg restart: ${acked.length} acknowledged writes, ${lost} lost`);
   if (lost) failures.push(`pg restart: ${lost} acknowledged writes lost`);
-  const drop = new pg.Client({ connectionString: options.adminUrl });
-  await drop.connect();
-  await drop.query(`drop database if exists ${dbName} with (force)`);
-  await drop.end();
+  await temp.drop();
   return failures;
 }
 

@@ -1,5 +1,6 @@
 import SQLite from "better-sqlite3";
 import fc from "fast-check";
+import { parseDatabaseUrl } from "../platform/config/config.ts";
 import { openDatabase } from "../platform/db/connect.ts";
 import { migrateToLatest } from "../platform/db/migrate.ts";
 import { newId } from "../platform/db/ids.ts";
@@ -28,7 +29,8 @@ export interface StorefrontCrashResult {
   orderRows: { expected: number; actual: number };
   refundRows: { expected: number; actual: number };
   rollupDifferences: number;
-  integrity: string;
+  /** SQLite's integrity_check ("ok"); null on PostgreSQL, whose own write-ahead log keeps its files whole. */
+  integrity: string | null;
   seconds: number;
 }
 
@@ -41,9 +43,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * ids, as docs/integration.md tells senders to. At the end every event must have been applied
  * exactly once (answered `applied` once, recorded once, none lost), the orders and refunds must
  * have made exactly their rows, and every rollup must equal a recompute from the raw rows.
+ * `databaseUrl` is a DATABASE_URL (`sqlite:<file>` or a PostgreSQL URL) of an empty database.
  */
 export async function runStorefrontCrashRounds(
-  dbPath: string,
+  databaseUrl: string,
   options: { rounds: number; events?: number; batch?: number; pauseMs?: number; seed?: number; log?: (line: string) => void; from?: "source" | "build" },
 ): Promise<StorefrontCrashResult> {
   const started = Date.now();
@@ -56,7 +59,8 @@ export async function runStorefrontCrashRounds(
   const stream: StorefrontEvent[] = history(steps.filter((s) => s.kind !== "deleteArtist" && s.kind !== "deleteProduct")).map((e) => ({ ...e, id: `crash-${e.id}` }));
 
   const secret = newApiKeySecret();
-  const setup = openDatabase({ kind: "sqlite", path: dbPath });
+  const database = parseDatabaseUrl(databaseUrl);
+  const setup = openDatabase(database);
   try {
     await migrateToLatest(setup.db);
     const now = new Date().toISOString();
@@ -83,7 +87,7 @@ export async function runStorefrontCrashRounds(
 
   const env = { SEED_DEMO: "false" };
   const from = options.from ?? "source";
-  let server: ServerProcess = await startServer(`sqlite:${dbPath}`, { env, from });
+  let server: ServerProcess = await startServer(databaseUrl, { env, from });
   const answers = new Map<string, string[]>();
   let batches = 0;
   let resent = 0;
@@ -99,7 +103,7 @@ export async function runStorefrontCrashRounds(
       await dead.kill9();
       kills++;
       log(`storefront events round ${round}: killed after ${batches} batches`);
-      server = await startServer(`sqlite:${dbPath}`, { env, from });
+      server = await startServer(databaseUrl, { env, from });
     }
   })();
 
@@ -143,7 +147,7 @@ export async function runStorefrontCrashRounds(
   const expectedOrderRows = stream.filter((e) => e.type === "order.paid").reduce((sum, e) => sum + (e.data as { lines: unknown[] }).lines.length, 0);
   const expectedRefunds = stream.filter((e) => e.type === "order.refunded").length;
 
-  const check = openDatabase({ kind: "sqlite", path: dbPath });
+  const check = openDatabase(database);
   let recorded: Set<string>;
   let orderRows: number;
   let refundRows: number;
@@ -171,9 +175,12 @@ export async function runStorefrontCrashRounds(
     await check.close();
   }
   const lost = stream.filter((e) => !recorded.has(e.id)).length;
-  const raw = new SQLite(dbPath);
-  const integrity = String(raw.pragma("integrity_check", { simple: true }));
-  raw.close();
+  let integrity: string | null = null;
+  if (database.kind === "sqlite") {
+    const raw = new SQLite(database.path);
+    integrity = String(raw.pragma("integrity_check", { simple: true }));
+    raw.close();
+  }
   return {
     rounds: options.rounds,
     kills,
