@@ -395,4 +395,25 @@ describe.each(testDatabaseKinds)("POST /api/events (%s)", (kind) => {
     expect((await batch).status).toBe(200);
     expect((await summary()).counts.total).toBeGreaterThanOrEqual(300);
   });
+
+  it.runIf(kind === "sqlite")("applies one event per turn of the event loop however many batches come in at once, so a request waits for one event", async () => {
+    await send(ctx, key, [event("artist.created", artist("turn-a")), event("artist.created", artist("turn-b"))]);
+    const recorded = ctx.database.sqlite!.prepare("select count(*) from storefront_events").pluck();
+    const batch = (artistId: string) => Array.from({ length: 30 }, (_, i) => event("product.created", product(`${artistId}-${i}`, artistId)));
+    let sampling = true;
+    let last = recorded.get() as number;
+    let mostPerTurn = 0;
+    // Runs once per turn of the event loop (its check phase), as the batches' events do.
+    const sample = () => {
+      const now = recorded.get() as number;
+      mostPerTurn = Math.max(mostPerTurn, now - last);
+      last = now;
+      if (sampling) setImmediate(sample);
+    };
+    setImmediate(sample);
+    const answers = await Promise.all([postEvents(ctx, key, batch("turn-a")), postEvents(ctx, key, batch("turn-b"))]);
+    sampling = false;
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(mostPerTurn).toBe(1);
+  });
 });

@@ -10,6 +10,7 @@ import {
   type StorefrontEventType,
 } from "../../../contract/integrations-events.ts";
 import { LedgerError } from "../../domain/ledger/ledger-error.ts";
+import { EventLoopTurns } from "../../platform/event-loop-turns.ts";
 import { zodErrorFields } from "../../platform/http/validate.ts";
 import type { ApiKeyPrincipal } from "../../platform/identity/api-keys.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
@@ -82,13 +83,19 @@ function validate(event: EnvelopeEvent): ValidEvent | EventResult["error"] {
 export class StorefrontEventsService {
   constructor(private readonly deps: Pick<AppDeps, "database" | "clock">) {}
 
+  /**
+   * Each event waits for its turn of the event loop, shared by every batch this process is applying:
+   * on SQLite a statement never waits for I/O, so a batch would otherwise hold the process until
+   * its last event, and several batches would each apply one per turn. The screens' requests are
+   * answered between two events, behind one event whatever the number of senders.
+   */
+  private readonly turns = new EventLoopTurns();
+
   async ingest(events: IngestEventsRequest["events"], apiKey: ApiKeyPrincipal | null): Promise<IngestEventsResponse> {
     const results: EventResult[] = [];
     for (const event of events) {
+      await this.turns.next();
       results.push(await this.ingestOne(event, apiKey));
-      // On SQLite a statement never waits for I/O, so a batch would hold the process until its
-      // last event: other requests (the screens) are answered between two events instead.
-      await yieldToOtherRequests();
     }
     return { results };
   }
@@ -127,5 +134,3 @@ export class StorefrontEventsService {
     });
   }
 }
-
-const yieldToOtherRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
