@@ -146,12 +146,22 @@ const MATCH_COLUMNS = sql`p.id as id, p.vendor_id as vendor_id, p.status as stat
 const ftsMatch = (search: string) => sql`product_search match ${`"${search.replace(/"/g, '""')}"`}`;
 const pgMatch = (search: string, alias = "p") => sql`${sql.ref(`${alias}.name_search`)} like ${`%${escapeLike(search.toLowerCase())}%`} escape '\\'`;
 
-/** The ids of the first `limit` matches of a search across vendors, from either database's trigram index. */
-async function readMatchIds(db: Executor, search: string, limit: number): Promise<string[]> {
+/**
+ * A match of a search as it is kept per catalogue version (search-counts.ts): who matches, and the
+ * keys only a catalogue change moves (status, price: migrations 020, 032; a product's creation time
+ * never changes). Sales are not here: they change with every order.
+ */
+export type KeptMatch = Pick<Match, "id" | "status" | "created_at" | "price_cents">;
+
+/** The first `limit` matches of a search across vendors, from either database's trigram index, with their kept keys. */
+async function readKeptMatches(db: Executor, search: string, limit: number): Promise<KeptMatch[]> {
+  const columns = sql`p.id as id, p.status as status, p.created_at as created_at, p.price_cents as price_cents`;
   const rows = isPostgres(db)
-    ? await sql<{ id: string }>`select p.id as id from products p where ${pgMatch(search)} limit ${limit}`.execute(db)
-    : await sql<{ id: string }>`select k.product_id as id from product_search s join product_search_keys k on k.key = s.rowid where ${ftsMatch(search)} limit ${limit}`.execute(db);
-  return rows.rows.map((r) => r.id);
+    ? await sql<KeptMatch>`select ${columns} from products p where ${pgMatch(search)} limit ${limit}`.execute(db)
+    : await sql<KeptMatch>`select ${columns} from product_search s join product_search_keys k on k.key = s.rowid join products p on p.id = k.product_id where ${ftsMatch(search)} limit ${limit}`.execute(
+        db,
+      );
+  return rows.rows;
 }
 
 /**
@@ -194,26 +204,38 @@ export interface SearchIndexReads {
   matched(search: string, cap: number): Promise<number>;
   /** The matches of `status` among the search's first `cap` + 1. */
   ofStatus(search: string, status: DbStatus, cap: number): Promise<number>;
-  /** The ids of the search's first `limit` matches (asked only when they are few). */
-  matchIds(search: string, limit: number): Promise<string[]>;
+  /** The search's first `limit` matches with their kept keys (asked only when they are at most the cap). */
+  keptMatches(search: string, limit: number): Promise<KeptMatch[]>;
 }
 
 export const readSearchIndex = (db: Executor): SearchIndexReads => ({
   matched: (search, cap) => countMatches(db, search, cap),
   ofStatus: (search, status, cap) => countMatchesOfStatus(db, search, status, cap),
-  matchIds: (search, limit) => readMatchIds(db, search, limit),
+  keptMatches: (search, limit) => readKeptMatches(db, search, limit),
 });
 
 /** The sort value of a match, as the cursor holds it. */
-const keyOf = (m: Match, spec: SortSpec): string | number => (spec.column === "created_at" ? m.created_at : Number(m[spec.column]));
+const keyOf = (m: KeptMatch | Match, spec: SortSpec): string | number => (spec.column === "created_at" ? m.created_at : Number((m as Match)[spec.column]));
 
 function compareMatches(spec: SortSpec) {
-  return (a: Match, b: Match) => {
+  return (a: KeptMatch | Match, b: KeptMatch | Match) => {
     const ka = keyOf(a, spec);
     const kb = keyOf(b, spec);
     const c = ka < kb ? -1 : ka > kb ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
     return spec.descending ? -c : c;
   };
+}
+
+/** Kept matches in each order asked, sorted once per kept list (a list is replaced, never changed, when the catalogue changes). */
+const keptOrders = new WeakMap<readonly KeptMatch[], Map<string, KeptMatch[]>>();
+
+function sortedOnce(kept: readonly KeptMatch[], spec: SortSpec): KeptMatch[] {
+  let orders = keptOrders.get(kept);
+  if (!orders) keptOrders.set(kept, (orders = new Map()));
+  const key = `${spec.column}:${spec.descending}`;
+  let sorted = orders.get(key);
+  if (!sorted) orders.set(key, (sorted = [...kept].sort(compareMatches(spec))));
+  return sorted;
 }
 
 /** How far a search across vendors counts its matches (docs/product.md §16.2): PostgreSQL rechecks each match against the table. */
@@ -247,14 +269,30 @@ async function searchPage(db: Executor, input: ListInput, search: string, spec: 
   const cap = searchCountCap(db);
   const [matched, counters] = await Promise.all([index.matched(search, cap), readCounters(db)]);
   const status = input.status === undefined ? undefined : toDbStatus(input.status);
-  if (matched <= sortWholeThreshold(counters[COUNTERS.productsTotal], input.limit, cap)) {
+  // Sorted by a key kept with the matches, any search up to the cap is cut from them; by sales, only
+  // a narrow one is read whole (its rows read now), a broader one walks its sort's index.
+  const byKeptKey = spec.column === "created_at" || spec.column === "price_cents";
+  if (matched <= cap && (byKeptKey || matched <= sortWholeThreshold(counters[COUNTERS.productsTotal], input.limit, cap))) {
     const order = compareMatches(spec);
-    // Which products match is kept with the counts; what they are sorted and filtered by is read now.
-    const matches = await readMatchesByIds(db, await index.matchIds(search, cap + 1));
-    const kept = matches.filter((m) => status === undefined || m.status === status).sort(order);
+    const kept = await index.keptMatches(search, cap + 1);
+    const sorted = byKeptKey
+      ? sortedOnce(kept, spec)
+      : (
+          await readMatchesByIds(
+            db,
+            kept.map((m) => m.id),
+          )
+        ).sort(order);
     const from = cursor ? ({ id: cursor.id, created_at: String(cursor.value), price_cents: cursor.value, units_sold: cursor.value, revenue_cents: cursor.value } as Match) : undefined;
-    const rest = from ? kept.filter((m) => order(m, from) > 0) : kept;
-    return { ...pageOf(rest.slice(0, input.limit + 1), input.limit, (m) => ({ sort: spec, value: keyOf(m, spec), id: m.id })), total: { total: kept.length, totalCapped: false } };
+    // One pass: the total of the status asked for, and the page after the cursor.
+    let total = 0;
+    const rows: Array<KeptMatch | Match> = [];
+    for (const m of sorted) {
+      if (status !== undefined && m.status !== status) continue;
+      total++;
+      if (rows.length <= input.limit && (!from || order(m, from) > 0)) rows.push(m);
+    }
+    return { ...pageOf(rows, input.limit, (m) => ({ sort: spec, value: keyOf(m, spec), id: m.id })), total: { total, totalCapped: false } };
   }
   const page = await plainPage(db, input, spec, input.limit, cursor, nameLikeFilter(db, search), undefined);
   // A first page that is also the last holds every match: its length is the exact total.

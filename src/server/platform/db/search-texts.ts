@@ -6,15 +6,15 @@ import { type Kysely, PostgresAdapter, sql } from "kysely";
  * - the search index: on SQLite a trigram table kept by triggers on the text columns, on PostgreSQL
  *   a generated lower-cased column over them (migrations 004, 005, 013, 019);
  * - the version counter that kept answers of the search depend on (platform/db/versioned-memo.ts),
- *   moved by triggers on the same columns and on those filtered inside the index (migrations 020,
- *   021). A column searched without moving the counter would leave kept matches stale for good.
+ *   moved by triggers on the same columns and on those filtered inside the index or kept with the
+ *   matches (migrations 020, 021, 032). A column searched without moving the counter would leave kept matches stale for good.
  * A change here needs a migration that re-creates both; `search-texts.test.ts` fails until it does.
  */
 export interface SearchTextDeclaration {
   table: "vendors" | "products";
   /** The columns a search's text is made of. */
   textColumns: readonly string[];
-  /** Other columns a kept answer depends on (a status filtered inside the index). */
+  /** Other columns a kept answer depends on (a status filtered inside the index, a price kept with the matches). */
   alsoVersionedBy: readonly string[];
   /** SQLite: the trigger that re-indexes a row when its text changes. */
   sqliteIndexTrigger: string;
@@ -36,7 +36,7 @@ export const SEARCH_TEXTS: readonly SearchTextDeclaration[] = [
   {
     table: "products",
     textColumns: ["name"],
-    alsoVersionedBy: ["status"],
+    alsoVersionedBy: ["status", "price_cents"],
     sqliteIndexTrigger: "product_search_update",
     postgresColumn: "name_search",
     versionCounter: "catalogue_version",
