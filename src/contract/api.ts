@@ -56,7 +56,7 @@ import {
   takeDownAnnouncementEndpoint,
 } from "./communications.ts";
 import { endFeaturedArtistEndpoint, getFeaturedArtistEndpoint, publicFeaturedArtistEndpoint, setFeaturedArtistEndpoint } from "./featured-artist.ts";
-import { getOrderEndpoint, listOrdersEndpoint } from "./orders.ts";
+import { createRefundEndpoint, getOrderEndpoint, listOrdersEndpoint } from "./orders.ts";
 import { bulkProductStatusEndpoint, getProductEndpoint, listProductsEndpoint, productsSummaryEndpoint, setProductStatusEndpoint } from "./products.ts";
 import { healthEndpoint, publicConfigEndpoint, readyEndpoint } from "./public.ts";
 import {
@@ -175,6 +175,7 @@ export const apiEndpointsByName = {
   bulkProductStatusEndpoint,
   listOrdersEndpoint,
   getOrderEndpoint,
+  createRefundEndpoint,
   createApiKeyEndpoint,
   listApiKeysEndpoint,
   revokeApiKeyEndpoint,

@@ -20,6 +20,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "announcement.withdrawn",
   "payout.paid",
   "payout.failed",
+  "order.refunded",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** A type of event out, the test one included. */
@@ -35,6 +36,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   "announcement.withdrawn": "An announcement taken off artists' dashboards",
   "payout.paid": "A payout paid",
   "payout.failed": "A payout failed",
+  "order.refunded": "An order refunded from the panel",
 };
 
 /** The settings the storefront acts on; `settings.changed` carries these only. */
@@ -94,6 +96,27 @@ export const announcementPublishedSchema = z.object({
 export const announcementWithdrawnSchema = z.object({ announcementId: z.string(), withdrawnAt: z.string() });
 export const payoutEventSchema = z.object({ ...artistRef, payoutId: z.string(), amountCents: z.number().int(), transferId: z.string().optional(), reason: z.string().optional() });
 
+/** A refund made from the panel (docs/integration.md "Webhooks"): what went back on which lines; `nettedFromNextPayout` when the artist had already been paid for the line. */
+export const orderRefundedOutSchema = z.object({
+  /** The panel's refund id (also the refund's `metadata.refund_id` at Stripe). */
+  refundId: z.string(),
+  stripeRefundId: z.string(),
+  /** The storefront's order id; null for an order recorded without one. */
+  orderId: z.string().nullable(),
+  paymentIntentId: z.string(),
+  amountCents: z.number().int(),
+  reason: z.string(),
+  lines: z.array(
+    z.object({
+      orderLineId: z.string(),
+      lineId: z.string().nullable(),
+      ...artistRef,
+      amountCents: z.number().int(),
+      nettedFromNextPayout: z.boolean(),
+    }),
+  ),
+});
+
 export type ArtistStatusChanged = z.infer<typeof artistStatusChangedSchema>;
 export type ArtistDeleted = z.infer<typeof artistDeletedSchema>;
 export type ProductStatusChanged = z.infer<typeof productStatusChangedSchema>;
@@ -102,6 +125,7 @@ export type SettingsChanged = z.infer<typeof settingsChangedSchema>;
 export type AnnouncementPublished = z.infer<typeof announcementPublishedSchema>;
 export type AnnouncementWithdrawn = z.infer<typeof announcementWithdrawnSchema>;
 export type PayoutEvent = z.infer<typeof payoutEventSchema>;
+export type OrderRefundedOut = z.infer<typeof orderRefundedOutSchema>;
 
 /** The `data` of each type. */
 export interface EventOutData {
@@ -114,6 +138,7 @@ export interface EventOutData {
   "announcement.withdrawn": AnnouncementWithdrawn;
   "payout.paid": PayoutEvent;
   "payout.failed": PayoutEvent;
+  "order.refunded": OrderRefundedOut;
   "webhook.test": Record<string, never>;
 }
 

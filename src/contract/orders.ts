@@ -107,17 +107,55 @@ export const orderRefundSchema = z.object({
   amount: z.number(),
   refundedAt: z.string(),
   reason: z.string().nullable(),
+  /** Who made it from the panel (their e-mail); null for the storefront's own refunds. */
+  by: z.string().nullable().default(null),
+  /** Made after a payout had carried the line: the artist's share comes off their next payout. */
+  nettedFromNextPayout: z.boolean().default(false),
 });
 export type OrderRefund = z.infer<typeof orderRefundSchema>;
 
+/**
+ * A refund asked from the panel: `pending` (asked, Stripe's answer not recorded yet), `succeeded`,
+ * `failed` (Stripe refused it, or has none: nothing went back), `unknown` (no definite answer: Stripe
+ * may have made it; settled by listing the payment's refunds at Stripe, never by refunding again).
+ */
+export const REFUND_STATUSES = ["pending", "succeeded", "failed", "unknown"] as const;
+export const refundStatusSchema = z.enum(REFUND_STATUSES);
+export type RefundStatus = z.infer<typeof refundStatusSchema>;
+
+export const panelRefundSchema = z.object({
+  /** The panel's refund id: the idempotency key and `metadata.refund_id` at Stripe. */
+  id: z.string(),
+  status: refundStatusSchema,
+  /** US dollars asked, over every line of the refund. */
+  amount: z.number(),
+  reason: z.string(),
+  stripeRefundId: z.string().nullable(),
+  /** Stripe's refusal, or why the outcome is unknown. */
+  failureReason: z.string().nullable(),
+  createdByEmail: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  lines: z.array(z.object({ orderId: z.string(), amount: z.number() })),
+});
+export type PanelRefund = z.infer<typeof panelRefundSchema>;
+
 /** One step of the line's history, oldest first. */
 export const orderEventSchema = z.object({
-  kind: z.enum(["placed", "refunded", "cancelled"]),
+  /** `refund_requested`: a refund from the panel not settled yet (pending or unknown); `refund_failed`: one that sent nothing back. */
+  kind: z.enum(["placed", "refunded", "refund_requested", "refund_failed", "cancelled"]),
   at: z.string(),
-  /** US dollars the step moved (the charge, a refund); null for a cancellation. */
+  /** US dollars the step moved (the charge, a refund, what a refund asks of this line); null for a cancellation. */
   amount: z.number().nullable(),
+  /** Stripe's (or the storefront's) refund id. */
   refundId: z.string().nullable(),
   reason: z.string().nullable(),
+  /** Who asked for a refund from the panel (their e-mail); null for the storefront's steps. */
+  by: z.string().nullable().default(null),
+  /** A refund made after a payout had carried the line: the artist's share is taken off their next payout. */
+  nettedFromNextPayout: z.boolean().default(false),
+  /** Why a refund failed or is unknown. */
+  note: z.string().nullable().default(null),
 });
 export type OrderEvent = z.infer<typeof orderEventSchema>;
 
@@ -142,6 +180,14 @@ export const orderDetailSchema = z.object({
   timeline: z.array(orderEventSchema),
   /** Every line of the same storefront order (this one included), any artist, in line order; just this line when it has no storefront order id. */
   siblings: z.array(orderListItemSchema),
+  /** The Stripe payment the buyer paid with; null when the storefront did not name it (no refund from the panel then). */
+  paymentIntentId: z.string().nullable(),
+  /** US dollars each line of the storefront order can still be refunded (paid, less refunds in progress). */
+  refundable: z.array(z.object({ orderId: z.string(), amount: z.number() })),
+  /** Refunds asked from the panel for this storefront order (any line), newest first. */
+  panelRefunds: z.array(panelRefundSchema),
+  /** The payout that carried the artist's share of this line (their first payout after the sale), if any yet. */
+  carriedBy: z.object({ payoutId: z.string(), status: z.string(), transferId: z.string().nullable(), paidAt: z.string().nullable() }).nullable(),
 });
 export type OrderDetail = z.infer<typeof orderDetailSchema>;
 
@@ -167,4 +213,47 @@ export const getOrderEndpoint = defineEndpoint({
   params: z.object({ id: z.string() }),
   success: { status: 200, description: "The order line", schema: orderDetailSchema },
   errors: [404],
+});
+
+export const REFUND_REASON_MAX = 500;
+
+/** POST /api/admin/orders/{id}/refunds: `lines` of the storefront order (each its whole refundable amount unless `amountCents` says less); none given: every line, whole. */
+export const createRefundRequestSchema = z.strictObject({
+  lines: z
+    .array(
+      z.strictObject({
+        orderId: z.string().trim().min(1, "is required").max(100),
+        /** Cents to refund of the line; absent: all it has left. */
+        amountCents: z.number().int("must be a whole number of cents").positive("must be positive").max(100_000_000).optional(),
+      }),
+    )
+    .min(1, "must name at least one line")
+    .max(100, "must name at most 100 lines")
+    .refine((lines) => new Set(lines.map((l) => l.orderId)).size === lines.length, "names a line twice")
+    .optional(),
+  reason: z.string().trim().min(1, "is required").max(REFUND_REASON_MAX, `must be at most ${REFUND_REASON_MAX} characters`),
+});
+export type CreateRefundRequest = z.infer<typeof createRefundRequestSchema>;
+
+export const createRefundResponseSchema = z.object({
+  refund: panelRefundSchema,
+  /** What happened, in a sentence the operator is shown. */
+  message: z.string(),
+});
+export type CreateRefundResponse = z.infer<typeof createRefundResponseSchema>;
+
+export const createRefundEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/admin/orders/{id}/refunds",
+  area: "orders",
+  access: "admin",
+  summary: "Refund lines of a storefront order (or all of it) through Stripe, never twice",
+  description:
+    "`{id}` is any line of the storefront order. One Stripe refund on the order's payment intent, its idempotency key the refund's id. Each line's amount is reserved first, so refunds asked at once never exceed what was paid (409 naming the line). The answer says whether Stripe made it (succeeded), refused it (failed), is finishing it (pending) or gave no definite answer (unknown: settled by listing the payment intent's refunds, never by refunding again).",
+  params: z.object({ id: z.string() }),
+  body: createRefundRequestSchema,
+  bodyExample: { lines: [{ orderId: "0193a0c4-5b6e-7f00-8000-000000000002" }], reason: "Arrived broken: the buyer sent a photo" },
+  success: { status: 201, description: "The refund and its outcome", schema: createRefundResponseSchema },
+  errors: [400, 404, 409, 422],
+  invalidates: ["orders", "financials", "vendors", "dashboard"],
 });

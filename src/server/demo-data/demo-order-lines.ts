@@ -11,6 +11,9 @@ const PART_REFUND_EVERY = 50;
 /** The storefront's order id of the demo's `n`th order (docs/integration.md: one row per order line). */
 export const demoOrderId = (n: number) => `ord_demo_${String(n).padStart(5, "0")}`;
 
+/** The Stripe payment of the demo's `n`th order (every line of it): refunds from the panel are made on it. */
+export const demoPayment = (n: number) => ({ paymentIntentId: `pi_demo_${String(n).padStart(5, "0")}`, chargeId: `ch_demo_${String(n).padStart(5, "0")}` });
+
 /**
  * Gives some demo orders a second line, from another artist's product listed by then, bought by
  * the same buyer at the same moment; every other one of those has part of that line refunded.
@@ -34,6 +37,8 @@ export async function addDemoSecondLine(db: Executor, first: Order, n: number, c
       customerEmail: first.customer_email,
       externalOrderId: first.external_order_id,
       externalLineId: "line_2",
+      paymentIntentId: first.payment_intent_id,
+      chargeId: first.charge_id,
     },
     clock,
   );

@@ -21,6 +21,12 @@ describe.each(testBackends())("demo seed on $kind", (backend) => {
       expect(summary.orders).toBeGreaterThan(800);
       expect(summary.refunded + summary.cancelled).toBeGreaterThan(0);
       expect(await compareRollups(t.db)).toEqual([]);
+      // Refunds from the panel in every state, one netted from the artist's next payout (demo-refunds.ts).
+      const refundStates = await t.db.selectFrom("refunds").select("status").distinct().execute();
+      expect(refundStates.map((r) => r.status).sort()).toEqual(["failed", "pending", "succeeded", "unknown"]);
+      expect(await t.db.selectFrom("order_refunds").select("id").where("netted_payout_id", "is not", null).execute()).toHaveLength(1);
+      const held = await t.db.selectFrom("orders").select("refund_reserved_cents").where("refund_reserved_cents", ">", 0).execute();
+      expect(held).toHaveLength(2);
 
       const c = await readCounters(t.db);
       expect(c.vendors_total).toBe(60);

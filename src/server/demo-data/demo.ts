@@ -11,7 +11,8 @@ import { ensureDefaultSettings } from "../domain/settings/settings.queries.ts";
 import type { DB, NewErrorLog, PayoutAccountStatus, Product, Vendor } from "../platform/db/schema.ts";
 import { seedDemoAnnouncements } from "./demo-announcements.ts";
 import { seedDemoCatalogue } from "./demo-catalogue.ts";
-import { addDemoSecondLine, demoOrderId } from "./demo-order-lines.ts";
+import { addDemoSecondLine, demoOrderId, demoPayment } from "./demo-order-lines.ts";
+import { seedDemoRefunds } from "./demo-refunds.ts";
 import { seedDemoFeatured } from "./demo-featured.ts";
 import { seedDemoApiKeys } from "./demo-integrations.ts";
 import { seedDemoIncomingEvents } from "./demo-incoming-events.ts";
@@ -207,6 +208,7 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
             customerEmail: emailFor(buyer, "example.com", String(rand.int(1, 99))),
             externalOrderId: demoOrderId(summary.orders),
             externalLineId: "line_1",
+            ...demoPayment(summary.orders),
           },
           options.clock,
         );
@@ -223,6 +225,9 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
         }
       }
     }
+
+    // Refunds from the panel in every state: made, made after a payout (netted), refused, unknown (demo-refunds.ts).
+    await seedDemoRefunds(trx, { now, adminEmail: options.adminEmail ?? "admin@hki.global" });
 
     // Subscriptions: every artist store pays monthly; older stores on the legacy price;
     // inactive stores cancelled theirs.

@@ -283,6 +283,20 @@ const RECIPES: Record<string, Recipe> = {
     });
     return { path: `/api/admin/vendors/${a.vendor_id}/payout-account/refresh` };
   },
+  // A refund from the panel (docs/product.md "Refunds from the panel"): one dollar of a paid demo line, through the fake Stripe.
+  "POST /api/admin/orders/:id/refunds": async (ctx) => {
+    const line = await ctx.database.db
+      .selectFrom("orders")
+      .select("id")
+      .where("status", "=", "paid")
+      .where("payment_intent_id", "is not", null)
+      .where("gross_cents", ">", 1_000)
+      .where("refund_reserved_cents", "=", 0)
+      .orderBy("id")
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    return { path: `/api/admin/orders/${line.id}/refunds`, json: { lines: [{ orderId: line.id, amountCents: 100 }], reason: "Coverage: one dollar back" } };
+  },
   // The featured artist (docs/product.md §18.1): an active artist that is not an internal store.
   "POST /api/admin/featured-artist": async (ctx) => ({ path: "/api/admin/featured-artist", json: { vendorId: await anArtistToFeature(ctx), duration: 7 } }),
   "DELETE /api/admin/featured-artist/current": async (ctx, admin) => {

@@ -32,6 +32,21 @@ export type FakeTransferFault = "500-after-create" | "500" | "timeout-after-crea
 /** Stripe's refusal of a transfer to an account without the transfers capability. */
 export const TRANSFER_REFUSAL = "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments";
 
+export interface FakeRefund {
+  id: string;
+  amount: number;
+  payment_intent: string;
+  status: "succeeded" | "pending" | "failed";
+  metadata: Record<string, string>;
+  idempotencyKey: string | null;
+  /** Unix seconds. */
+  created: number;
+  madeAtMs: number;
+}
+
+/** What the fake does with one refund request: as transfers (FakeTransferFault), "refuse" answering Stripe's 400 for an amount over what is left. */
+export type FakeRefundFault = FakeTransferFault;
+
 export interface FakeAccount {
   id: string;
   charges_enabled: boolean;
@@ -77,6 +92,22 @@ export interface FakeStripeServer {
    * Stripe reads it) and sent only when the returned function is called (a list answered late).
    */
   holdNextList(): () => void;
+  /** Refunds made (one per idempotency key: a replayed key adds none). */
+  refunds: FakeRefund[];
+  /** Every refund request received, replays included. */
+  refundCalls: number;
+  /** What each payment intent charged: a refund beyond what is left of it is refused (400), as Stripe does. Unknown intents: any amount. */
+  paymentIntents: Map<string, number>;
+  /** Decides a fault per refund request; null: answer normally. */
+  refundFault: ((request: { paymentIntent: string; idempotencyKey: string | null; replay: boolean }) => FakeRefundFault | null) | null;
+  /** The status a new refund is made with (default succeeded). */
+  refundStatus: FakeRefund["status"];
+  /** `GET /v1/refunds` requests received. */
+  refundListCalls: number;
+  /** The next N `GET /v1/refunds` requests answer 500. */
+  refundListFailNext: number;
+  /** Sum of the refunds of one payment intent that did not fail. */
+  refundedOf(paymentIntent: string): number;
   /** Delay before each answer, ms. */
   latencyMs: number;
   /** The time (ms) a transfer is stamped `created` with: a test's clock, so `created[gte]` agrees with it (the list's lag stays in real time). */
@@ -126,7 +157,10 @@ function parseForm(text: string): { fields: Record<string, string>; metadata: Re
  * again answers the stored result, as Stripe does, a stored 500 included), connected accounts,
  * refused destinations, 429 rate limits, requests that time out before or after the transfer was
  * made, 500s after making it, and `GET /v1/transfers` filtered by `transfer_group`,
- * `destination` and `created[gte]`, newest first, in pages (`limit`, `starting_after`, `has_more`).
+ * `destination` and `created[gte]`, newest first, in pages (`limit`, `starting_after`, `has_more`);
+ * refunds on payment intents as the panel makes them: idempotent replays (a stored 500 included),
+ * 500s after making the refund, timeouts before or after it, refusals beyond what is left of the
+ * payment, and `GET /v1/refunds?payment_intent=` newest first.
  */
 export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<FakeStripeServer> {
   const pending = new Set<ServerResponse>();
@@ -155,6 +189,14 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
       listGates.push(new Promise<void>((resolve) => (release = resolve)));
       return release;
     },
+    refunds: [],
+    refundCalls: 0,
+    paymentIntents: new Map(),
+    refundFault: null,
+    refundStatus: "succeeded",
+    refundListCalls: 0,
+    refundListFailNext: 0,
+    refundedOf: (pi) => state.refunds.filter((r) => r.payment_intent === pi && r.status !== "failed").reduce((sum, r) => sum + r.amount, 0),
     latencyMs: 0,
     now: () => Date.now(),
     paidTo: (destination) => state.transfers.filter((t) => t.destination === destination).reduce((s, t) => s + t.amount, 0),
@@ -271,6 +313,94 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
     return { status: 200, body: JSON.stringify({ object: "list", url: "/v1/transfers", has_more: list.length > limit, data: page.map(transferObject) }) };
   };
 
+  let nextRefund = 1;
+  const refundObject = (r: FakeRefund) => ({
+    id: r.id,
+    object: "refund",
+    amount: r.amount,
+    currency: "usd",
+    payment_intent: r.payment_intent,
+    status: r.status,
+    metadata: r.metadata,
+    created: r.created,
+    failure_reason: r.status === "failed" ? "unknown" : null,
+  });
+
+  /** `POST /v1/refunds`: one refund per idempotency key (a replay answers what was stored, a 500 included), refused beyond what is left of the payment. */
+  const refund = (body: string, idempotencyKey: string | null, res: ServerResponse): { status: number; body: string } | null => {
+    state.refundCalls += 1;
+    const { fields, metadata } = parseForm(body);
+    const params = JSON.stringify([fields, metadata]);
+    const paymentIntent = fields.payment_intent ?? "";
+    const stored = idempotencyKey ? answers.get(`refund:${idempotencyKey}`) : undefined;
+    const fault = state.refundFault?.({ paymentIntent, idempotencyKey, replay: stored !== undefined }) ?? null;
+    if (fault === "hang") {
+      hold(res);
+      return null;
+    }
+    if (stored) {
+      if (stored.params !== params) return error(400, "idempotency_error", `Keys for idempotent requests can only be used with the same parameters they were first used with.`);
+      res.setHeader("idempotent-replayed", "true");
+      if (fault === "timeout-after-create") {
+        hold(res);
+        return null;
+      }
+      return { status: stored.status, body: stored.body };
+    }
+    const charged = state.paymentIntents.get(paymentIntent);
+    const amount = Number(fields.amount);
+    let answer: { status: number; body: string };
+    if (!paymentIntent) answer = error(400, "invalid_request_error", "Missing required param: payment_intent.");
+    else if (!fields.amount || !/^\d+$/.test(fields.amount) || amount <= 0) answer = error(400, "invalid_request_error", "Invalid positive integer: amount.");
+    else if (fault === "500") answer = error(500, "api_error", "An unknown error occurred while processing your request. Please try again later.");
+    else if (fault === "refuse" || (charged !== undefined && amount > charged - state.refundedOf(paymentIntent))) {
+      const left = charged === undefined ? 0 : charged - state.refundedOf(paymentIntent);
+      answer = error(400, "invalid_request_error", `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`, "amount_too_large");
+    } else {
+      const r: FakeRefund = {
+        id: `re_fake${String(nextRefund++).padStart(8, "0")}`,
+        amount,
+        payment_intent: paymentIntent,
+        status: state.refundStatus,
+        metadata,
+        idempotencyKey,
+        created: Math.floor(state.now() / 1000),
+        madeAtMs: Date.now(),
+      };
+      state.refunds.push(r);
+      answer =
+        fault === "500-after-create"
+          ? error(500, "api_error", "An unknown error occurred while processing your request. Please try again later.")
+          : { status: 200, body: JSON.stringify(refundObject(r)) };
+    }
+    if (idempotencyKey) answers.set(`refund:${idempotencyKey}`, { params, ...answer });
+    if (fault === "timeout-after-create") {
+      hold(res);
+      return null;
+    }
+    return answer;
+  };
+
+  /** `GET /v1/refunds?payment_intent=&limit=&starting_after=`: newest first, as Stripe lists; `listLagMs` applies. */
+  const listRefunds = (query: URLSearchParams): { status: number; body: string } => {
+    state.refundListCalls += 1;
+    if (state.refundListFailNext > 0) {
+      state.refundListFailNext -= 1;
+      return error(500, "api_error", "An unknown error occurred while processing your request. Please try again later.");
+    }
+    const paymentIntent = query.get("payment_intent");
+    const limit = Math.min(100, Math.max(1, Number(query.get("limit") ?? 10) || 10));
+    const startingAfter = query.get("starting_after");
+    const visibleBefore = Date.now() - state.listLagMs;
+    let list = state.refunds.filter((r) => (paymentIntent === null || r.payment_intent === paymentIntent) && r.madeAtMs <= visibleBefore).reverse();
+    if (startingAfter) {
+      const at = list.findIndex((r) => r.id === startingAfter);
+      if (at < 0) return error(400, "invalid_request_error", `No such refund: '${startingAfter}'`, "resource_missing");
+      list = list.slice(at + 1);
+    }
+    return { status: 200, body: JSON.stringify({ object: "list", url: "/v1/refunds", has_more: list.length > limit, data: list.slice(0, limit).map(refundObject) }) };
+  };
+
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     state.requests.push({ method: req.method ?? "", path: req.url ?? "", authorization: req.headers.authorization });
     const chunks: Buffer[] = [];
@@ -296,6 +426,11 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
         } else if (path === "/v1/transfers" && req.method === "POST") {
           const key = req.headers["idempotency-key"];
           answer = transfer(Buffer.concat(chunks).toString("utf8"), typeof key === "string" ? key : null, res);
+        } else if (path === "/v1/refunds" && req.method === "GET") {
+          answer = listRefunds(new URLSearchParams(search));
+        } else if (path === "/v1/refunds" && req.method === "POST") {
+          const key = req.headers["idempotency-key"];
+          answer = refund(Buffer.concat(chunks).toString("utf8"), typeof key === "string" ? key : null, res);
         } else if (path.startsWith("/v1/accounts/") && req.method === "GET") {
           const id = decodeURIComponent(path.slice("/v1/accounts/".length));
           const account = state.accounts.get(id);

@@ -25,6 +25,9 @@ export interface PlaceOrderInput {
   /** The storefront's order and line this order is (migration 023). */
   externalOrderId?: string | null;
   externalLineId?: string | null;
+  /** The Stripe payment intent and charge the buyer paid with (migration 028): refunds and disputes find the order by them. */
+  paymentIntentId?: string | null;
+  chargeId?: string | null;
 }
 
 /** Platform fee of an order: the gross at the rate in force, rounded to the nearest cent. */
@@ -68,6 +71,9 @@ export async function placeOrder(db: Executor, input: PlaceOrderInput, clock: Cl
       updated_at: createdAt,
       external_order_id: input.externalOrderId ?? null,
       external_line_id: input.externalLineId ?? null,
+      payment_intent_id: input.paymentIntentId ?? null,
+      charge_id: input.chargeId ?? null,
+      refund_reserved_cents: 0,
     };
     await trx.insertInto("orders").values(order).execute();
     await applyPaidOrder(trx, order, 1);
@@ -139,6 +145,10 @@ export interface PartRefundInput {
   /** When the refund was made (its day is the refund's day in the overview). */
   refundedAt: Date | string;
   reason?: string | null;
+  /** The panel's refund this is (ledger/refunds.ts); absent for the storefront's own. */
+  panelRefundId?: string | null;
+  /** The payout that had already carried the line: the artist's share comes off their next payout. */
+  nettedPayoutId?: string | null;
 }
 
 /**
@@ -170,7 +180,16 @@ export async function refundOrderPart(db: Executor, orderId: string, input: Part
     if (Number(updated.numUpdatedRows) !== 1) throw new LedgerError("invalid_state", `Order ${orderId} changed meanwhile: try again`);
     await trx
       .insertInto("order_refunds")
-      .values({ id: newId(), order_id: orderId, external_refund_id: input.refundId, amount_cents: input.amountCents, refunded_at: refundedAt, reason: input.reason ?? null })
+      .values({
+        id: newId(),
+        order_id: orderId,
+        external_refund_id: input.refundId,
+        amount_cents: input.amountCents,
+        refunded_at: refundedAt,
+        reason: input.reason ?? null,
+        panel_refund_id: input.panelRefundId ?? null,
+        netted_payout_id: input.nettedPayoutId ?? null,
+      })
       .execute();
     await addToDailyPlatformTotals(trx, dayOf(refundedAt), { refundsCents: input.amountCents });
     // The sale stays a sale of the remainder: gross and fee move by the difference, on the order's day.

@@ -221,6 +221,8 @@ async function payOrder(c: EventContext, data: OrderPaidData): Promise<AppliedOu
         customerEmail: data.customerEmail,
         externalOrderId: data.orderId,
         externalLineId: line.lineId,
+        paymentIntentId: data.paymentIntentId ?? null,
+        chargeId: data.chargeId ?? null,
       },
       c.clock,
     );

@@ -179,7 +179,7 @@ describe.each(testDatabaseKinds)("orders API (%s)", (kind) => {
       artistNet: charged - 2 - Math.round((charged - 2) * 10) / 100,
       feeRateBasisPoints: 1000,
     });
-    expect(detail.refunds).toEqual([{ refundId: "re_7", amount: 2, refundedAt: expect.any(String), reason: "Arrived broken" }]);
+    expect(detail.refunds).toEqual([{ refundId: "re_7", amount: 2, refundedAt: expect.any(String), reason: "Arrived broken", by: null, nettedFromNextPayout: false }]);
     expect(detail.timeline.map((e) => [e.kind, e.amount])).toEqual([
       ["placed", charged],
       ["refunded", 2],

@@ -169,22 +169,3 @@ export async function readVendorCard(db: Executor, vendorId: string): Promise<{ 
   const row = await db.selectFrom("vendors").select(["id", "name", "slug", "is_active"]).where("id", "=", vendorId).executeTakeFirst();
   return row === undefined ? undefined : { ...row, is_active: Number(row.is_active) };
 }
-
-export interface OrderRefundRow {
-  external_refund_id: string;
-  amount_cents: number;
-  refunded_at: string;
-  reason: string | null;
-}
-
-/** The part refunds of one order line, oldest first. */
-export async function readOrderRefunds(db: Executor, orderId: string): Promise<OrderRefundRow[]> {
-  const rows = await db
-    .selectFrom("order_refunds")
-    .select(["external_refund_id", "amount_cents", "refunded_at", "reason"])
-    .where("order_id", "=", orderId)
-    .orderBy("refunded_at")
-    .orderBy("id")
-    .execute();
-  return rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents) }));
-}

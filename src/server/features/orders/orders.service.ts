@@ -3,6 +3,9 @@ import type { Executor } from "../../platform/db/executor.ts";
 import { invalidField, notFound } from "../../platform/http/http-error.ts";
 import { encodeKeyset, keysetPage, readKeyset } from "../../platform/http/keyset-cursor.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
+import { payoutThatCarried } from "../../domain/ledger/refunds.ts";
+import { refundableCents, toPanelRefund } from "./refunds.service.ts";
+import { findRefundableLine, readLineRefunds, readRefundableLines, readRefundsOfPayment, type RefundWithLines } from "./refunds.queries.ts";
 import {
   findOrderRow,
   type OrderPosition,
@@ -11,7 +14,6 @@ import {
   type OrderSortSpec,
   readNarrowedKeys,
   readOrderLines,
-  readOrderRefunds,
   readVendorCard,
   readWalkedPage,
   readRowsByIds,
@@ -123,15 +125,27 @@ export async function readOrderPage(db: Executor, filters: OrdersFilters, sort: 
   return { rows: page.map(toListItem), next: nextCursor };
 }
 
-/** The line's history, oldest first: placed, each part refund, then a whole refund or the cancellation. */
-function timelineOf(order: OrderRow, refunds: OrderDetail["refunds"]): OrderEvent[] {
-  const events: OrderEvent[] = [{ kind: "placed", at: order.created_at, amount: dollars(order.gross_cents + order.refunded_cents), refundId: null, reason: null }];
-  for (const r of refunds) events.push({ kind: "refunded", at: r.refundedAt, amount: r.amount, refundId: r.refundId, reason: r.reason });
+const step = (e: Pick<OrderEvent, "kind" | "at" | "amount"> & Partial<OrderEvent>): OrderEvent => ({ refundId: null, reason: null, by: null, nettedFromNextPayout: false, note: null, ...e });
+
+/**
+ * The line's history, oldest first: placed, each refund made (by whom, netted or not), the panel's
+ * refunds of the line not settled or failed, then a whole refund or the cancellation.
+ */
+function timelineOf(order: OrderRow, refunds: OrderDetail["refunds"], panelRefunds: RefundWithLines[]): OrderEvent[] {
+  const events: OrderEvent[] = [step({ kind: "placed", at: order.created_at, amount: dollars(order.gross_cents + order.refunded_cents) })];
+  for (const r of refunds) events.push(step({ kind: "refunded", at: r.refundedAt, amount: r.amount, refundId: r.refundId, reason: r.reason, by: r.by, nettedFromNextPayout: r.nettedFromNextPayout }));
+  for (const { refund, lines } of panelRefunds) {
+    const mine = lines.find((l) => l.order_id === order.id);
+    if (!mine || refund.status === "succeeded") continue;
+    const common = { amount: dollars(mine.amount_cents), refundId: refund.stripe_refund_id, reason: refund.reason, by: refund.created_by_email, note: refund.failure_reason };
+    if (refund.status === "failed") events.push(step({ kind: "refund_failed", at: refund.updated_at, ...common }));
+    else events.push(step({ kind: "refund_requested", at: refund.created_at, ...common }));
+  }
   // A line refunded whole by the storefront's order.refunded keeps its amount and has no refund row:
   // the rest went back when its status changed. A part refund that took all of it left nothing.
-  if (order.status === "refunded" && order.gross_cents > 0) events.push({ kind: "refunded", at: order.updated_at, amount: dollars(order.gross_cents), refundId: null, reason: null });
-  if (order.status === "cancelled") events.push({ kind: "cancelled", at: order.updated_at, amount: null, refundId: null, reason: null });
-  return events;
+  if (order.status === "refunded" && order.gross_cents > 0) events.push(step({ kind: "refunded", at: order.updated_at, amount: dollars(order.gross_cents) }));
+  if (order.status === "cancelled") events.push(step({ kind: "cancelled", at: order.updated_at, amount: null }));
+  return events.sort((a, b) => (a.kind === "placed" ? -1 : b.kind === "placed" ? 1 : a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
 
 /** The Orders screen (docs/product.md "Orders"): the list and one line's detail, read-only. */
@@ -151,13 +165,27 @@ export class OrdersService {
   async detail(id: string): Promise<OrderDetail> {
     const order = await findOrderRow(this.db, id);
     if (!order) throw notFound("Order not found");
-    const [vendor, refundRows, lines] = await Promise.all([
+    const [vendor, refundRows, lines, payment, carried] = await Promise.all([
       readVendorCard(this.db, order.vendor_id),
-      readOrderRefunds(this.db, id),
+      readLineRefunds(this.db, id),
       order.external_order_id === null ? Promise.resolve([order]) : readOrderLines(this.db, order.external_order_id),
+      findRefundableLine(this.db, id),
+      payoutThatCarried(this.db, order.vendor_id, order.created_at),
     ]);
-    if (!vendor) throw notFound("Order not found");
-    const refunds = refundRows.map((r) => ({ refundId: r.external_refund_id, amount: dollars(r.amount_cents), refundedAt: r.refunded_at, reason: r.reason }));
+    if (!vendor || !payment) throw notFound("Order not found");
+    const paymentIntentId = payment.payment_intent_id;
+    const [panelRefunds, refundableLines] = await Promise.all([
+      paymentIntentId === null ? Promise.resolve([]) : readRefundsOfPayment(this.db, paymentIntentId),
+      order.external_order_id === null ? Promise.resolve([payment]) : readRefundableLines(this.db, order.external_order_id),
+    ]);
+    const refunds = refundRows.map((r) => ({
+      refundId: r.external_refund_id,
+      amount: dollars(r.amount_cents),
+      refundedAt: r.refunded_at,
+      reason: r.reason,
+      by: r.created_by_email,
+      nettedFromNextPayout: r.netted_payout_id !== null,
+    }));
     const paid = order.status === "paid";
     const refundedWhole = order.status === "refunded" ? order.gross_cents : 0;
     return {
@@ -171,8 +199,12 @@ export class OrdersService {
         feeRateBasisPoints: order.fee_rate_basis_points,
       },
       refunds,
-      timeline: timelineOf(order, refunds),
+      timeline: timelineOf(order, refunds, panelRefunds),
       siblings: lines.map(toListItem),
+      paymentIntentId,
+      refundable: refundableLines.filter((l) => l.payment_intent_id === paymentIntentId).map((l) => ({ orderId: l.id, amount: dollars(paymentIntentId === null ? 0 : refundableCents(l)) })),
+      panelRefunds: panelRefunds.map(toPanelRefund),
+      carriedBy: carried ? { payoutId: carried.id, status: carried.status, transferId: carried.stripe_transfer_id, paidAt: carried.paid_at } : null,
     };
   }
 }

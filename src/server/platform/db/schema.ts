@@ -143,6 +143,11 @@ export interface OrdersTable {
   /** The storefront's order and line this row is (migration 023): one row per line, linked by the order. */
   external_order_id: Generated<string | null>;
   external_line_id: Generated<string | null>;
+  /** The Stripe payment of the storefront order (migration 028): refunds are made on the payment intent, disputes name the charge. */
+  payment_intent_id: Generated<string | null>;
+  charge_id: Generated<string | null>;
+  /** What refunds asked of Stripe and not yet settled hold of the line (migration 028); never more than gross_cents. */
+  refund_reserved_cents: Generated<number>;
 }
 
 /** A refund the storefront made of one order row, by its refund id (migration 023). */
@@ -153,6 +158,38 @@ export interface OrderRefundsTable {
   amount_cents: number;
   refunded_at: string;
   reason: string | null;
+  /** The panel's refund it came from (migration 028); null for the storefront's own. */
+  panel_refund_id: Generated<string | null>;
+  /** The payout that had already carried the line when it was refunded: the artist's share came off their next payout. */
+  netted_payout_id: Generated<string | null>;
+}
+
+/** `unknown`: Stripe may or may not have made the refund; settled only by listing the payment intent's refunds. */
+export type RefundStatus = "pending" | "succeeded" | "failed" | "unknown";
+
+/** A refund asked from the panel (migration 028); its id is the idempotency key and Stripe's `metadata.refund_id`. */
+export interface RefundsTable {
+  id: string;
+  payment_intent_id: string;
+  external_order_id: string | null;
+  amount_cents: number;
+  reason: string;
+  status: RefundStatus;
+  stripe_refund_id: string | null;
+  failure_reason: string | null;
+  created_by: string | null;
+  created_by_email: string;
+  created_at: string;
+  updated_at: string;
+  checked_at: string | null;
+  state_version: Generated<number>;
+}
+
+/** The lines a panel refund takes money from. */
+export interface RefundLinesTable {
+  refund_id: string;
+  order_id: string;
+  amount_cents: number;
 }
 
 export interface SubscriptionsTable {
@@ -806,6 +843,8 @@ export interface DB {
   storefront_events: StorefrontEventsTable;
   storefront_versions: StorefrontVersionsTable;
   order_refunds: OrderRefundsTable;
+  refunds: RefundsTable;
+  refund_lines: RefundLinesTable;
   incoming_events: IncomingEventsTable;
   incoming_versions: IncomingVersionsTable;
   deleted_provider_accounts: DeletedProviderAccountsTable;
@@ -821,6 +860,7 @@ export type NewVendor = Insertable<VendorsTable>;
 export type VendorUpdate = Updateable<VendorsTable>;
 export type Product = Selectable<ProductsTable>;
 export type Order = Selectable<OrdersTable>;
+export type Refund = Selectable<RefundsTable>;
 export type ErrorLog = Selectable<ErrorLogsTable>;
 export type Job = Selectable<JobsTable>;
 export type NewErrorLog = Insertable<ErrorLogsTable>;

@@ -1,14 +1,17 @@
+import { useState } from "react";
 import { Link } from "react-router";
 import type { OrderDetail, OrderEvent } from "@contract/orders";
 import { Badge } from "@web/components/ui/badge";
 import { Button } from "@web/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@web/components/ui/dialog";
 import { Spinner } from "@web/components/ui/spinner";
+import { WriteButton } from "@web/components/ui/write-button";
 import { apiErrorMessage } from "@web/lib/api-client";
 import { formatCount, formatCurrency, formatDateTime } from "@web/lib/format";
 import { orderLabel } from "./order-columns";
 import { OrderStatusBadge } from "./order-status";
 import { useOrderDetail } from "./orders-api";
+import { RefundDialog } from "./refund-dialog";
 
 interface OrderDrawerProps {
   /** The order line open (`?order=` in the URL), or null. */
@@ -30,7 +33,13 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
   );
 }
 
-const EVENT_TITLES: Record<OrderEvent["kind"], string> = { placed: "Placed", refunded: "Refunded", cancelled: "Cancelled" };
+const EVENT_TITLES: Record<OrderEvent["kind"], string> = {
+  placed: "Placed",
+  refunded: "Refunded",
+  refund_requested: "Refund asked of Stripe",
+  refund_failed: "Refund not made",
+  cancelled: "Cancelled",
+};
 
 function Timeline({ events }: { events: OrderEvent[] }) {
   return (
@@ -41,12 +50,29 @@ function Timeline({ events }: { events: OrderEvent[] }) {
           <li key={`${e.kind}-${e.at}-${i}`} data-testid={`order-event-${e.kind}`}>
             <span className="font-medium">{EVENT_TITLES[e.kind]}</span>
             {e.amount !== null && <> · {formatCurrency(e.amount)}</>} · <time dateTime={e.at}>{formatDateTime(e.at)}</time>
-            {e.refundId && <span className="block text-gray-600">Refund {e.refundId}</span>}
+            {e.by && <span className="block text-gray-700">By {e.by}</span>}
+            {e.refundId && <span className="block text-gray-600">Stripe refund {e.refundId}</span>}
             {e.reason && <span className="block text-gray-700">Reason: {e.reason}</span>}
+            {e.nettedFromNextPayout && <span className="block text-amber-800">Netted: the artist was already paid for this line; their share comes off their next payout</span>}
+            {e.note && <span className="block text-gray-600">{e.note}</span>}
           </li>
         ))}
       </ol>
     </section>
+  );
+}
+
+function RefundAction({ detail, orderId }: { detail: OrderDetail; orderId: string }) {
+  const [open, setOpen] = useState(false);
+  const left = detail.refundable.reduce((s, r) => s + r.amount, 0);
+  const refusal = detail.paymentIntentId === null ? "The storefront did not name this order's Stripe payment: refund it in Stripe's dashboard" : left <= 0 ? "Nothing is left to refund" : undefined;
+  return (
+    <>
+      <WriteButton size="sm" variant="outline" refusal={refusal} onClick={() => setOpen(true)}>
+        Refund…
+      </WriteButton>
+      {open && <RefundDialog detail={detail} lineId={orderId} open={open} onClose={() => setOpen(false)} />}
+    </>
   );
 }
 
@@ -59,6 +85,9 @@ function Body({ detail, orderId, onOpen, onOnlyVendor }: { detail: OrderDetail; 
         <span className="text-sm text-gray-700">
           {order.productName} × {formatCount(order.quantity)} · {order.customerEmail ?? "buyer unknown"}
         </span>
+        <span className="ml-auto">
+          <RefundAction detail={detail} orderId={orderId} />
+        </span>
       </div>
       <section aria-label="Amounts">
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
@@ -69,6 +98,12 @@ function Body({ detail, orderId, onOpen, onOnlyVendor }: { detail: OrderDetail; 
         </dl>
       </section>
       <Timeline events={detail.timeline} />
+      {detail.carriedBy && (
+        <p className="text-sm text-gray-700" data-testid="order-payout">
+          The artist's share was carried by payout {detail.carriedBy.transferId ?? detail.carriedBy.payoutId} ({detail.carriedBy.status}
+          {detail.carriedBy.paidAt ? `, ${formatDateTime(detail.carriedBy.paidAt)}` : ""}).
+        </p>
+      )}
       <section aria-label="Artist" className="grid gap-1">
         <h3 className="text-sm font-semibold">Artist</h3>
         <p>

@@ -1,8 +1,9 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { type OrderSort, type OrderStatus, getOrderEndpoint, listOrdersEndpoint } from "@contract/orders";
+import { type CreateRefundRequest, type OrderSort, type OrderStatus, createRefundEndpoint, getOrderEndpoint, listOrdersEndpoint } from "@contract/orders";
 import { listAdminVendorsEndpoint } from "@contract/vendors";
 import { callApi } from "@web/lib/api-client";
 import { queryKeys } from "@web/lib/query-keys";
+import { useApiMutation } from "@web/lib/use-api-mutation";
 
 export const ORDERS_PAGE_SIZE = 50;
 
@@ -54,4 +55,9 @@ export function useArtistOptions(search: string) {
     queryFn: ({ signal }) => callApi(listAdminVendorsEndpoint, { query: { search, limit: 8 } }, { signal }),
     placeholderData: keepPreviousData,
   });
+}
+
+/** Refund lines of a storefront order (or all of it) through Stripe; the order, financials and the artist's figures refresh. */
+export function useCreateRefund() {
+  return useApiMutation(createRefundEndpoint, (v: { id: string; body: CreateRefundRequest }) => ({ params: { id: v.id }, body: v.body }));
 }

@@ -37,12 +37,19 @@ const detail: OrderDetail = {
   order: order({ refundedInParts: 20, amount: 60, fee: 6 }),
   vendor: { id: "v1", name: "Moon Studio", slug: "moon-studio", isActive: true },
   amounts: { charged: 80, refunded: 20, platformFee: 6, artistNet: 54, feeRateBasisPoints: 1000 },
-  refunds: [{ refundId: "re_9", amount: 20, refundedAt: "2026-11-03T09:00:00.000Z", reason: "Arrived broken" }],
+  refunds: [{ refundId: "re_9", amount: 20, refundedAt: "2026-11-03T09:00:00.000Z", reason: "Arrived broken", by: "ops@hki.global", nettedFromNextPayout: true }],
   timeline: [
-    { kind: "placed", at: "2026-11-01T10:00:00.000Z", amount: 80, refundId: null, reason: null },
-    { kind: "refunded", at: "2026-11-03T09:00:00.000Z", amount: 20, refundId: "re_9", reason: "Arrived broken" },
+    { kind: "placed", at: "2026-11-01T10:00:00.000Z", amount: 80, refundId: null, reason: null, by: null, nettedFromNextPayout: false, note: null },
+    { kind: "refunded", at: "2026-11-03T09:00:00.000Z", amount: 20, refundId: "re_9", reason: "Arrived broken", by: "ops@hki.global", nettedFromNextPayout: true, note: null },
   ],
   siblings: [order({ refundedInParts: 20, amount: 60 }), order({ id: "o2", externalLineId: "line_2", vendorId: "v2", vendorName: "Sun Prints", productName: "Sun Print", amount: 30 })],
+  paymentIntentId: "pi_100",
+  refundable: [
+    { orderId: "o1", amount: 60 },
+    { orderId: "o2", amount: 30 },
+  ],
+  panelRefunds: [],
+  carriedBy: { payoutId: "po1", status: "paid", transferId: "tr_1", paidAt: "2026-11-02T09:00:00.000Z" },
 };
 
 function renderPage(url: string) {
@@ -147,8 +154,13 @@ describe("OrdersPage", () => {
     expect(within(dialog).getByTestId("order-refunded")).toHaveTextContent("$20.00");
     expect(within(dialog).getByTestId("order-artist-net")).toHaveTextContent("$54.00");
     const timeline = within(dialog).getByRole("region", { name: "Timeline" });
-    expect(within(timeline).getByTestId("order-event-refunded")).toHaveTextContent("Refund re_9");
+    expect(within(timeline).getByTestId("order-event-refunded")).toHaveTextContent("Stripe refund re_9");
     expect(within(timeline).getByTestId("order-event-refunded")).toHaveTextContent("Reason: Arrived broken");
+    expect(within(timeline).getByTestId("order-event-refunded")).toHaveTextContent("By ops@hki.global");
+    expect(within(timeline).getByTestId("order-event-refunded")).toHaveTextContent("their share comes off their next payout");
+    expect(within(dialog).getByTestId("order-payout")).toHaveTextContent("payout tr_1");
+    // A viewer sees the refund action refused.
+    expect(within(dialog).getByRole("button", { name: "Refund…" })).toBeDisabled();
     const lines = within(dialog).getByRole("region", { name: "Lines of this order" });
     expect(lines).toHaveTextContent("Sun Prints");
     await user.keyboard("{Escape}");
