@@ -218,6 +218,9 @@ describe.each(testDatabaseKinds)("passkeys (%s)", (kind) => {
     const user = await ctx.createUser({ email: "ops@example.com", role: "admin" });
     await register(user.token, "Laptop");
     const admin = await ctx.createUser({ email: "boss@hki.global", role: "admin" });
+    // The Users tab offers the reset for a passkey alone, as for an authenticator app.
+    const staff = (await (await ctx.request("/api/admin/users?limit=100", { token: admin.token })).json()) as { users: Array<{ email: string; twoStep?: boolean }> };
+    expect(staff.users.find((u) => u.email === user.email)?.twoStep).toBe(true);
     const reset = await ctx.request(`/api/admin/users/${user.id}/two-step/reset`, { method: "POST", token: admin.token });
     expect(reset.status).toBe(200);
     expect(await ctx.database.db.selectFrom("passkeys").select("id").where("user_id", "=", user.id).execute()).toEqual([]);
