@@ -214,6 +214,17 @@ describe.each(testDatabaseKinds)("passkeys (%s)", (kind) => {
     expect(statuses[60]).toBe(429);
   });
 
+  it("limits the passkey ceremonies one address starts (options, each storing a challenge): the 121st in 15 minutes answers 429", async () => {
+    for (let i = 0; i < 120; i++) expect((await post("/api/auth/sign-in/passkey/options")).status).toBe(200);
+    const refused = await post("/api/auth/sign-in/passkey/options");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    ctx.clock.advance(15 * 60_000 + 1000);
+    expect((await post("/api/auth/sign-in/passkey/options")).status).toBe(200);
+    // Expired challenges are cleared as new ones are made: the table does not keep the flood.
+    expect(await ctx.database.db.selectFrom("webauthn_challenges").select("id").execute()).toHaveLength(1);
+  });
+
   it("an admin's two-step reset removes the user's passkeys and the password alone signs in again", async () => {
     const user = await ctx.createUser({ email: "ops@example.com", role: "admin" });
     await register(user.token, "Laptop");
