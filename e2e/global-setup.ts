@@ -14,7 +14,7 @@ const [productionServer, ...productionServerArgs] = serverCommand("build");
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /** Asks the OS for a free port, starting from 3100 so a run is easy to spot in `ss`. */
-async function freePort(preferred = 3100): Promise<number> {
+export async function freePort(preferred = 3100): Promise<number> {
   const tryPort = (port: number) =>
     new Promise<number>((resolve, reject) => {
       const server = createServer();
@@ -32,7 +32,7 @@ async function freePort(preferred = 3100): Promise<number> {
   }
 }
 
-async function waitForHealth(url: string, child: ChildProcess, logFile: string, timeoutMs = 60_000): Promise<void> {
+export async function waitForHealth(url: string, child: ChildProcess, logFile: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`e2e server exited with code ${child.exitCode}:\n${readFileSync(logFile, "utf8")}`);

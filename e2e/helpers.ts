@@ -26,7 +26,7 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await expect(page.getByText("Administrator access required")).toBeVisible();
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
 /** Opens `path` past the gate, signed in as the seeded admin, and waits for the layout. */

@@ -39,7 +39,7 @@ export const adminUserSchema = z.object({
   createdAt: z.string(),
   /** Sessions that are neither revoked nor expired. */
   activeSessions: z.number(),
-  /** Two-step sign-in is on (built-in provider): an admin can reset it. Always sent; absent reads as off. */
+  /** Two-step sign-in is on (an authenticator app or a passkey; built-in provider): an admin can reset it. Always sent; absent reads as off. */
   twoStep: z.boolean().optional(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;

@@ -25,6 +25,17 @@ import {
   twoStepSetupEndpoint,
   twoStepStatusEndpoint,
 } from "./auth.ts";
+import {
+  passkeyListEndpoint,
+  passkeyRegisterEndpoint,
+  passkeyRegistrationOptionsEndpoint,
+  passkeyRemoveEndpoint,
+  passkeyRenameEndpoint,
+  passkeySignInEndpoint,
+  passkeySignInOptionsEndpoint,
+  secondStepPasskeyEndpoint,
+  secondStepPasskeyOptionsEndpoint,
+} from "./auth.ts";
 import { dashboardAttentionEndpoint, dashboardStatsEndpoint } from "./dashboard.ts";
 import { debugAdminEndpoint, testErrorEndpoint } from "./system-debug.ts";
 import { apiReferenceAssetEndpoint, apiReferencePageEndpoint, openApiDocumentEndpoint } from "./api-docs.ts";
@@ -192,6 +203,15 @@ export const apiEndpointsByName = {
   clerkWebhookEndpoint,
   listIncomingEventsEndpoint,
   retryIncomingEventEndpoint,
+  passkeyListEndpoint,
+  passkeyRegistrationOptionsEndpoint,
+  passkeyRegisterEndpoint,
+  passkeyRenameEndpoint,
+  passkeyRemoveEndpoint,
+  passkeySignInOptionsEndpoint,
+  passkeySignInEndpoint,
+  secondStepPasskeyOptionsEndpoint,
+  secondStepPasskeyEndpoint,
 } as const satisfies Record<string, EndpointDefinition>;
 
 export const apiEndpoints: readonly EndpointDefinition[] = Object.values(apiEndpointsByName);

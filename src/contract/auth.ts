@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { identityTextSchema } from "./common.ts";
 import { defineEndpoint } from "./endpoint.ts";
 
 /** Roles a user can hold (docs/product.md §1.3): admin (everything), viewer (read-only), user (no panel access). */
@@ -53,7 +54,12 @@ export const RECOVERY_CODE_COUNT = 10;
  * send back with a code from the authenticator app (or a recovery code) within 5 minutes.
  */
 export const secondStepRequiredSchema = z.object({
-  secondStep: z.object({ challenge: z.string(), expiresAt: z.string() }),
+  secondStep: z.object({
+    challenge: z.string(),
+    expiresAt: z.string(),
+    /** What the second step may be answered with: a passkey, the authenticator app (with its recovery codes). */
+    factors: z.array(z.enum(["passkey", "totp"])),
+  }),
 });
 export type SecondStepRequired = z.infer<typeof secondStepRequiredSchema>;
 
@@ -218,8 +224,8 @@ export const resetUserTwoStepEndpoint = defineEndpoint({
   // Two-step sign-in is the auth area's, whoever resets it; the staff list shows who has it.
   area: "auth",
   access: "admin",
-  summary: "Reset a user's two-step sign-in (lost phone): turned off, recovery codes gone, every session ended",
-  description: "They sign in with their password alone next time and can enrol again. Answers 409 when they have no two-step sign-in.",
+  summary: "Reset a user's two-step sign-in (lost phone): turned off, recovery codes and passkeys gone, every session ended",
+  description: "They sign in with their password alone next time and can enrol again. Answers 409 when they have neither an authenticator app nor a passkey.",
   params: z.object({ id: z.string() }),
   success: { status: 200, description: "How many of their sessions were ended", schema: resetTwoStepResponseSchema },
   errors: [404, 409],
@@ -255,5 +261,244 @@ export const betaVerifyEndpoint = defineEndpoint({
   body: betaVerifyRequestSchema,
   bodyExample: { password: "the beta password" },
   success: { status: 200, description: "The password is right", schema: betaVerifyResponseSchema },
+  errors: [400, 401, 415, 429],
+});
+
+// ---- Passkeys (WebAuthn; docs/product.md "Two-step sign-in") ----------------------------------
+
+/** Longest name of a passkey. */
+export const PASSKEY_NAME_MAX = 60;
+
+const passkeyNameSchema = identityTextSchema({ max: PASSKEY_NAME_MAX, requiredMessage: "name is required" });
+
+/** Base64url text as WebAuthn's JSON carries binary values. */
+const base64url = (max: number) =>
+  z
+    .string()
+    .min(1, "must not be empty")
+    .max(max, `must be at most ${max} characters`)
+    .regex(/^[A-Za-z0-9_-]+$/, "must be base64url");
+
+/** Extension outputs the panel reads (none are asked for but `credProps`); the web sends only these. */
+const clientExtensionResultsSchema = z.strictObject({ credProps: z.strictObject({ rk: z.boolean().optional() }).optional() });
+
+/** What `startRegistration` of @simplewebauthn/browser answers: the new credential and its attestation. */
+export const passkeyRegistrationResponseSchema = z.strictObject({
+  id: base64url(1400),
+  rawId: base64url(1400),
+  type: z.literal("public-key"),
+  response: z.strictObject({
+    clientDataJSON: base64url(8192),
+    attestationObject: base64url(65536),
+    authenticatorData: base64url(65536).optional(),
+    /** "internal", "usb", "hybrid", …; names the panel does not know are dropped. */
+    transports: z.array(z.string().max(32)).max(10).optional(),
+    publicKeyAlgorithm: z.number().int().optional(),
+    publicKey: base64url(8192).optional(),
+  }),
+  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  clientExtensionResults: clientExtensionResultsSchema.optional(),
+});
+export type PasskeyRegistrationResponse = z.infer<typeof passkeyRegistrationResponseSchema>;
+
+/** What `startAuthentication` of @simplewebauthn/browser answers: an assertion signed by the passkey. */
+export const passkeyAuthenticationResponseSchema = z.strictObject({
+  id: base64url(1400),
+  rawId: base64url(1400),
+  type: z.literal("public-key"),
+  response: z.strictObject({
+    clientDataJSON: base64url(8192),
+    authenticatorData: base64url(65536),
+    signature: base64url(8192),
+    userHandle: base64url(1024).optional(),
+  }),
+  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  clientExtensionResults: clientExtensionResultsSchema.optional(),
+});
+export type PasskeyAuthenticationResponse = z.infer<typeof passkeyAuthenticationResponseSchema>;
+
+const credentialDescriptorSchema = z.object({ id: z.string(), type: z.literal("public-key"), transports: z.array(z.string()).optional() });
+const userVerificationSchema = z.enum(["discouraged", "preferred", "required"]);
+
+/** WebAuthn's PublicKeyCredentialCreationOptions as JSON, for `startRegistration`. */
+export const passkeyCreationOptionsSchema = z.object({
+  rp: z.object({ name: z.string(), id: z.string().optional() }),
+  user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
+  challenge: z.string(),
+  pubKeyCredParams: z.array(z.object({ alg: z.number(), type: z.literal("public-key") })),
+  timeout: z.number().optional(),
+  excludeCredentials: z.array(credentialDescriptorSchema).optional(),
+  authenticatorSelection: z
+    .object({
+      authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+      requireResidentKey: z.boolean().optional(),
+      residentKey: userVerificationSchema.optional(),
+      userVerification: userVerificationSchema.optional(),
+    })
+    .optional(),
+  attestation: z.enum(["direct", "enterprise", "indirect", "none"]).optional(),
+  extensions: z.object({ credProps: z.boolean().optional() }).optional(),
+});
+export type PasskeyCreationOptions = z.infer<typeof passkeyCreationOptionsSchema>;
+
+/** WebAuthn's PublicKeyCredentialRequestOptions as JSON, for `startAuthentication`. */
+export const passkeyRequestOptionsSchema = z.object({
+  challenge: z.string(),
+  timeout: z.number().optional(),
+  rpId: z.string().optional(),
+  /** Empty for a sign-in with a passkey alone: the browser offers the passkeys it holds for the site. */
+  allowCredentials: z.array(credentialDescriptorSchema).optional(),
+  userVerification: userVerificationSchema.optional(),
+});
+export type PasskeyRequestOptions = z.infer<typeof passkeyRequestOptionsSchema>;
+
+export const passkeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type Passkey = z.infer<typeof passkeySchema>;
+
+export const passkeyListSchema = z.object({ passkeys: z.array(passkeySchema) });
+export type PasskeyList = z.infer<typeof passkeyListSchema>;
+
+export const passkeyRegisterRequestSchema = z.strictObject({ name: passkeyNameSchema, response: passkeyRegistrationResponseSchema });
+export type PasskeyRegisterRequest = z.infer<typeof passkeyRegisterRequestSchema>;
+
+export const passkeyRenameRequestSchema = z.strictObject({ name: passkeyNameSchema });
+
+export const passkeySignInRequestSchema = z.strictObject({ response: passkeyAuthenticationResponseSchema });
+export type PasskeySignInRequest = z.infer<typeof passkeySignInRequestSchema>;
+
+const signInChallengeSchema = z.string().min(1, "challenge is required").max(100);
+export const secondStepPasskeyOptionsRequestSchema = z.strictObject({ challenge: signInChallengeSchema });
+export const secondStepPasskeyRequestSchema = z.strictObject({ challenge: signInChallengeSchema, response: passkeyAuthenticationResponseSchema });
+export type SecondStepPasskeyRequest = z.infer<typeof secondStepPasskeyRequestSchema>;
+
+const assertionExample = {
+  id: "pQh8U1Q0dW1Vm2s3yW0bYgQ",
+  rawId: "pQh8U1Q0dW1Vm2s3yW0bYgQ",
+  type: "public-key",
+  response: { clientDataJSON: "eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0", authenticatorData: "SZYN5YgOjGh0NBcPZHZgW4", signature: "MEUCIQ" },
+} as const;
+
+export const passkeyListEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/auth/passkeys",
+  area: "auth",
+  access: "signed-in",
+  summary: "The signed-in user's passkeys, oldest first, with when each was last used",
+  success: { status: 200, description: "The user's passkeys", schema: passkeyListSchema },
+});
+
+export const passkeyRegistrationOptionsEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/auth/passkeys/registration-options",
+  area: "auth",
+  access: "signed-in",
+  summary: "Start adding a passkey: WebAuthn creation options with a single-use challenge (5 minutes)",
+  description: "A discoverable credential with user verification is asked for, without attestation. Answers 409 under Clerk (second factors are Clerk's).",
+  success: { status: 200, description: "Options for navigator.credentials.create (JSON)", schema: passkeyCreationOptionsSchema },
+  errors: [409],
+});
+
+export const passkeyRegisterEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/auth/passkeys",
+  area: "auth",
+  access: "signed-in",
+  summary: "Add a passkey: the browser's registration answer, verified, stored under the name given",
+  description:
+    "The answer must be for the challenge of the registration options (once, 5 minutes), made on the panel's origin (PUBLIC_URL) and its host as RP ID, with user verification; otherwise 400 naming `response`. A credential registered already answers 409.",
+  body: passkeyRegisterRequestSchema,
+  bodyExample: {
+    name: "MacBook Touch ID",
+    response: {
+      id: "pQh8U1Q0dW1Vm2s3yW0bYgQ",
+      rawId: "pQh8U1Q0dW1Vm2s3yW0bYgQ",
+      type: "public-key",
+      response: { clientDataJSON: "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0", attestationObject: "o2NmbXRkbm9uZQ" },
+    },
+  },
+  success: { status: 201, description: "The passkey", schema: passkeySchema },
+  errors: [400, 409, 415],
+  invalidates: ["auth", "audit-log"],
+});
+
+export const passkeyRenameEndpoint = defineEndpoint({
+  method: "patch",
+  path: "/api/auth/passkeys/{id}",
+  area: "auth",
+  access: "signed-in",
+  summary: "Rename one of the signed-in user's passkeys",
+  params: z.object({ id: z.string() }),
+  body: passkeyRenameRequestSchema,
+  bodyExample: { name: "YubiKey 5C" },
+  success: { status: 200, description: "The passkey", schema: passkeySchema },
+  errors: [400, 404, 415],
+  invalidates: ["auth", "audit-log"],
+});
+
+export const passkeyRemoveEndpoint = defineEndpoint({
+  method: "delete",
+  path: "/api/auth/passkeys/{id}",
+  area: "auth",
+  access: "signed-in",
+  summary: "Remove one of the signed-in user's passkeys",
+  description: "Answers 409 when it is the user's last second factor and two-step sign-in is required of them.",
+  params: z.object({ id: z.string() }),
+  success: { status: 204, description: "The passkey no longer signs in" },
+  errors: [404, 409],
+  invalidates: ["auth", "audit-log"],
+});
+
+export const passkeySignInOptionsEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/auth/sign-in/passkey/options",
+  area: "auth",
+  access: "public",
+  summary: "Start signing in with a passkey alone: WebAuthn request options with a single-use challenge (5 minutes)",
+  description: "No e-mail: the browser offers the passkeys it holds for the panel. Counted in the sign-in limit per address (429 with Retry-After).",
+  success: { status: 200, description: "Options for navigator.credentials.get (JSON)", schema: passkeyRequestOptionsSchema },
+  errors: [400, 429],
+});
+
+export const passkeySignInEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/auth/sign-in/passkey",
+  area: "auth",
+  access: "public",
+  summary: "Sign in with a passkey alone (it is both factors): answers a bearer token as the password sign-in does",
+  description:
+    "The assertion must answer the options' challenge (once, 5 minutes), on the panel's origin and RP ID, with user verification, from a registered passkey whose signature counter moved forward; otherwise 401. Counted in the sign-in limits (per address, and per account and address once the passkey is known): 429 with Retry-After.",
+  body: passkeySignInRequestSchema,
+  bodyExample: { response: assertionExample },
+  success: { status: 200, description: "The session token, its expiry and the user", schema: signInResponseSchema },
+  errors: [400, 401, 415, 429],
+});
+
+export const secondStepPasskeyOptionsEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/auth/sign-in/second-step/passkey/options",
+  area: "auth",
+  access: "public",
+  summary: "The second step by passkey: WebAuthn request options for the passkeys of the account whose password was right",
+  body: secondStepPasskeyOptionsRequestSchema,
+  bodyExample: { challenge: "the challenge sign-in answered" },
+  success: { status: 200, description: "Options for navigator.credentials.get (JSON)", schema: passkeyRequestOptionsSchema },
+  errors: [400, 401, 415, 429],
+});
+
+export const secondStepPasskeyEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/auth/sign-in/second-step/passkey",
+  area: "auth",
+  access: "public",
+  summary: "Finish a two-step sign-in with one of the account's passkeys",
+  description: "As POST /api/auth/sign-in/second-step, with an assertion for the passkey options' challenge instead of a code. Failures count in the same limits.",
+  body: secondStepPasskeyRequestSchema,
+  bodyExample: { challenge: "the challenge sign-in answered", response: assertionExample },
+  success: { status: 200, description: "The session token, its expiry and the user", schema: signInResponseSchema },
   errors: [400, 401, 415, 429],
 });

@@ -19,7 +19,7 @@ export interface DemoStaffInput {
 }
 
 /**
- * Staff for the demo (docs/product.md §14): a viewer who was invited and accepted, a pending
+ * Staff for the demo (docs/product.md §14): a viewer who was invited and accepted (with two passkeys), a pending
  * invitation, and the audit rows of that story and of a few everyday admin actions, consistent
  * with the data (the disabled vendor is inactive; maintenance mode went on and off again). Every
  * id and time comes from the seed's generator, so the same seed on the same day gives the same rows.
@@ -118,6 +118,30 @@ export async function seedDemoStaff(trx: Transaction<DB>, input: DemoStaffInput)
       after: { isActive: false },
       details: { name: disabled.name, isActive: { from: true, to: false } },
     });
+  }
+  // The viewer's passkeys (docs/product.md "Two-step sign-in"): one used at their last sign-in, one never
+  // used. Their keys are random bytes held by no authenticator: they show in the lists and can be reset.
+  const passkeys = [
+    { name: "Work laptop", addedAt: at(10, 0.5), lastUsedAt: lastSignIn, transports: ["internal"] },
+    { name: "YubiKey", addedAt: at(10, 0.52), lastUsedAt: null, transports: ["usb", "nfc"] },
+  ];
+  for (const passkey of passkeys) {
+    const id = rand.id(passkey.addedAt);
+    await trx
+      .insertInto("passkeys")
+      .values({
+        id,
+        user_id: viewerId,
+        credential_id: Buffer.from(hex() + hex(), "hex").toString("base64url"),
+        public_key: Buffer.from(hex() + hex() + hex(), "hex").toString("base64url"),
+        counter: passkey.lastUsedAt === null ? 0 : 7,
+        transports: JSON.stringify(passkey.transports),
+        name: passkey.name,
+        created_at: iso(passkey.addedAt),
+        last_used_at: passkey.lastUsedAt === null ? null : iso(passkey.lastUsedAt),
+      })
+      .execute();
+    rows.push({ at: passkey.addedAt, action: "auth.passkey_add", target: ["passkey", id, passkey.name], details: { user: DEMO_VIEWER_EMAIL }, by: "viewer" });
   }
   rows.sort((a, b) => a.at - b.at);
   for (const row of rows) {

@@ -1,6 +1,8 @@
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inviteResponseSchema } from "../../contract/admin-users.ts";
+import type { PasskeyCreationOptions, PasskeyRequestOptions } from "../../contract/auth.ts";
+import { SoftwareAuthenticator } from "../testing/software-authenticator.ts";
 import { addPendingPayouts, markPayoutFailed, markPayoutProcessing, markPayoutUnknown } from "../domain/ledger/payouts.ts";
 import { type AppRoute, appRoutes } from "../testing/app-routes.ts";
 import { type FakeStripeServer, startFakeStripe } from "../testing/fake-stripe-server.ts";
@@ -30,6 +32,10 @@ const NOT_ADMIN_ACTIONS: Record<string, string> = {
   // The providers' signed webhooks: no admin acts; each event is recorded in incoming_events, and what it changes is audited as the system's.
   "POST /api/webhooks/stripe": "Stripe's signed events, recorded in incoming_events",
   "POST /api/webhooks/clerk": "Clerk's signed events, recorded in incoming_events",
+  // A passkey ceremony's options: a single-use challenge stored for 5 minutes; nothing else changes.
+  "POST /api/auth/passkeys/registration-options": "starts a passkey ceremony (a challenge), changes nothing",
+  "POST /api/auth/sign-in/passkey/options": "starts a passkey ceremony (a challenge), changes nothing",
+  "POST /api/auth/sign-in/second-step/passkey/options": "starts a passkey ceremony (a challenge), changes nothing",
 };
 
 interface Call {
@@ -119,6 +125,20 @@ async function withTwoStep(ctx: TestContext): Promise<{ id: string; email: strin
   return user;
 }
 
+/** A staff member with one passkey, registered through the API with a software authenticator on the panel's origin. */
+async function withPasskey(ctx: TestContext): Promise<{ id: string; email: string; token: string; passkeyId: string; authenticator: SoftwareAuthenticator }> {
+  const user = await ctx.createUser({ email: unique("passkey"), role: "viewer" });
+  const authenticator = new SoftwareAuthenticator(ctx.deps.config.publicUrl);
+  const options = await ctx.request("/api/auth/passkeys/registration-options", { method: "POST", token: user.token });
+  const registered = await ctx.request("/api/auth/passkeys", {
+    method: "POST",
+    token: user.token,
+    json: { name: "Laptop", response: authenticator.register((await options.json()) as PasskeyCreationOptions) },
+  });
+  expect(registered.status, await registered.clone().text()).toBe(201);
+  return { ...user, passkeyId: ((await registered.json()) as { id: string }).id, authenticator };
+}
+
 const RECIPES: Record<string, Recipe> = {
   "POST /api/admin/communications/announcement": async () => ({
     path: "/api/admin/communications/announcement",
@@ -164,6 +184,33 @@ const RECIPES: Record<string, Recipe> = {
     return { path: "/api/auth/sign-in/second-step", json: { challenge: secondStep.challenge, code: codeNow(ctx, user.secret) }, token: null };
   },
   "POST /api/admin/users/:id/two-step/reset": async (ctx) => ({ path: `/api/admin/users/${(await withTwoStep(ctx)).id}/two-step/reset` }),
+  "POST /api/auth/passkeys": async (ctx) => {
+    const user = await ctx.createUser({ email: unique("adds-passkey"), role: "viewer" });
+    const options = await ctx.request("/api/auth/passkeys/registration-options", { method: "POST", token: user.token });
+    const response = new SoftwareAuthenticator(ctx.deps.config.publicUrl).register((await options.json()) as PasskeyCreationOptions);
+    return { path: "/api/auth/passkeys", json: { name: "Laptop", response }, token: user.token };
+  },
+  "PATCH /api/auth/passkeys/:id": async (ctx) => {
+    const user = await withPasskey(ctx);
+    return { path: `/api/auth/passkeys/${user.passkeyId}`, json: { name: "Desk key" }, token: user.token };
+  },
+  "DELETE /api/auth/passkeys/:id": async (ctx) => {
+    const user = await withPasskey(ctx);
+    return { path: `/api/auth/passkeys/${user.passkeyId}`, token: user.token };
+  },
+  "POST /api/auth/sign-in/passkey": async (ctx) => {
+    const user = await withPasskey(ctx);
+    const options = await ctx.request("/api/auth/sign-in/passkey/options", { method: "POST" });
+    return { path: "/api/auth/sign-in/passkey", json: { response: user.authenticator.assert((await options.json()) as PasskeyRequestOptions) }, token: null };
+  },
+  "POST /api/auth/sign-in/second-step/passkey": async (ctx) => {
+    const user = await withPasskey(ctx);
+    const signIn = await ctx.request("/api/auth/sign-in", { method: "POST", json: { email: user.email, password: TEST_PASSWORD } });
+    const { secondStep } = (await signIn.json()) as { secondStep: { challenge: string } };
+    const options = await ctx.request("/api/auth/sign-in/second-step/passkey/options", { method: "POST", json: { challenge: secondStep.challenge } });
+    const response = user.authenticator.assert((await options.json()) as PasskeyRequestOptions);
+    return { path: "/api/auth/sign-in/second-step/passkey", json: { challenge: secondStep.challenge, response }, token: null };
+  },
   "PATCH /api/vendors/:id/status": async (ctx) => ({ path: `/api/vendors/${await anActiveVendor(ctx)}/status`, json: { isActive: false } }),
   // Two active vendors and one already disabled: one audit row for the whole request (issue 23).
   "POST /api/admin/vendors/bulk-status": async (ctx) => {

@@ -4,6 +4,7 @@ import { Label } from "@web/components/ui/label";
 import { useSecondStep, useSignIn } from "./auth";
 import { GateForm, useGateSubmit } from "./gate-form";
 import { LostBox } from "./store-link";
+import { PasskeySecondStepScreen, PasskeySignIn } from "./passkeys-sign-in";
 
 /** The built-in sign-in form (docs/product.md §1.2), loaded only when it shows (auth-gate.tsx). */
 export default function SignInScreen() {
@@ -14,12 +15,17 @@ export default function SignInScreen() {
   const [password, setPassword] = useState("");
   /** Set when the password was right and the account has two-step sign-in: the code comes next. */
   const [challenge, setChallenge] = useState<string | null>(null);
+  /** What the second step may be answered with (a passkey, the authenticator app), and which one shows. */
+  const [factors, setFactors] = useState<Array<"passkey" | "totp">>([]);
+  const [passkeyStep, setPasskeyStep] = useState(false);
   const { error, submitting, onSubmit } = useGateSubmit(
     async () => {
       const outcome = await signIn({ email: email.trim(), password });
       if ("secondStep" in outcome) {
         setPassword("");
         setChallenge(outcome.secondStep.challenge);
+        setFactors(outcome.secondStep.factors);
+        setPasskeyStep(outcome.secondStep.factors[0] === "passkey");
       }
     },
     (status) =>
@@ -27,7 +33,9 @@ export default function SignInScreen() {
     () => setPassword(""),
   );
 
-  if (challenge !== null) return <SecondStepScreen challenge={challenge} onRestart={() => setChallenge(null)} />;
+  if (challenge !== null && passkeyStep)
+    return <PasskeySecondStepScreen challenge={challenge} onRestart={() => setChallenge(null)} {...(factors.includes("totp") ? { onUseCode: () => setPasskeyStep(false) } : {})} />;
+  if (challenge !== null) return <SecondStepScreen challenge={challenge} onRestart={() => setChallenge(null)} {...(factors.includes("passkey") ? { onUsePasskey: () => setPasskeyStep(true) } : {})} />;
 
   return (
     <GateForm
@@ -39,7 +47,12 @@ export default function SignInScreen() {
       submitting={submitting}
       submitLabel="Sign in"
       busyLabel="Signing in…"
-      below={<LostBox />}
+      below={
+        <>
+          <PasskeySignIn />
+          <LostBox />
+        </>
+      }
     >
       <div className="grid gap-2">
         <Label htmlFor={emailId}>E-mail</Label>
@@ -57,7 +70,7 @@ export default function SignInScreen() {
  * The second step (docs/product.md "Two-step sign-in"): the 6-digit code of the authenticator app,
  * or one of the recovery codes. A challenge lasts 5 minutes; past it (401) the password comes again.
  */
-function SecondStepScreen({ challenge, onRestart }: { challenge: string; onRestart: () => void }) {
+function SecondStepScreen({ challenge, onRestart, onUsePasskey }: { challenge: string; onRestart: () => void; onUsePasskey?: () => void }) {
   const codeId = useId();
   const errorId = useId();
   const secondStep = useSecondStep();
@@ -103,6 +116,11 @@ function SecondStepScreen({ challenge, onRestart }: { challenge: string; onResta
           >
             {useRecovery ? "Use the authenticator app" : "Use a recovery code"}
           </button>
+          {onUsePasskey ? (
+            <button type="button" className="text-blue-700 underline" onClick={onUsePasskey}>
+              Use a passkey
+            </button>
+          ) : null}
           <button type="button" className="text-blue-700 underline" onClick={onRestart}>
             Start again
           </button>

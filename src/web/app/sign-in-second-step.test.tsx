@@ -13,7 +13,7 @@ afterEach(() => {
 const admin: PublicUser = { id: "u1", email: "admin@hki.global", name: "Admin", role: "admin", isAdmin: true, panelAccess: true, canWrite: true };
 const { panelAccess: _p, canWrite: _c, ...signedInAdmin } = admin;
 const config = { storefrontUrl: "https://store.example", authProviderName: "Local" };
-const secondStepAnswer = { secondStep: { challenge: "challenge-1", expiresAt: "2099-01-01T00:05:00Z" } };
+const secondStepAnswer = { secondStep: { challenge: "challenge-1", expiresAt: "2099-01-01T00:05:00Z", factors: ["totp"] } };
 
 /** The API as the gate meets it; every second-step body is kept for the test to read. */
 function api(secondStep: () => Response) {

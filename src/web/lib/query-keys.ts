@@ -23,7 +23,7 @@ function area<A extends ApiArea, K extends Record<string, (...args: never[]) => 
  */
 export const queryKeys = {
   public: area("public", (key) => ({ config: () => key("config") })),
-  auth: area("auth", (key) => ({ me: (token: string | null) => key("me", token), twoStep: () => key("two-step") })),
+  auth: area("auth", (key) => ({ me: (token: string | null) => key("me", token), twoStep: () => key("two-step"), passkeys: () => key("passkeys") })),
   vendors: area("vendors", (key) => ({
     /** Every page of the list, whatever its parameters (a status change rewrites them in place). */
     lists: () => key("list"),

@@ -181,6 +181,9 @@ export async function sessionFacts(db: Executor, userIds: readonly string[], now
   // Who has two-step sign-in on (migration 027), for the Users tab's reset action.
   const enrolled = await db.selectFrom("user_two_step").select("user_id").where("user_id", "in", userIds).where("confirmed_at", "is not", null).execute();
   for (const row of enrolled) out.set(row.user_id, { ...(out.get(row.user_id) ?? { lastSignInAt: null, active: 0 }), twoStep: true });
+  // A passkey is a second factor too (migration 031): the reset removes it.
+  const withPasskeys = await db.selectFrom("passkeys").select("user_id").distinct().where("user_id", "in", userIds).execute();
+  for (const row of withPasskeys) out.set(row.user_id, { ...(out.get(row.user_id) ?? { lastSignInAt: null, active: 0 }), twoStep: true });
   return out;
 }
 

@@ -15,6 +15,19 @@ import type { EndpointRouter } from "../../platform/request/endpoint-router.ts";
 import { panelPermissions } from "../../platform/identity/admin-rule.ts";
 import { AuthService } from "./auth.service.ts";
 import { TwoStepService } from "./two-step.service.ts";
+import {
+  passkeyListEndpoint,
+  passkeyRegisterEndpoint,
+  passkeyRegistrationOptionsEndpoint,
+  passkeyRemoveEndpoint,
+  passkeyRenameEndpoint,
+  passkeySignInEndpoint,
+  passkeySignInOptionsEndpoint,
+  secondStepPasskeyEndpoint,
+  secondStepPasskeyOptionsEndpoint,
+} from "../../../contract/auth.ts";
+import { PasskeysService } from "./passkeys.service.ts";
+import { PasskeySignInService } from "./passkey-sign-in.service.ts";
 
 /** Sign-in (with its second step), sign-out, the signed-in user, two-step enrolment and the beta gate (docs/product.md §1 Access). */
 export function authRoutes(router: EndpointRouter, deps: AppDeps): void {
@@ -35,4 +48,21 @@ export function authRoutes(router: EndpointRouter, deps: AppDeps): void {
   router.handle(twoStepDisableEndpoint, ({ body }, { actor }) => twoStep.disable(actor, body.code));
   router.handle(resetUserTwoStepEndpoint, ({ params }, { actor }) => twoStep.reset(actor, params.id));
   router.handle(betaVerifyEndpoint, ({ body }, { clientIp }) => auth.verifyBetaPassword(body.password, clientIp));
+  passkeyRoutes(router, deps, auth);
+}
+
+/** Passkeys: adding, naming and removing them, signing in with one alone, and the second step by one. */
+function passkeyRoutes(router: EndpointRouter, deps: AppDeps, auth: AuthService): void {
+  const passkeys = new PasskeysService(deps);
+  const passkeySignIn = new PasskeySignInService(deps);
+
+  router.handle(passkeyListEndpoint, (_input, { user }) => passkeys.list(user.id));
+  router.handle(passkeyRegistrationOptionsEndpoint, (_input, { actor }) => passkeys.registrationOptions(actor));
+  router.handle(passkeyRegisterEndpoint, ({ body }, { actor }) => passkeys.register(actor, body.name, body.response));
+  router.handle(passkeyRenameEndpoint, ({ params, body }, { actor }) => passkeys.rename(actor, params.id, body.name));
+  router.handle(passkeyRemoveEndpoint, ({ params }, { actor }) => passkeys.remove(actor, params.id));
+  router.handle(passkeySignInOptionsEndpoint, (_input, { clientIp, userAgent, requestId }) => passkeySignIn.signInOptions({ clientIp, userAgent, requestId }));
+  router.handle(passkeySignInEndpoint, ({ body }, { clientIp, userAgent, requestId }) => passkeySignIn.signIn(body.response, { clientIp, userAgent, requestId }));
+  router.handle(secondStepPasskeyOptionsEndpoint, ({ body }, { clientIp, userAgent, requestId }) => passkeySignIn.secondStepOptions(body.challenge, { clientIp, userAgent, requestId }));
+  router.handle(secondStepPasskeyEndpoint, ({ body }, { clientIp, userAgent, requestId }) => auth.completeSecondStep(body.challenge, { passkey: body.response }, { clientIp, userAgent, requestId }));
 }

@@ -10,6 +10,8 @@ import { isAdminUser } from "../../platform/identity/admin-rule.ts";
 import { findUserByEmail, normalizeEmail } from "../../platform/identity/users.ts";
 import type { SignInResult } from "../../platform/identity/auth-provider.ts";
 import { type SecondFactor, TwoStepService } from "./two-step.service.ts";
+import { type PasskeyFactor, PasskeysService } from "./passkeys.service.ts";
+import { secondFactorsOf, secondStepKinds } from "../../platform/identity/second-factors.ts";
 
 /**
  * 10 failed sign-ins for one account from one client address within 15 minutes lock that account
@@ -52,9 +54,11 @@ export interface SignInRequest {
  */
 export class AuthService {
   private readonly twoStep: TwoStepService;
+  private readonly passkeys: PasskeysService;
 
   constructor(private readonly deps: Pick<AppDeps, "auth" | "beta" | "limiter" | "config" | "database" | "clock" | "signInThrottle">) {
     this.twoStep = new TwoStepService(deps);
+    this.passkeys = new PasskeysService(deps);
   }
 
   async signIn(email: string, password: string, request: SignInRequest): Promise<SignInAnswer> {
@@ -105,7 +109,8 @@ export class AuthService {
       await limiter.undo(accountAddressBucket);
       await limiter.undo(accountBucket);
       await limiter.undo(`signin-ip:${address}`);
-      return { secondStep: await this.twoStep.openChallenge(result.user.id, account) };
+      const factors = secondStepKinds(await secondFactorsOf(this.deps.database.db, result.user.id));
+      return { secondStep: { ...(await this.twoStep.openChallenge(result.user.id, account)), factors } };
     }
     return this.signedIn(result, { accountAddressBucket, accountBucket, address }, request);
   }
@@ -115,7 +120,7 @@ export class AuthService {
    * or a recovery code, against the challenge a right password answered. Wrong codes count in the
    * very buckets wrong passwords do (per account and address, per account, per address).
    */
-  async completeSecondStep(challenge: string, factor: SecondFactor, request: SignInRequest): Promise<SignInResponse> {
+  async completeSecondStep(challenge: string, factor: SecondFactor | PasskeyFactor, request: SignInRequest): Promise<SignInResponse> {
     const { auth, limiter, signInThrottle } = this.deps;
     const address = addressKey(request.clientIp);
     const ipDecision = await limiter.hit(`signin-ip:${address}`, SIGN_IN_IP_RULE);
@@ -129,9 +134,9 @@ export class AuthService {
     const accountWide = await limiter.hit(accountBucket, ACCOUNT_CEILING_RULE);
     if (!accountWide.allowed) await signInThrottle.delay();
 
-    const passed = await this.twoStep.checkSecondFactor(open.user_id, factor);
+    const passed = "passkey" in factor ? await this.checkPasskey(open.user_id, factor) : await this.twoStep.checkSecondFactor(open.user_id, factor);
     if (!passed) {
-      await this.auditFailure(open.account, request, attempt.count, { step: "second", factor: "code" in factor ? "totp" : "recovery_code" });
+      await this.auditFailure(open.account, request, attempt.count, { step: "second", factor: "passkey" in factor ? "passkey" : "code" in factor ? "totp" : "recovery_code" });
       if (attempt.count === ACCOUNT_FAILURE_RULE.limit) {
         await this.auditLockout(open.account, request, { scope: "account_address", effect: "locked", failures: attempt.count, retryAfterSeconds: attempt.retryAfterSeconds });
       }
@@ -143,8 +148,8 @@ export class AuthService {
     return this.signedIn(result, { accountAddressBucket, accountBucket, address }, request, { secondStep: passed });
   }
 
-  /** Every step passed: the buckets are cleared as for a right password, and the sign-in audited. */
-  private async signedIn(
+  /** Every step passed: the buckets are cleared as for a right password, and the sign-in audited (also a passkey sign-in's: passkey-sign-in.service.ts). */
+  async signedIn(
     result: SignInResult,
     buckets: { accountAddressBucket: string; accountBucket: string; address: string },
     request: SignInRequest,
@@ -202,6 +207,11 @@ export class AuthService {
     if (!beta.verify(password)) throw unauthorized("Invalid password");
     await limiter.undo(bucket);
     return { ok: true };
+  }
+
+  /** A passkey of the account as the second step (passkeys.service.ts): "passkey" when it passed. */
+  private async checkPasskey(userId: string, factor: PasskeyFactor): Promise<"passkey" | null> {
+    return (await this.passkeys.verifyAssertion("second_step", userId, factor.passkey)).ok ? "passkey" : null;
   }
 }
 

@@ -156,6 +156,17 @@ describe("sign-in through Clerk against the fake Clerk", () => {
     expect(await ctx.database.db.selectFrom("user_two_step").selectAll().execute()).toEqual([]);
   });
 
+  it("leaves passkeys to Clerk: adding one answers 409, a passkey sign-in 400 'Sign in through Clerk', and nothing is stored", async () => {
+    const token = await clerk.sessionToken("user_boss", { azp: PANEL_ORIGIN });
+    const options = await ctx.request("/api/auth/passkeys/registration-options", { method: "POST", token });
+    expect(options.status).toBe(409);
+    expect(((await options.json()) as { error: { message: string } }).error.message).toContain("Clerk");
+    const signIn = await ctx.request("/api/auth/sign-in/passkey/options", { method: "POST" });
+    expect(signIn.status).toBe(400);
+    expect(((await signIn.json()) as { error: { message: string } }).error.message).toBe("Sign in through Clerk");
+    expect(await ctx.database.db.selectFrom("webauthn_challenges").selectAll().execute()).toEqual([]);
+  });
+
   it("refuses a token for another party, and answers the Backend API only with the secret key", async () => {
     const foreign = await clerk.sessionToken("user_boss", { azp: "https://evil.example" });
     expect((await ctx.request("/api/auth/me", { token: foreign })).status).toBe(401);

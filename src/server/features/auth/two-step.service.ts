@@ -24,6 +24,7 @@ import {
   spendSignInChallenge,
 } from "../../platform/identity/two-step.queries.ts";
 import { selectSessionUserById } from "../../platform/identity/users.queries.ts";
+import { deleteAllUserPasskeys } from "../../platform/identity/passkeys.queries.ts";
 import { webhookSealingKey } from "../../platform/identity/webhook-sealing-key.ts";
 
 /** RFC 6238 as every authenticator app reads it by default: SHA1, 6 digits, 30-second steps. */
@@ -127,15 +128,16 @@ export class TwoStepService {
     });
   }
 
-  /** An admin turns another's two-step sign-in off (a lost phone): their sessions end with it. */
+  /** An admin turns another's two-step sign-in off (a lost phone): their passkeys go too, and their sessions end with it. */
   async reset(actor: Actor, userId: string): Promise<ResetTwoStepResponse> {
     const target = await selectSessionUserById(this.db, userId);
     if (!target) throw notFound("No such user");
     return this.db.transaction().execute(async (trx) => {
       const removed = await deleteTwoStep(trx, target.id);
-      if (removed === 0) throw conflict(`${target.email} has no two-step sign-in to reset`);
+      const passkeysRemoved = await deleteAllUserPasskeys(trx, target.id);
+      if (removed === 0 && passkeysRemoved === 0) throw conflict(`${target.email} has no two-step sign-in to reset`);
       const sessionsEnded = await revokeUserSessions(trx, target.id, this.now());
-      await recordAudit(trx, { actor, action: "user.two_step_reset", target: { type: "user", id: target.id, label: target.email }, details: { sessionsEnded } }, this.deps.clock);
+      await recordAudit(trx, { actor, action: "user.two_step_reset", target: { type: "user", id: target.id, label: target.email }, details: { sessionsEnded, passkeysRemoved } }, this.deps.clock);
       return { sessionsEnded };
     });
   }

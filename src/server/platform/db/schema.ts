@@ -797,6 +797,33 @@ export interface DeletedProviderAccountsTable {
   event_id: string;
 }
 
+/** A registered passkey (WebAuthn credential, migration 031). */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  /** The credential id as the authenticator gave it, base64url; unique across accounts. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The signature counter last reported; an assertion with a lower one (not both 0) is refused. */
+  counter: number;
+  /** JSON array of the transports the browser reported ("internal", "usb", "hybrid", …). */
+  transports: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** The challenge of a WebAuthn ceremony (migration 031): by its sha256, one purpose, 5 minutes, deleted when used. */
+export interface WebauthnChallengesTable {
+  id: string;
+  purpose: "register" | "sign_in" | "second_step";
+  /** The user it was made for: the signed-in user registering, or the account of a second step; null for a sign-in with a passkey alone. */
+  user_id: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface DB {
   app_secrets: AppSecretsTable;
   users: UsersTable;
@@ -851,6 +878,8 @@ export interface DB {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
 }
 
 export type User = Selectable<UsersTable>;

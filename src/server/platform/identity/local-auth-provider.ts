@@ -5,7 +5,7 @@ import type { AuthProvider, AuthenticatedUser, SecondStepDue, SignInResult } fro
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./password-hash.ts";
 import type { SessionCache } from "./session-cache.ts";
 import { deleteUserSessions, insertSession, revokeSession, selectSessionUser } from "./sessions.queries.ts";
-import { hasConfirmedTwoStep } from "./two-step.queries.ts";
+import { hasSecondFactor } from "./second-factors.ts";
 import { findUserByEmail } from "./users.ts";
 import { deleteUserRow, selectSessionUserById, updatePasswordHash } from "./users.queries.ts";
 
@@ -31,13 +31,14 @@ export class LocalAuthProvider implements AuthProvider {
   ) {}
 
   /**
-   * The password check, then a session, unless the user has two-step sign-in: then no session
+   * The password check, then a session, unless the user has two-step sign-in (an authenticator app or a passkey): then no session
    * yet (the API asks for the code, then calls `startSession`). Users without it sign in as before.
    */
   async signIn(email: string, password: string): Promise<SignInResult | SecondStepDue | null> {
     const user = await this.checkPassword(email, password);
     if (!user) return null;
-    if (await hasConfirmedTwoStep(this.db, user.id)) return { secondStepDue: true, user };
+    // An authenticator app or a passkey: the password is one factor of two.
+    if (await hasSecondFactor(this.db, user.id)) return { secondStepDue: true, user };
     return this.openSession(user);
   }
 
