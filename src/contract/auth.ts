@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { defineEndpoint } from "./endpoint.ts";
+import { STAFF_ROLES } from "./access.ts";
 
-/** Roles a user can hold (docs/product.md §1.3): admin (everything), viewer (read-only), user (no panel access). */
-export const USER_ROLES = ["admin", "viewer", "user"] as const;
+/** Roles a user can hold: a panel role (access.ts: admin, finance, support, viewer) or user (no panel access). */
+export const USER_ROLES = [...STAFF_ROLES, "user"] as const;
 export const userRoleSchema = z.enum(USER_ROLES);
 export type UserRole = z.infer<typeof userRoleSchema>;
 
@@ -23,9 +24,11 @@ export type SignedInUser = z.infer<typeof signedInUserSchema>;
  * the web never decides them on its own.
  */
 export const publicUserSchema = signedInUserSchema.extend({
-  /** May open the panel at all: admins and viewers. */
+  /** The panel role in effect (an address at the company domain is an admin whatever its role), or null. */
+  staffRole: z.enum(STAFF_ROLES).nullable(),
+  /** May open the panel at all: every panel role. */
   panelAccess: z.boolean(),
-  /** May change anything (every mutating call): admins only; viewers read. */
+  /** May change something: every panel role but viewer; each endpoint names the roles it allows (access.ts). */
   canWrite: z.boolean(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
@@ -217,7 +220,7 @@ export const resetUserTwoStepEndpoint = defineEndpoint({
   path: "/api/admin/users/{id}/two-step/reset",
   // Two-step sign-in is the auth area's, whoever resets it; the staff list shows who has it.
   area: "auth",
-  access: "admin",
+  access: { roles: ["admin"] },
   summary: "Reset a user's two-step sign-in (lost phone): turned off, recovery codes gone, every session ended",
   description: "They sign in with their password alone next time and can enrol again. Answers 409 when they have no two-step sign-in.",
   params: z.object({ id: z.string() }),

@@ -10,9 +10,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const admin: PublicUser = { id: "u1", email: "admin@hki.global", name: "Admin", role: "admin", isAdmin: true, panelAccess: true, canWrite: true };
-const plainUser: PublicUser = { id: "u2", email: "user@example.com", name: null, role: "user", isAdmin: false, panelAccess: false, canWrite: false };
-const viewer: PublicUser = { id: "u3", email: "support@example.com", name: "Support", role: "viewer", isAdmin: false, panelAccess: true, canWrite: false };
+const admin: PublicUser = { id: "u1", email: "admin@hki.global", name: "Admin", role: "admin", isAdmin: true, staffRole: "admin", panelAccess: true, canWrite: true };
+const plainUser: PublicUser = { id: "u2", email: "user@example.com", name: null, role: "user", isAdmin: false, staffRole: null, panelAccess: false, canWrite: false };
+const viewer: PublicUser = { id: "u3", email: "support@example.com", name: "Support", role: "viewer", isAdmin: false, staffRole: "viewer", panelAccess: true, canWrite: false };
 const { panelAccess: _p, canWrite: _c, ...signedInAdmin } = admin;
 const config = { storefrontUrl: "https://store.example", authProviderName: "Local" };
 

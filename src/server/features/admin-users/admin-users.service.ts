@@ -83,6 +83,8 @@ const INVITER_REMOVED_MESSAGE = "This invitation was revoked: the administrator 
 
 const ROLE_WORDS: Record<StaffRole, string> = {
   admin: "an administrator (every screen and every action)",
+  finance: "finance (Financials and payouts; every other screen read-only)",
+  support: "support (artists, products, announcements; every other screen read-only, no money actions)",
   viewer: "a viewer (every screen, read-only)",
 };
 
@@ -124,7 +126,8 @@ export class AdminUsersService {
       id: row.id,
       email: row.email,
       name: row.name,
-      role: row.role === "admin" || byDomain ? "admin" : "viewer",
+      // Only staff rows reach here (staffIds): "user" is possible only beside the company domain.
+      role: byDomain || row.role === "user" ? "admin" : row.role,
       access: row.role === "admin" || !byDomain ? "role" : "domain",
       lastSignInAt: facts?.lastSignInAt ?? null,
       createdAt: row.created_at,
@@ -195,9 +198,10 @@ export class AdminUsersService {
       if (target.role === role) return this.asAdminUser(trx, target.id);
       if (target.role === "admin") await this.requireAnotherAdmin(trx, target);
       await setUserRole(trx, target.id, role, this.now());
-      // An admin made a viewer can no longer invite: the invitations they sent stop working too.
-      const invitationsRevoked = role === "viewer" ? await this.revokeInvitationsSentBy(trx, target) : [];
-      await this.auditRoleChange(trx, actor, "user.role_change", target, role, role === "viewer" ? { invitationsRevoked } : undefined);
+      // An admin given another role can no longer invite: the invitations they sent stop working too.
+      const leavesAdmin = target.role === "admin";
+      const invitationsRevoked = leavesAdmin ? await this.revokeInvitationsSentBy(trx, target) : [];
+      await this.auditRoleChange(trx, actor, "user.role_change", target, role, leavesAdmin ? { invitationsRevoked } : undefined);
       return this.asAdminUser(trx, target.id);
     });
     return { user };
@@ -295,9 +299,9 @@ export class AdminUsersService {
     });
   }
 
-  /** Refuses addresses that already have access, and viewers at the company domain (they would be admins). */
+  /** Refuses addresses that already have access, and any role but admin at the company domain (they would be admins). */
   private async checkInvitee(executor: Executor, email: string, role: StaffRole): Promise<void> {
-    if (role === "viewer" && isAdminUser({ role: "user", email }, this.domain)) {
+    if (role !== "admin" && isAdminUser({ role: "user", email }, this.domain)) {
       throw invalidField("role", `addresses at @${this.domain} are always administrators: invite them as admin`);
     }
     const existing = await findUserIdByEmail(executor, email);
@@ -458,7 +462,7 @@ export class AdminUsersService {
     }
     if (row.expires_at <= this.now()) throw new HttpError(410, "invitation_expired", `This invitation expired on ${row.expires_at.slice(0, 10)}. Ask an administrator to send it again.`);
     // An invitation carries its sender's authority: once they are no longer an admin (access removed,
-    // made a viewer, account gone, or the company domain changed) it grants nothing.
+    // given another role, account gone, or the company domain changed) it grants nothing.
     const inviter = await findInviter(executor, row);
     if (!inviter || !isAdminUser(inviter, this.domain)) throw new HttpError(410, "invitation_revoked", INVITER_REMOVED_MESSAGE);
     return row;

@@ -1,3 +1,4 @@
+import type { StaffRole } from "../../../contract/access.ts";
 import type { Executor } from "../db/executor.ts";
 
 /** A user as the auth provider knows them; `role` mirrors the hosted provider's public-metadata role. */
@@ -5,7 +6,7 @@ export interface AuthenticatedUser {
   id: string;
   email: string;
   name: string | null;
-  role: "admin" | "viewer" | "user";
+  role: StaffRole | "user";
 }
 
 export interface SignInResult {

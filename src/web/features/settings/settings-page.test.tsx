@@ -190,7 +190,7 @@ describe("SettingsPage for a viewer (read-only)", () => {
     mockFetch(() => json(makeSettings()));
     const router = createMemoryRouter([{ path: "/settings", element: <SettingsPage /> }], { initialEntries: ["/settings"] });
     renderWithQuery(
-      <CurrentUserContext.Provider value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false }}>
+      <CurrentUserContext.Provider value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, staffRole: "viewer", panelAccess: true, canWrite: false }}>
         <RouterProvider router={router} />
       </CurrentUserContext.Provider>,
     );
