@@ -30,6 +30,8 @@ export const publicUserSchema = signedInUserSchema.extend({
   panelAccess: z.boolean(),
   /** May change something: every panel role but viewer; each endpoint names the roles it allows (access.ts). */
   canWrite: z.boolean(),
+  /** Two-step sign-in is required and this session has no second factor yet: the panel asks for enrolment first. */
+  twoStepEnrolmentDue: z.boolean(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
@@ -43,8 +45,13 @@ export const signInResponseSchema = z.object({
   token: z.string(),
   expiresAt: z.string(),
   user: signedInUserSchema,
+  /** Present (true) when two-step sign-in is required and the user has none: the session can only enrol until they set it up. */
+  twoStepEnrolmentDue: z.literal(true).optional(),
 });
 export type SignInResponse = z.infer<typeof signInResponseSchema>;
+
+/** The 403 of the panel's routes to a session that must set up two-step sign-in first. */
+export const TWO_STEP_ENROLMENT_MESSAGE = "Two-step sign-in is required for all staff: set it up to continue";
 
 /** How long a second-step challenge works after the password was right. */
 export const SIGN_IN_CHALLENGE_TTL_MINUTES = 5;

@@ -15,6 +15,7 @@ export const SETTING_KEY_LIST = [
   "maintenance_mode",
   "support_email",
   "announcement_message",
+  "require_two_step_sign_in",
 ] as const;
 export const settingKeySchema = z.enum(SETTING_KEY_LIST);
 export type SettingKeyName = z.infer<typeof settingKeySchema>;

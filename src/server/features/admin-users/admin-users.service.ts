@@ -25,6 +25,7 @@ import { SESSION_TTL_MS, sessionIdForToken } from "../../platform/identity/local
 import { hashPassword } from "../../platform/identity/password-hash.ts";
 import { passwordProblem } from "../../platform/identity/password-policy.ts";
 import { insertSession } from "../../platform/identity/sessions.queries.ts";
+import { enrolmentDueFor } from "../../platform/identity/two-step.queries.ts";
 import { normalizeEmail } from "../../platform/identity/users.ts";
 import { newId } from "../../platform/db/ids.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
@@ -506,7 +507,9 @@ export class AdminUsersService {
         throw new HttpError(410, "invitation_used", "This invitation was already used. Sign in with the password you chose.");
       }
       const expiresAt = new Date(clock.now().getTime() + SESSION_TTL_MS).toISOString();
-      await insertSession(trx, { id: sessionIdForToken(sessionToken), user_id: userId, created_at: now, expires_at: expiresAt, revoked_at: null });
+      // A new account has no second factor: with two-step sign-in required, the session can only enrol.
+      const enrolmentDue = await enrolmentDueFor(trx, userId);
+      await insertSession(trx, { id: sessionIdForToken(sessionToken), user_id: userId, created_at: now, expires_at: expiresAt, revoked_at: null, enrolment_due: enrolmentDue ? 1 : 0 });
       const user = { id: userId, email: invitation.email, name, role: invitation.role, isAdmin: isAdminUser({ role: invitation.role, email: invitation.email }, this.domain) };
       await recordAudit(
         trx,
@@ -519,7 +522,7 @@ export class AdminUsersService {
         },
         clock,
       );
-      return { token: sessionToken, expiresAt, user };
+      return { token: sessionToken, expiresAt, user, ...(enrolmentDue ? { twoStepEnrolmentDue: true as const } : {}) };
     });
   }
 

@@ -27,6 +27,10 @@ export interface SessionsTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** When this session last passed a second-factor check (migration 029), or null. */
+  second_factor_at: string | null;
+  /** 1 while the session must enrol a second factor before using the panel (migration 029). */
+  enrolment_due: Generated<number>;
 }
 
 /** A user's authenticator-app secret (migration 027): asked for at sign-in once `confirmed_at` is set. */

@@ -7,6 +7,11 @@ export interface AuthenticatedUser {
   email: string;
   name: string | null;
   role: StaffRole | "user";
+  /**
+   * Set on a session opened while two-step sign-in is required and the user had no second factor
+   * (built-in provider): until the user enrols, the panel's staff routes refuse it.
+   */
+  enrolmentDue?: true;
 }
 
 export interface SignInResult {

@@ -1,10 +1,11 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "./app-env.ts";
 import type { AuthenticatedUser } from "../identity/auth-provider.ts";
-import { forbidden, unauthorized } from "../http/http-error.ts";
+import { HttpError, forbidden, unauthorized } from "../http/http-error.ts";
 import { requestHeader } from "../http/exchange-headers.ts";
 import { isAdminUser, staffPrefixAccess } from "../identity/admin-rule.ts";
 import { READ_ONLY_REASON } from "../../../contract/access.ts";
+import { TWO_STEP_ENROLMENT_MESSAGE } from "../../../contract/auth.ts";
 import { looksLikeApiKey } from "../identity/api-keys.ts";
 
 /** The bearer token of a request. Cookies are never read: auth is by header only (no CSRF surface). */
@@ -55,6 +56,8 @@ export function requireStaff(): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     const user = c.get("user");
     if (!user) throw unauthorized();
+    // Two-step sign-in is required and this session's user has none yet: enrolment comes first.
+    if (user.enrolmentDue) throw new HttpError(403, "two_step_enrolment_required", TWO_STEP_ENROLMENT_MESSAGE);
     const access = staffPrefixAccess(user, c.req.method);
     if (access === "read-only") throw forbidden(READ_ONLY_REASON);
     if (access === "denied") throw forbidden();
