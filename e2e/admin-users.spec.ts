@@ -71,9 +71,10 @@ test("invite a viewer, accept in a fresh browser, read-only; promote; remove; ev
   await openStaffTab(page, "Users");
   const row = page.getByTestId(`staff-row-${email}`);
   await expect(row.getByText("Viewer", { exact: true })).toBeVisible();
-  await row.getByRole("button", { name: `Make ${email} an admin` }).click();
-  await expect(page.getByRole("alertdialog")).toContainText(`Make ${email} an admin`);
-  await page.getByRole("alertdialog").getByRole("button", { name: "Make admin" }).click();
+  await row.getByRole("button", { name: `Change the role of ${email}` }).click();
+  const roleDialog = page.getByRole("dialog", { name: "Change role" });
+  await roleDialog.getByRole("combobox", { name: "Role" }).selectOption("admin");
+  await roleDialog.getByRole("button", { name: "Change role" }).click();
   await expect(row.getByText("Admin", { exact: true })).toBeVisible();
   await guest.goto("/vendors");
   await expect(guest.getByRole("button", { name: /^Disable / }).first()).toBeEnabled();

@@ -13,8 +13,8 @@ import { queryKeys } from "../src/web/lib/query-keys.ts";
  */
 const root = join(import.meta.dirname, "..");
 const AREAS = Object.keys(API_AREAS) as ApiArea[];
-/** Contract files every area shares: the definition kit, common schemas, the list of every endpoint, the list of areas. */
-const SHARED_CONTRACT = new Set(["endpoint.ts", "common.ts", "api.ts", "areas.ts"]);
+/** Contract files every area shares: the definition kit and its access rule, common schemas, the list of every endpoint, the list of areas. */
+const SHARED_CONTRACT = new Set(["endpoint.ts", "access.ts", "common.ts", "api.ts", "areas.ts"]);
 
 const isArea = (name: string): name is ApiArea => Object.hasOwn(API_AREAS, name);
 const folders = (dir: string) =>

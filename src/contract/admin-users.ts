@@ -2,16 +2,16 @@ import { z } from "zod";
 import { MAX_PAGE_LIMIT, identityTextSchema } from "./common.ts";
 import { signInResponseSchema } from "./auth.ts";
 import { defineEndpoint } from "./endpoint.ts";
+import { STAFF_ROLES } from "./access.ts";
 
 /**
  * Staff of the panel: who has access, how, and the invitations that grant it (docs/product.md §14
  * Staff, roles and audit). Constants the web shows are plain literals (decision 0007).
  */
 
-/** Roles that give panel access; `user` is everyone else. */
-export const STAFF_ROLES = ["admin", "viewer"] as const;
+/** Roles that give panel access (access.ts); `user` is everyone else. */
+export { STAFF_ROLES, type StaffRole } from "./access.ts";
 export const staffRoleSchema = z.enum(STAFF_ROLES);
-export type StaffRole = z.infer<typeof staffRoleSchema>;
 
 /** How long an invitation link works. */
 export const INVITATION_TTL_DAYS = 7;
@@ -155,7 +155,7 @@ export const listAdminUsersEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/users",
   area: "admin-users",
-  access: "admin",
+  access: "staff",
   summary: "Everyone with panel access (by role or by the company e-mail domain), by e-mail, name or last sign-in, searched and filtered by role",
   query: adminUsersQuerySchema,
   success: { status: 200, description: "One page, the matching total and the next cursor", schema: adminUsersResponseSchema },
@@ -166,8 +166,8 @@ export const inviteAdminUserEndpoint = defineEndpoint({
   method: "post",
   path: "/api/admin/users/invite",
   area: "admin-users",
-  access: "admin",
-  summary: `Invite someone as admin or viewer: a single-use link valid ${INVITATION_TTL_DAYS} days, sent by e-mail`,
+  access: { roles: ["admin"] },
+  summary: `Invite someone with a panel role (admin, finance, support or viewer): a single-use link valid ${INVITATION_TTL_DAYS} days, sent by e-mail`,
   description:
     "Re-inviting an e-mail with a pending invitation replaces it (the old link stops working). Inviting someone who already has access answers 409. Under the hosted provider the invitation goes through its invitations API with the role in public metadata.",
   body: inviteRequestSchema,
@@ -181,7 +181,7 @@ export const listInvitationsEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/users/invitations",
   area: "admin-users",
-  access: "admin",
+  access: "staff",
   summary: "Invitations not yet accepted nor revoked, newest first",
   success: { status: 200, description: "The invitations", schema: invitationsResponseSchema },
 });
@@ -190,7 +190,7 @@ export const revokeInvitationEndpoint = defineEndpoint({
   method: "delete",
   path: "/api/admin/users/invitations/{id}",
   area: "admin-users",
-  access: "admin",
+  access: { roles: ["admin"] },
   summary: "Revoke an invitation: its link stops working",
   params: userIdParams,
   success: { status: 204, description: "Revoked" },
@@ -202,7 +202,7 @@ export const resendInvitationEndpoint = defineEndpoint({
   method: "post",
   path: "/api/admin/users/invitations/{id}/resend",
   area: "admin-users",
-  access: "admin",
+  access: { roles: ["admin"] },
   summary: `Send an invitation again with a new link, valid ${INVITATION_TTL_DAYS} days from now (the old link stops working)`,
   params: userIdParams,
   success: { status: 200, description: "The invitation and its new link (shown this once)", schema: inviteResponseSchema },
@@ -214,8 +214,8 @@ export const changeUserRoleEndpoint = defineEndpoint({
   method: "patch",
   path: "/api/admin/users/{id}",
   area: "admin-users",
-  access: "admin",
-  summary: "Change a staff member's role (admin or viewer)",
+  access: { roles: ["admin"] },
+  summary: "Change a staff member's role (admin, finance, support or viewer)",
   description: "Nobody can change their own role, nor demote the last admin; an admin by the company e-mail domain stays an admin whatever the role (409 with the reason).",
   params: userIdParams,
   body: changeRoleRequestSchema,
@@ -229,7 +229,7 @@ export const removeUserAccessEndpoint = defineEndpoint({
   method: "delete",
   path: "/api/admin/users/{id}/access",
   area: "admin-users",
-  access: "admin",
+  access: { roles: ["admin"] },
   summary: "Remove a staff member's panel access: role back to user, every session revoked",
   description: "Nobody can remove their own access, nor the last admin's; access by the company e-mail domain cannot be removed by role (409 with the reason).",
   params: userIdParams,
@@ -242,7 +242,7 @@ export const listUserSessionsEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/users/{id}/sessions",
   area: "admin-users",
-  access: "admin",
+  access: "staff",
   summary: "A staff member's open sessions (neither revoked nor expired), newest first",
   params: userIdParams,
   success: { status: 200, description: "The sessions", schema: userSessionsResponseSchema },
@@ -253,7 +253,7 @@ export const revokeUserSessionsEndpoint = defineEndpoint({
   method: "delete",
   path: "/api/admin/users/{id}/sessions",
   area: "admin-users",
-  access: "admin",
+  access: { roles: ["admin"] },
   summary: "Sign a staff member out everywhere: every open session revoked at once",
   params: userIdParams,
   success: { status: 200, description: "How many sessions were revoked", schema: revokeSessionsResponseSchema },

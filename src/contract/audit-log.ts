@@ -85,7 +85,7 @@ export const listAuditLogEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/audit-log",
   area: "audit-log",
-  access: "admin",
+  access: "staff",
   summary: "One page of the audit log, newest first, filtered by actor, action, target and time",
   description:
     'Keyset pagination: every page costs the same at any depth. `targetId` needs `targetType`. `from` is inclusive, `to` exclusive (a bare day means the whole day). The same filters export as CSV (POST /api/admin/exports with kind "audit-log").',

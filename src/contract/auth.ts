@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { identityTextSchema } from "./common.ts";
 import { defineEndpoint } from "./endpoint.ts";
+import { STAFF_ROLES } from "./access.ts";
 
-/** Roles a user can hold (docs/product.md §1.3): admin (everything), viewer (read-only), user (no panel access). */
-export const USER_ROLES = ["admin", "viewer", "user"] as const;
+/** Roles a user can hold: a panel role (access.ts: admin, finance, support, viewer) or user (no panel access). */
+export const USER_ROLES = [...STAFF_ROLES, "user"] as const;
 export const userRoleSchema = z.enum(USER_ROLES);
 export type UserRole = z.infer<typeof userRoleSchema>;
 
@@ -24,10 +25,14 @@ export type SignedInUser = z.infer<typeof signedInUserSchema>;
  * the web never decides them on its own.
  */
 export const publicUserSchema = signedInUserSchema.extend({
-  /** May open the panel at all: admins and viewers. */
+  /** The panel role in effect (an address at the company domain is an admin whatever its role), or null. */
+  staffRole: z.enum(STAFF_ROLES).nullable(),
+  /** May open the panel at all: every panel role. */
   panelAccess: z.boolean(),
-  /** May change anything (every mutating call): admins only; viewers read. */
+  /** May change something: every panel role but viewer; each endpoint names the roles it allows (access.ts). */
   canWrite: z.boolean(),
+  /** Two-step sign-in is required and this session has no second factor yet: the panel asks for enrolment first. */
+  twoStepEnrolmentDue: z.boolean(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
@@ -41,8 +46,13 @@ export const signInResponseSchema = z.object({
   token: z.string(),
   expiresAt: z.string(),
   user: signedInUserSchema,
+  /** Present (true) when two-step sign-in is required and the user has none: the session can only enrol until they set it up. */
+  twoStepEnrolmentDue: z.literal(true).optional(),
 });
 export type SignInResponse = z.infer<typeof signInResponseSchema>;
+
+/** The 403 of the panel's routes to a session that must set up two-step sign-in first. */
+export const TWO_STEP_ENROLMENT_MESSAGE = "Two-step sign-in is required for all staff: set it up to continue";
 
 /** How long a second-step challenge works after the password was right. */
 export const SIGN_IN_CHALLENGE_TTL_MINUTES = 5;
@@ -223,7 +233,7 @@ export const resetUserTwoStepEndpoint = defineEndpoint({
   path: "/api/admin/users/{id}/two-step/reset",
   // Two-step sign-in is the auth area's, whoever resets it; the staff list shows who has it.
   area: "auth",
-  access: "admin",
+  access: { roles: ["admin"] },
   summary: "Reset a user's two-step sign-in (lost phone): turned off, recovery codes and passkeys gone, every session ended",
   description: "They sign in with their password alone next time and can enrol again. Answers 409 when they have neither an authenticator app nor a passkey.",
   params: z.object({ id: z.string() }),

@@ -61,7 +61,7 @@ export const dashboardStatsEndpoint = defineEndpoint({
   path: "/api/admin/dashboard/stats",
   area: "dashboard",
   cache: { per: "everyone" },
-  access: "admin",
+  access: "staff",
   summary: "The dashboard's figures, trends and recent activity",
   success: { status: 200, description: "The figures", schema: dashboardStatsSchema },
 });
@@ -115,7 +115,7 @@ export const dashboardAttentionEndpoint = defineEndpoint({
   path: "/api/admin/dashboard/attention",
   area: "dashboard",
   cache: { per: "everyone" },
-  access: "admin",
+  access: "staff",
   summary: "What needs the operator now: each item with its count and the filtered list it links to",
   success: { status: 200, description: "The items that need attention", schema: attentionResponseSchema },
 });

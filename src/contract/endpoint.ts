@@ -1,24 +1,18 @@
 import type { z } from "zod";
 import type { ApiArea } from "./areas.ts";
+import type { EndpointAccess } from "./access.ts";
+
+export type { EndpointAccess } from "./access.ts";
 
 /**
  * One definition per endpoint: method, path, inputs, answers, who may call it and what a success
  * changes. The server registers its handler from it (src/server/platform/request/endpoint-router.ts), the web
  * derives its call from it (src/web/lib/api-client.ts) and /api/openapi.json is generated from it.
- * This file depends on nothing but zod's types and the list of areas (areas.ts), so the web can import
- * definitions freely.
+ * This file depends on nothing but zod's types, the list of areas (areas.ts) and the access rule
+ * (access.ts), so the web can import definitions freely.
  */
 
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
-
-/**
- * Who may call: anyone; anyone signed in; admins only; a service with an API key holding the
- * endpoint's `scope` (never a session: docs/integration.md). Admin-only endpoints live under the
- * admin-only path prefixes (a unit test holds the two together), where one guard checks them;
- * there viewers (read-only staff, docs/product.md §14.1) may call the GET ones too. API-key
- * endpoints live under the API-key path prefixes, where their own guard checks the key.
- */
-export type EndpointAccess = "public" | "signed-in" | "admin" | "api-key";
 
 export interface EndpointAnswer {
   description: string;
@@ -36,6 +30,7 @@ export interface EndpointDefinition {
   area: ApiArea;
   summary: string;
   description?: string;
+  /** Who may call (access.ts): a change names the roles allowed, `{ roles: ["admin", "finance"] }`. */
   access: EndpointAccess;
   params?: z.ZodObject<Record<string, z.ZodType<string, string>>>;
   query?: z.ZodType;

@@ -24,7 +24,7 @@ export const createExportEndpoint = defineEndpoint({
   method: "post",
   path: "/api/admin/exports",
   area: "exports",
-  access: "admin",
+  access: { roles: ["admin", "finance", "support"] },
   summary: "A short-lived, single-use download link for a CSV export of a list with its filters",
   body: createExportRequestSchema,
   bodyExample: { kind: "audit-log", filters: { action: "vendor.disable" } },

@@ -195,7 +195,7 @@ export const listOrdersEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/orders",
   area: "orders",
-  access: "admin",
+  access: "staff",
   summary: "One page of the marketplace's order lines: searched by order id or buyer e-mail, filtered by artist, status and dates, sorted",
   description:
     "Keyset pagination in the order of `sort` (every page costs the same at any depth). `search` with an '@' is the buyer's e-mail (exact, any case), otherwise the storefront's order id (exact). `from` is inclusive, `to` exclusive (a bare day means the whole day). Sorting by amount within a date range or a search covers up to 5,000 orders (400 naming `sort` beyond). The same filters export as CSV (POST /api/admin/exports with kind \"orders\").",
@@ -208,7 +208,7 @@ export const getOrderEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/orders/{id}",
   area: "orders",
-  access: "admin",
+  access: "staff",
   summary: "An order line with the other lines of its storefront order, its amounts, refunds and timeline",
   params: z.object({ id: z.string() }),
   success: { status: 200, description: "The order line", schema: orderDetailSchema },
@@ -246,7 +246,7 @@ export const createRefundEndpoint = defineEndpoint({
   method: "post",
   path: "/api/admin/orders/{id}/refunds",
   area: "orders",
-  access: "admin",
+  access: { roles: ["admin", "finance"] },
   summary: "Refund lines of a storefront order (or all of it) through Stripe, never twice",
   description:
     "`{id}` is any line of the storefront order. One Stripe refund on the order's payment intent, its idempotency key the refund's id. Each line's amount is reserved first, so refunds asked at once never exceed what was paid (409 naming the line). The answer says whether Stripe made it (succeeded), refused it (failed), is finishing it (pending) or gave no definite answer (unknown: settled by listing the payment intent's refunds, never by refunding again).",

@@ -15,6 +15,7 @@ export const SETTING_KEY_LIST = [
   "maintenance_mode",
   "support_email",
   "announcement_message",
+  "require_two_step_sign_in",
 ] as const;
 export const settingKeySchema = z.enum(SETTING_KEY_LIST);
 export type SettingKeyName = z.infer<typeof settingKeySchema>;
@@ -77,7 +78,7 @@ export const getSettingsEndpoint = defineEndpoint({
   path: "/api/admin/settings",
   area: "settings",
   cache: { per: "everyone" },
-  access: "admin",
+  access: "staff",
   summary: "Every platform setting with its value, description and last change",
   success: { status: 200, description: "The settings by key", schema: settingsResponseSchema },
 });
@@ -86,7 +87,7 @@ export const updateSettingsEndpoint = defineEndpoint({
   method: "put",
   path: "/api/admin/settings",
   area: "settings",
-  access: "admin",
+  access: { roles: ["admin"] },
   summary: "Change some settings at once: every value is checked first, and one bad value changes nothing",
   body: settingsUpdateRequestSchema,
   bodyExample: { platform_fee_percentage: "10", announcement_message: "Welcome!" },
@@ -99,7 +100,7 @@ export const settingHistoryEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/settings/history",
   area: "settings",
-  access: "admin",
+  access: "staff",
   summary: "One page of a setting's changes, newest first",
   query: settingHistoryQuerySchema,
   queryExample: { key: "platform_fee_percentage" },

@@ -80,7 +80,7 @@ export const debugAdminEndpoint = defineEndpoint({
   method: "get",
   path: "/api/debug/admin",
   area: "system-debug",
-  access: "admin",
+  access: "staff",
   summary: "The System Debug page's facts: the caller's session, configured providers (never their secrets), a live payment-provider check",
   success: { status: 200, description: "The facts", schema: debugResponseSchema },
 });
@@ -89,7 +89,7 @@ export const testErrorEndpoint = defineEndpoint({
   method: "post",
   path: "/api/debug/test-error",
   area: "system-debug",
-  access: "admin",
+  access: { roles: ["admin"] },
   summary: "Write one 'info' entry to the error log and answer with an error on purpose (status 418)",
   errors: [418],
   invalidates: ["error-logs", "dashboard"],

@@ -3,7 +3,7 @@ import { Hono, type Context, type ErrorHandler, type MiddlewareHandler } from "h
 import { bodyLimit } from "hono/body-limit";
 import type { ApiError } from "../contract/common.ts";
 import type { AppDeps, AppEnv } from "./platform/request/app-env.ts";
-import { ADMIN_ONLY_PREFIXES, identifyUser, requireAdmin } from "./platform/request/auth-middleware.ts";
+import { ADMIN_ONLY_PREFIXES, identifyUser, requireStaff } from "./platform/request/auth-middleware.ts";
 import { API_KEY_PREFIXES, requireApiKey } from "./platform/request/api-key-guard.ts";
 import { levelForStatus } from "./platform/error-recorder/error-recorder.ts";
 import { redactRequestTarget } from "./platform/error-recorder/redact.ts";
@@ -183,8 +183,8 @@ function guardApi(app: Hono<AppEnv>, deps: AppDeps): void {
   app.on(METHODS_WITH_BODIES, "/api/*", limitBody);
   app.use("/api/*", identifyUser(deps));
   for (const prefix of ADMIN_ONLY_PREFIXES) {
-    app.use(prefix, requireAdmin());
-    app.use(`${prefix}/*`, requireAdmin());
+    app.use(prefix, requireStaff());
+    app.use(`${prefix}/*`, requireStaff());
   }
   for (const { prefix, scope } of API_KEY_PREFIXES) {
     const guard = requireApiKey(deps, scope);

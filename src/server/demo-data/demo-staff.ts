@@ -1,9 +1,13 @@
 import type { Transaction } from "kysely";
 import type { DB, Vendor } from "../platform/db/schema.ts";
 import type { Random } from "./random.ts";
+import type { StaffRole } from "../../contract/access.ts";
 
 /** The demo's read-only staff member (no password: an admin can remove or promote them, not sign in as them). */
 export const DEMO_VIEWER_EMAIL = "avery.quinn@accounting.example";
+/** The demo's staff in the two job roles (docs/product.md "Roles"): no password either. */
+export const DEMO_FINANCE_EMAIL = "morgan.hale@accounting.example";
+export const DEMO_SUPPORT_EMAIL = "sam.rivera@artistcare.example";
 /** The demo's pending invitation (nobody holds its link: only a hash is stored; Resend makes a new one). */
 export const DEMO_INVITED_EMAIL = "new.colleague@partners.example";
 
@@ -37,7 +41,7 @@ export async function seedDemoStaff(trx: Transaction<DB>, input: DemoStaffInput)
   const admin = await trx.selectFrom("users").select(["id", "role"]).where("email", "=", adminEmail).executeTakeFirst();
   const actor = { actor_email: adminEmail, actor_id: admin?.id ?? null, actor_role: "admin", ip_address: "203.0.113.10", user_agent: "Mozilla/5.0 (demo)" };
   // An invitation the first admin sent at `sentAt`, valid for 7 days, accepted when `accepted` is given.
-  const insertInvitation = async (id: string, email: string, role: "admin" | "viewer", sentAt: number, accepted?: { at: number; userId: string }) => {
+  const insertInvitation = async (id: string, email: string, role: StaffRole, sentAt: number, accepted?: { at: number; userId: string }) => {
     await trx
       .insertInto("user_invitations")
       .values({
@@ -143,6 +147,7 @@ export async function seedDemoStaff(trx: Transaction<DB>, input: DemoStaffInput)
       .execute();
     rows.push({ at: passkey.addedAt, action: "auth.passkey_add", target: ["passkey", id, passkey.name], details: { user: DEMO_VIEWER_EMAIL }, by: "viewer" });
   }
+  await seedJobRoles(trx, { rand, at, iso, rows });
   rows.sort((a, b) => a.at - b.at);
   for (const row of rows) {
     const who = row.by === "viewer" ? { actor_email: DEMO_VIEWER_EMAIL, actor_id: viewerId, actor_role: "viewer", ip_address: "198.51.100.23", user_agent: "Mozilla/5.0 (demo)" } : actor;
@@ -164,4 +169,28 @@ export async function seedDemoStaff(trx: Transaction<DB>, input: DemoStaffInput)
       .execute();
   }
   return rows.length;
+}
+
+/**
+ * A finance and a support member (docs/product.md "Roles"): the finance one was a viewer until an
+ * admin changed the role (its audit row), the support one was added as support. Runs after the
+ * rest of the demo staff, so their ids and times do not move the others'.
+ */
+async function seedJobRoles(
+  trx: Transaction<DB>,
+  input: { rand: Random; at: DemoStaffInput["at"]; iso: (ms: number) => string; rows: Array<{ at: number; action: string; target: [string, string, string | null]; before?: object; after?: object }> },
+): Promise<void> {
+  const { rand, at, iso, rows } = input;
+  const financeAt = at(20, 0.45);
+  const financeId = rand.id(financeAt);
+  const supportAt = at(9, 0.3);
+  const supportId = rand.id(supportAt);
+  await trx
+    .insertInto("users")
+    .values([
+      { id: financeId, email: DEMO_FINANCE_EMAIL, name: "Morgan Hale", role: "finance", password_hash: null, created_at: iso(financeAt), updated_at: iso(at(6, 0.5)) },
+      { id: supportId, email: DEMO_SUPPORT_EMAIL, name: "Sam Rivera", role: "support", password_hash: null, created_at: iso(supportAt), updated_at: iso(supportAt) },
+    ])
+    .execute();
+  rows.push({ at: at(6, 0.5), action: "user.role_change", target: ["user", financeId, DEMO_FINANCE_EMAIL], before: { role: "viewer" }, after: { role: "finance" } });
 }

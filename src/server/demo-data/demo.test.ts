@@ -4,7 +4,7 @@ import { readCounters } from "../domain/ledger/counters.ts";
 import { compareRollups } from "../domain/ledger/recompute.ts";
 import { testBackends } from "../testing/test-databases.ts";
 import { SETTING_KEYS } from "../domain/settings/settings-catalog.ts";
-import { DEMO_INVITED_EMAIL, DEMO_VIEWER_EMAIL } from "./demo-staff.ts";
+import { DEMO_FINANCE_EMAIL, DEMO_INVITED_EMAIL, DEMO_SUPPORT_EMAIL, DEMO_VIEWER_EMAIL } from "./demo-staff.ts";
 import { seedDemoData } from "./demo.ts";
 
 const NOW = "2026-03-10T15:30:00.000Z";
@@ -94,6 +94,12 @@ describe.each(testBackends())("demo staff on $kind", (backend) => {
       await seedDemoData(t.db, { clock: fixedClock(NOW), seed: 7 });
       const viewer = await t.db.selectFrom("users").selectAll().where("email", "=", DEMO_VIEWER_EMAIL).executeTakeFirstOrThrow();
       expect(viewer.role).toBe("viewer");
+      // Each job role has someone holding it, the finance one by a role change the audit log shows.
+      const jobRoles = await t.db.selectFrom("users").select(["email", "role"]).where("email", "in", [DEMO_FINANCE_EMAIL, DEMO_SUPPORT_EMAIL]).orderBy("role").execute();
+      expect(jobRoles).toEqual([
+        { email: DEMO_FINANCE_EMAIL, role: "finance" },
+        { email: DEMO_SUPPORT_EMAIL, role: "support" },
+      ]);
       const open = await t.db.selectFrom("user_invitations").selectAll().where("accepted_at", "is", null).execute();
       expect(open.map((i) => [i.email, i.role])).toEqual([[DEMO_INVITED_EMAIL, "admin"]]);
       expect(open[0]!.expires_at > NOW).toBe(true);

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppRoute, UNKNOWN_ID, appRoutes, fillPath, isAdminOnly, wellFormed } from "../testing/app-routes.ts";
+import { type AppRoute, UNKNOWN_ID, appRoutes, definitionOf, fillPath, isAdminOnly, wellFormed } from "../testing/app-routes.ts";
+import { STAFF_ROLES, type StaffRole, accessRefusal, roleMayCall } from "../../contract/access.ts";
 import { type TestContext, createTestContext } from "../testing/test-app.ts";
 import { sessionIdForToken } from "../platform/identity/local-auth-provider.ts";
 
@@ -13,6 +14,7 @@ describe("auth sweep over every admin-only route", () => {
   let ctx: TestContext;
   let routes: AppRoute[];
   const tokens: Record<string, string> = {};
+  const roleTokens = {} as Record<StaffRole, string>;
   beforeAll(async () => {
     ctx = await createTestContext("sqlite", { seedDemo: true });
     routes = appRoutes(ctx.app).filter((r) => isAdminOnly(r.path));
@@ -20,6 +22,10 @@ describe("auth sweep over every admin-only route", () => {
     const admin = await ctx.createUser({ email: "sweep-admin@hki.global" });
     tokens.nonAdmin = (await ctx.createUser({ email: "artist@example.com" })).token;
     tokens.viewer = (await ctx.createUser({ email: "support-viewer@example.com", role: "viewer" })).token;
+    roleTokens.admin = (await ctx.createUser({ email: "role-admin@example.com", role: "admin" })).token;
+    roleTokens.finance = (await ctx.createUser({ email: "role-finance@example.com", role: "finance" })).token;
+    roleTokens.support = (await ctx.createUser({ email: "role-support@example.com", role: "support" })).token;
+    roleTokens.viewer = tokens.viewer;
     for (const email of ["x@evilhki.global", "x@hki.global.evil.com", "x@sub.hki.global", "hki.global@example.com", "x@hki-global.com"]) {
       tokens[`look-alike ${email}`] = (await ctx.createUser({ email })).token;
     }
@@ -130,6 +136,34 @@ describe("auth sweep over every admin-only route", () => {
         expect((await ctx.request(path, { method, headers: viewer })).status, `${method} ${path}`).toBe(403);
       }
     }
+  });
+
+  it('holds every role to each endpoint\'s declared roles: allowed gets past the guard, anything else a 403 saying who may (docs/product.md "Roles")', async () => {
+    let allowed = 0;
+    let refused = 0;
+    for (const role of STAFF_ROLES) {
+      for (const route of routes) {
+        const definition = definitionOf(route);
+        expect(definition, `${route.method} ${route.path} is registered from a definition`).toBeDefined();
+        const { query, json } = wellFormed(route);
+        const res = await ctx.request(fillPath(route.path, UNKNOWN_ID) + query, { method: route.method, token: roleTokens[role], ...(json !== undefined ? { json } : {}) });
+        const label = `${role} ${route.method} ${route.path}`;
+        if (roleMayCall(definition!.access, role)) {
+          allowed += 1;
+          // Past the guard: whatever the endpoint answers (200, 404 for an unknown id, 409, 422), never 401 nor the role's 403.
+          expect(res.status, label).not.toBe(401);
+          if (res.status === 403) expect(((await res.json()) as { error: { code: string } }).error.code, label).not.toBe("forbidden");
+        } else {
+          refused += 1;
+          expect(res.status, label).toBe(403);
+          const body = (await res.json()) as { error: { code: string; message: string } };
+          expect(body.error, label).toEqual({ code: "forbidden", message: accessRefusal(definition!.access, role) });
+        }
+      }
+    }
+    // Every role is refused something but the admin, and allowed something (every read at least).
+    expect(allowed).toBeGreaterThan(routes.length * 2);
+    expect(refused).toBeGreaterThan(routes.length / 2);
   });
 
   it("guards every method on every admin path, not only the registered ones", async () => {

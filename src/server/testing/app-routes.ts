@@ -52,6 +52,11 @@ export const UNKNOWN_ID = "01890000-0000-7000-8000-000000000000";
 /** Every endpoint definition by its route as the app lists it ("PATCH /api/vendors/:id/status"). */
 const DEFINITIONS_BY_ROUTE = new Map(apiEndpoints.map((d) => [`${d.method.toUpperCase()} ${honoPath(d.path)}`, d]));
 
+/** The definition a route is registered from (undefined for a route registered by hand). */
+export function definitionOf(route: AppRoute): (typeof apiEndpoints)[number] | undefined {
+  return DEFINITIONS_BY_ROUTE.get(`${route.method} ${route.path}`);
+}
+
 /**
  * A well-formed request for a route, from its definition's examples (the ones the API reference
  * shows), so that sweeps get past validation and reach the code behind it (lookups by id, writes).

@@ -36,7 +36,7 @@ export interface TestContext {
   clock: ReturnType<typeof fixedClock>;
   config: AppConfig;
   /** A user with a live session: `headers` carries its bearer token. */
-  createUser(input: { email: string; role?: "admin" | "viewer" | "user" }): Promise<{ id: string; email: string; token: string; headers: Record<string, string> }>;
+  createUser(input: { email: string; role?: "admin" | "finance" | "support" | "viewer" | "user" }): Promise<{ id: string; email: string; token: string; headers: Record<string, string> }>;
   request(path: string, init?: RequestInit & { json?: unknown; token?: string }): Promise<Response>;
   /** A live API key (docs/integration.md) with the scopes given (default events:write), made directly in the database. */
   createApiKey(scopes?: string[]): Promise<{ id: string; key: string }>;
@@ -75,7 +75,7 @@ async function openTestDatabase(kind: "sqlite" | "postgres", sqlitePath = ":memo
   };
 }
 
-async function insertUser(database: Database, now: string, email: string, role: "admin" | "viewer" | "user"): Promise<string> {
+async function insertUser(database: Database, now: string, email: string, role: "admin" | "finance" | "support" | "viewer" | "user"): Promise<string> {
   const id = newId();
   await database.db
     .insertInto("users")

@@ -10,9 +10,19 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const admin: PublicUser = { id: "u1", email: "admin@hki.global", name: "Admin", role: "admin", isAdmin: true, panelAccess: true, canWrite: true };
-const plainUser: PublicUser = { id: "u2", email: "user@example.com", name: null, role: "user", isAdmin: false, panelAccess: false, canWrite: false };
-const viewer: PublicUser = { id: "u3", email: "support@example.com", name: "Support", role: "viewer", isAdmin: false, panelAccess: true, canWrite: false };
+const admin: PublicUser = { id: "u1", email: "admin@hki.global", name: "Admin", role: "admin", isAdmin: true, staffRole: "admin", panelAccess: true, canWrite: true, twoStepEnrolmentDue: false };
+const plainUser: PublicUser = { id: "u2", email: "user@example.com", name: null, role: "user", isAdmin: false, staffRole: null, panelAccess: false, canWrite: false, twoStepEnrolmentDue: false };
+const viewer: PublicUser = {
+  id: "u3",
+  email: "support@example.com",
+  name: "Support",
+  role: "viewer",
+  isAdmin: false,
+  staffRole: "viewer",
+  panelAccess: true,
+  canWrite: false,
+  twoStepEnrolmentDue: false,
+};
 const { panelAccess: _p, canWrite: _c, ...signedInAdmin } = admin;
 const config = { storefrontUrl: "https://store.example", authProviderName: "Local" };
 
@@ -96,6 +106,31 @@ describe("AuthGate", () => {
     setSessionToken("tok");
     api({ "GET /api/auth/me": () => json({ user: viewer }), "GET /api/config": () => json(config) });
     renderGate();
+    expect(await screen.findByText("Admin app")).toBeInTheDocument();
+  });
+
+  it("shows the two-step enrolment instead of the app while it is required and missing, and the app once enrolled", async () => {
+    setSessionToken("tok");
+    let enrolled = false;
+    api({
+      "GET /api/auth/me": () => json({ user: { ...viewer, twoStepEnrolmentDue: !enrolled } }),
+      "GET /api/config": () => json(config),
+      "GET /api/auth/two-step": () => json({ enrolled: false, recoveryCodesLeft: 0 }),
+      "POST /api/auth/two-step/setup": () => json({ secret: "JBSWY3DPEHPK3PXP", otpauthUri: "otpauth://totp/x?secret=JBSWY3DPEHPK3PXP", qrSvg: "<svg/>" }),
+      "POST /api/auth/two-step/confirm": () => {
+        enrolled = true;
+        return json({ recoveryCodes: ["aaaa-bbbb-cccc-dddd"] });
+      },
+    });
+    renderGate();
+    expect(await screen.findByRole("heading", { name: "Set up two-step sign-in" })).toBeInTheDocument();
+    expect(screen.getByText(/Two-step sign-in is required for all staff/)).toBeInTheDocument();
+    expect(screen.queryByText("Admin app")).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Set up two-step sign-in" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Set up" }));
+    await userEvent.type(await screen.findByLabelText("Code from the app"), "123456");
+    await userEvent.click(screen.getByRole("button", { name: "Turn on" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Done" }));
     expect(await screen.findByText("Admin app")).toBeInTheDocument();
   });
 

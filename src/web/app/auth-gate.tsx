@@ -1,10 +1,11 @@
-import { Suspense, lazy, type ReactNode } from "react";
+import { Suspense, lazy, useState, type ReactNode } from "react";
 import { Button, buttonVariants } from "@web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@web/components/ui/card";
 import { useAuth, useSignOut } from "./auth";
 import { CurrentUserContext } from "./current-user";
 import { FullScreenSpinner } from "./gate-screens";
 import { StoreLink } from "./store-link";
+import { TwoStepRequired } from "./two-step-required";
 
 export { LostBox, StoreLink } from "./store-link";
 
@@ -17,11 +18,14 @@ const SignInScreen = lazy(loadSignInScreen);
 
 /**
  * Auth wrapper (docs/product.md §1.2): spinner while the session loads, the sign-in form when signed out,
- * 'Access Denied' for a signed-in user without panel access (neither admin nor viewer), otherwise the
- * app. `panelAccess` comes from the server's one rule; the server enforces it again on every admin call.
+ * 'Access Denied' for a signed-in user without panel access (no panel role), the two-step enrolment
+ * when it is required and missing, otherwise the app. `panelAccess` comes from the server's one rule; the server enforces it again on every admin call.
  */
 export function AuthGate({ children }: { children: ReactNode }) {
   const auth = useAuth();
+  // Held from the moment enrolment starts until its dialog closes: turning it on refreshes who is
+  // signed in, and the panel must not replace the recovery codes before the user has kept them.
+  const [enrolling, setEnrolling] = useState(false);
 
   if (auth.status === "loading") return <FullScreenSpinner label="Loading session" />;
   if (auth.status === "signed-out") {
@@ -31,8 +35,10 @@ export function AuthGate({ children }: { children: ReactNode }) {
       </Suspense>
     );
   }
-  // Admins and viewers open the panel; viewers see every screen with its actions disabled.
+  // Every panel role opens the panel; each sees the actions its role may not take disabled.
   if (!auth.user.panelAccess) return <AccessDenied />;
+  // Two-step sign-in is required and this session has none yet: the enrolment comes before the panel.
+  if (auth.user.twoStepEnrolmentDue || enrolling) return <TwoStepRequired onStart={() => setEnrolling(true)} onDone={() => setEnrolling(false)} />;
   return <CurrentUserContext.Provider value={auth.user}>{children}</CurrentUserContext.Provider>;
 }
 

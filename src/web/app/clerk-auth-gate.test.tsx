@@ -38,8 +38,8 @@ vi.mock("@clerk/react", () => ({
   useClerk: () => clerk.instance,
 }));
 
-const admin: PublicUser = { id: "user_1", email: "curator@gmail.com", name: null, role: "admin", isAdmin: true, panelAccess: true, canWrite: true };
-const artist: PublicUser = { id: "user_2", email: "artist@example.com", name: null, role: "user", isAdmin: false, panelAccess: false, canWrite: false };
+const admin: PublicUser = { id: "user_1", email: "curator@gmail.com", name: null, role: "admin", isAdmin: true, staffRole: "admin", panelAccess: true, canWrite: true, twoStepEnrolmentDue: false };
+const artist: PublicUser = { id: "user_2", email: "artist@example.com", name: null, role: "user", isAdmin: false, staffRole: null, panelAccess: false, canWrite: false, twoStepEnrolmentDue: false };
 
 function api(me: () => Response) {
   return mockFetch((url, init) => {

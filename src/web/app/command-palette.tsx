@@ -7,7 +7,7 @@ import { listAdminVendorsEndpoint } from "@contract/vendors";
 import { callApi } from "@web/lib/api-client";
 import { useDebouncedValue } from "@web/lib/use-debounced-value";
 import { queryKeys } from "@web/lib/query-keys";
-import { useWriteAccess } from "./current-user";
+import { useStaffRole } from "./current-user";
 import { navItemsFor } from "./nav-items";
 import { THEME_CHOICES, setThemeChoice } from "./theme";
 
@@ -31,7 +31,7 @@ export default function CommandPalette({
   returnFocusTo: RefObject<HTMLElement | null>;
 }) {
   const navigate = useNavigate();
-  const { canWrite } = useWriteAccess();
+  const role = useStaffRole();
   const [input, setInput] = useState("");
   const search = useDebouncedValue(input.trim(), 200);
 
@@ -66,7 +66,7 @@ export default function CommandPalette({
   // and products as the server found them by name, e-mail or slug.
   const typed = input.trim().toLowerCase();
   const matches = (label: string) => label.toLowerCase().includes(typed);
-  const screens = navItemsFor(canWrite).filter((item) => matches(item.label));
+  const screens = navItemsFor(role).filter((item) => matches(item.label));
   const themes = THEME_CHOICES.filter((choice) => matches(`Theme: ${choice.label}`));
   const searching = search.length > 0 && (vendors.isFetching || products.isFetching);
   return (

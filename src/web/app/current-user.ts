@@ -1,7 +1,9 @@
 import { createContext, useContext } from "react";
 import type { PublicUser } from "@contract/auth";
+import { type StaffRole, accessRefusal } from "@contract/access";
+import type { EndpointDefinition } from "@contract/endpoint";
 
-/** The signed-in admin, provided by the auth gate to everything inside it. */
+/** The signed-in staff member, provided by the auth gate to everything inside it. */
 export const CurrentUserContext = createContext<PublicUser | null>(null);
 
 export function useCurrentUser(): PublicUser {
@@ -10,16 +12,29 @@ export function useCurrentUser(): PublicUser {
   return user;
 }
 
-/** The short reason shown on every disabled action of a read-only (viewer) session. */
-export const READ_ONLY_REASON = "Read-only access: viewers cannot make changes";
+/** The short reason shown on every disabled action of a read-only (viewer) session: the server's 403 message too. */
+export { READ_ONLY_REASON } from "@contract/access";
 
 /**
- * Whether the signed-in user may change anything (docs/product.md §1.3): admins may, viewers only
- * read. Screens disable their actions with `reason` instead of failing on click; the server refuses
- * them anyway. Outside the auth gate (a screen rendered on its own) nothing is disabled.
+ * Whether the signed-in user's role may call `endpoint` (its `access`, declared once in
+ * src/contract; docs/product.md "Roles"): screens disable or hide the action with `reason` instead
+ * of failing on click; the server refuses it anyway, with the same words. Outside the auth gate (a
+ * screen rendered on its own) everything is allowed.
  */
-export function useWriteAccess(): { canWrite: boolean; reason: string | undefined } {
+export function useEndpointAccess(endpoint: Pick<EndpointDefinition, "access">): { allowed: boolean; reason: string | undefined } {
   const user = useContext(CurrentUserContext);
-  const canWrite = user?.canWrite ?? true;
-  return { canWrite, reason: canWrite ? undefined : READ_ONLY_REASON };
+  const reason = user ? accessRefusal(endpoint.access, user.staffRole) : undefined;
+  return { allowed: reason === undefined, reason };
+}
+
+/** The signed-in user's panel role ("admin" outside the auth gate, where a screen is rendered on its own). */
+export function useStaffRole(): StaffRole | null {
+  const user = useContext(CurrentUserContext);
+  return user ? user.staffRole : "admin";
+}
+
+/** Whether the signed-in user may change anything at all (every role but viewer): the read-only banner and the hidden bulk selections. */
+export function useWriteAccess(): { canWrite: boolean } {
+  const user = useContext(CurrentUserContext);
+  return { canWrite: user?.canWrite ?? true };
 }

@@ -1,8 +1,10 @@
+import type { StaffRole } from "@contract/access";
+
 /** The left navigation of docs/product.md §2.2, in its order. Also the list the e2e tests click through. */
 export interface NavItem {
   label: string;
   path: string;
-  /** Shown to admins only (viewers may still open the URL and read). */
+  /** Shown to admins only (the other roles may still open the URL and read). */
   adminOnly?: boolean;
 }
 
@@ -22,7 +24,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: "System Debug", path: "/system-debug" },
 ];
 
-/** The items a user sees: every one for an admin (who may write), those not admin-only for a viewer. */
-export function navItemsFor(canWrite: boolean): readonly NavItem[] {
-  return canWrite ? NAV_ITEMS : NAV_ITEMS.filter((item) => !item.adminOnly);
+/** The items a user sees: every one for an admin, those not admin-only for the other roles. */
+export function navItemsFor(role: StaffRole | null): readonly NavItem[] {
+  return role === "admin" ? NAV_ITEMS : NAV_ITEMS.filter((item) => !item.adminOnly);
 }

@@ -1,14 +1,14 @@
 import { NavLink } from "react-router";
 import { cn } from "@web/lib/cn";
-import { useWriteAccess } from "./current-user";
+import { useStaffRole } from "./current-user";
 import { navItemsFor } from "./nav-items";
 
 /** The navigation's links (docs/product.md §2.2): the sidebar from 768 px up, the drawer below. */
 export function NavList({ onNavigate }: { onNavigate?: () => void }) {
-  const { canWrite } = useWriteAccess();
+  const role = useStaffRole();
   return (
     <ul className="grid gap-1">
-      {navItemsFor(canWrite).map((item) => (
+      {navItemsFor(role).map((item) => (
         <li key={item.path}>
           <NavLink
             to={item.path}

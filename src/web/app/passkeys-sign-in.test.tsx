@@ -18,7 +18,7 @@ afterEach(() => {
   prompt.answer.mockReset();
 });
 
-const admin: PublicUser = { id: "u1", email: "admin@hki.global", name: "Admin", role: "admin", isAdmin: true, panelAccess: true, canWrite: true };
+const admin: PublicUser = { id: "u1", email: "admin@hki.global", name: "Admin", role: "admin", isAdmin: true, staffRole: "admin", panelAccess: true, canWrite: true, twoStepEnrolmentDue: false };
 const { panelAccess: _p, canWrite: _c, ...signedInAdmin } = admin;
 const options = { challenge: "Y2hhbGxlbmdl", rpId: "localhost", allowCredentials: [], userVerification: "required" };
 const assertion = {

@@ -10,7 +10,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const admin: PublicUser = { id: "u1", email: "admin@hki.global", name: "Admin", role: "admin", isAdmin: true, panelAccess: true, canWrite: true };
+const admin: PublicUser = { id: "u1", email: "admin@hki.global", name: "Admin", role: "admin", isAdmin: true, staffRole: "admin", panelAccess: true, canWrite: true, twoStepEnrolmentDue: false };
 const { panelAccess: _p, canWrite: _c, ...signedInAdmin } = admin;
 const config = { storefrontUrl: "https://store.example", authProviderName: "Local" };
 const secondStepAnswer = { secondStep: { challenge: "challenge-1", expiresAt: "2099-01-01T00:05:00Z", factors: ["totp"] } };

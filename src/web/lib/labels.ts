@@ -6,8 +6,8 @@ import type { BadgeVariant } from "@web/components/ui/badge";
 
 /** The words (and badge colours) of the domain's statuses, roles and levels, for every screen that shows them (docs/product.md). */
 
-export const ROLE_LABELS: Record<StaffRole, string> = { admin: "Admin", viewer: "Viewer" };
-export const ROLE_BADGE: Record<StaffRole, BadgeVariant> = { admin: "default", viewer: "info" };
+export const ROLE_LABELS: Record<StaffRole, string> = { admin: "Admin", finance: "Finance", support: "Support", viewer: "Viewer" };
+export const ROLE_BADGE: Record<StaffRole, BadgeVariant> = { admin: "default", finance: "success", support: "warning", viewer: "info" };
 
 export const LEVEL_LABELS: Record<ErrorLevel, string> = { error: "Error", warning: "Warning", info: "Info" };
 

@@ -40,6 +40,10 @@ export const SETTINGS_CATALOG = {
     description: "Announcement shown to all artists on their dashboard (empty hides it)",
     defaultValue: "",
   },
+  require_two_step_sign_in: {
+    description: "When enabled, every staff member without a second factor must set up two-step sign-in at their next sign-in, and nobody can turn theirs off",
+    defaultValue: "false",
+  },
 } as const satisfies Record<string, { description: string; defaultValue: string }>;
 
 export type SettingKey = keyof typeof SETTINGS_CATALOG;

@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type Insertable, PostgresAdapter, type Selectable, sql, type Updateable } from "kysely";
 import type { DB, UserInvitationsTable } from "../../platform/db/schema.ts";
 import type { Executor } from "../../platform/db/executor.ts";
+import { STAFF_ROLES, type StaffRole } from "../../../contract/access.ts";
 
 /**
  * The only place SQL for staff and invitations lives (docs/product.md §14).
@@ -11,13 +12,13 @@ import type { Executor } from "../../platform/db/executor.ts";
  * first, then read and sorted by e-mail.
  */
 
-export type StaffRoleFilter = "admin" | "viewer" | undefined;
+export type StaffRoleFilter = StaffRole | undefined;
 
 export interface StaffRow {
   id: string;
   email: string;
   name: string | null;
-  role: "admin" | "viewer" | "user";
+  role: StaffRole | "user";
   created_at: string;
   /** The part of the e-mail after the last "@" (generated column). */
   email_domain: string;
@@ -36,19 +37,19 @@ function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Ids of everyone with panel access: role admin or viewer, or an e-mail at the company domain. */
+/** Ids of everyone with panel access: a panel role, or an e-mail at the company domain. */
 function staffIds(db: Executor, domain: string) {
   return db
     .selectFrom("users")
     .select("id")
-    .where("role", "in", ["admin", "viewer"])
+    .where("role", "in", STAFF_ROLES)
     .union(db.selectFrom("users").select("id").where(emailDomain, "=", domain));
 }
 
 function staffQuery(db: Executor, filter: StaffFilter) {
   let query = db.selectFrom("users").where("users.id", "in", staffIds(db, filter.domain));
   if (filter.role === "admin") query = query.where((eb) => eb.or([eb("role", "=", "admin"), eb(emailDomain, "=", filter.domain)]));
-  if (filter.role === "viewer") query = query.where("role", "=", "viewer").where(emailDomain, "<>", filter.domain);
+  else if (filter.role) query = query.where("role", "=", filter.role).where(emailDomain, "<>", filter.domain);
   if (filter.search) {
     const pattern = containsPattern(filter.search);
     query = query.where((eb: ExpressionBuilder<DB, "users">) =>

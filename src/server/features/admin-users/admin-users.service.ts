@@ -25,6 +25,7 @@ import { SESSION_TTL_MS, sessionIdForToken } from "../../platform/identity/local
 import { hashPassword } from "../../platform/identity/password-hash.ts";
 import { passwordProblem } from "../../platform/identity/password-policy.ts";
 import { insertSession } from "../../platform/identity/sessions.queries.ts";
+import { enrolmentDueFor } from "../../platform/identity/second-factors.ts";
 import { normalizeEmail } from "../../platform/identity/users.ts";
 import { newId } from "../../platform/db/ids.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
@@ -83,6 +84,8 @@ const INVITER_REMOVED_MESSAGE = "This invitation was revoked: the administrator 
 
 const ROLE_WORDS: Record<StaffRole, string> = {
   admin: "an administrator (every screen and every action)",
+  finance: "finance (Financials and payouts; every other screen read-only)",
+  support: "support (artists, products, announcements; every other screen read-only, no money actions)",
   viewer: "a viewer (every screen, read-only)",
 };
 
@@ -124,7 +127,8 @@ export class AdminUsersService {
       id: row.id,
       email: row.email,
       name: row.name,
-      role: row.role === "admin" || byDomain ? "admin" : "viewer",
+      // Only staff rows reach here (staffIds): "user" is possible only beside the company domain.
+      role: byDomain || row.role === "user" ? "admin" : row.role,
       access: row.role === "admin" || !byDomain ? "role" : "domain",
       lastSignInAt: facts?.lastSignInAt ?? null,
       createdAt: row.created_at,
@@ -195,9 +199,10 @@ export class AdminUsersService {
       if (target.role === role) return this.asAdminUser(trx, target.id);
       if (target.role === "admin") await this.requireAnotherAdmin(trx, target);
       await setUserRole(trx, target.id, role, this.now());
-      // An admin made a viewer can no longer invite: the invitations they sent stop working too.
-      const invitationsRevoked = role === "viewer" ? await this.revokeInvitationsSentBy(trx, target) : [];
-      await this.auditRoleChange(trx, actor, "user.role_change", target, role, role === "viewer" ? { invitationsRevoked } : undefined);
+      // An admin given another role can no longer invite: the invitations they sent stop working too.
+      const leavesAdmin = target.role === "admin";
+      const invitationsRevoked = leavesAdmin ? await this.revokeInvitationsSentBy(trx, target) : [];
+      await this.auditRoleChange(trx, actor, "user.role_change", target, role, leavesAdmin ? { invitationsRevoked } : undefined);
       return this.asAdminUser(trx, target.id);
     });
     return { user };
@@ -295,9 +300,9 @@ export class AdminUsersService {
     });
   }
 
-  /** Refuses addresses that already have access, and viewers at the company domain (they would be admins). */
+  /** Refuses addresses that already have access, and any role but admin at the company domain (they would be admins). */
   private async checkInvitee(executor: Executor, email: string, role: StaffRole): Promise<void> {
-    if (role === "viewer" && isAdminUser({ role: "user", email }, this.domain)) {
+    if (role !== "admin" && isAdminUser({ role: "user", email }, this.domain)) {
       throw invalidField("role", `addresses at @${this.domain} are always administrators: invite them as admin`);
     }
     const existing = await findUserIdByEmail(executor, email);
@@ -458,7 +463,7 @@ export class AdminUsersService {
     }
     if (row.expires_at <= this.now()) throw new HttpError(410, "invitation_expired", `This invitation expired on ${row.expires_at.slice(0, 10)}. Ask an administrator to send it again.`);
     // An invitation carries its sender's authority: once they are no longer an admin (access removed,
-    // made a viewer, account gone, or the company domain changed) it grants nothing.
+    // given another role, account gone, or the company domain changed) it grants nothing.
     const inviter = await findInviter(executor, row);
     if (!inviter || !isAdminUser(inviter, this.domain)) throw new HttpError(410, "invitation_revoked", INVITER_REMOVED_MESSAGE);
     return row;
@@ -502,7 +507,9 @@ export class AdminUsersService {
         throw new HttpError(410, "invitation_used", "This invitation was already used. Sign in with the password you chose.");
       }
       const expiresAt = new Date(clock.now().getTime() + SESSION_TTL_MS).toISOString();
-      await insertSession(trx, { id: sessionIdForToken(sessionToken), user_id: userId, created_at: now, expires_at: expiresAt, revoked_at: null });
+      // A new account has no second factor: with two-step sign-in required, the session can only enrol.
+      const enrolmentDue = await enrolmentDueFor(trx, userId);
+      await insertSession(trx, { id: sessionIdForToken(sessionToken), user_id: userId, created_at: now, expires_at: expiresAt, revoked_at: null, enrolment_due: enrolmentDue ? 1 : 0 });
       const user = { id: userId, email: invitation.email, name, role: invitation.role, isAdmin: isAdminUser({ role: invitation.role, email: invitation.email }, this.domain) };
       await recordAudit(
         trx,
@@ -515,7 +522,7 @@ export class AdminUsersService {
         },
         clock,
       );
-      return { token: sessionToken, expiresAt, user };
+      return { token: sessionToken, expiresAt, user, ...(enrolmentDue ? { twoStepEnrolmentDue: true as const } : {}) };
     });
   }
 

@@ -38,7 +38,7 @@ describe.each(testDatabaseKinds)("staff, roles and invitations API on %s (docs/p
     expect(res.status).toBe(200);
     return adminUsersResponseSchema.parse(await res.json());
   };
-  const invite = async (email: string, role: "admin" | "viewer", by: { token: string } = admin) => {
+  const invite = async (email: string, role: "admin" | "finance" | "support" | "viewer", by: { token: string } = admin) => {
     const res = await as(by, "POST", "/api/admin/users/invite", { email, role });
     expect(res.status, await res.clone().text()).toBe(201);
     return inviteResponseSchema.parse(await res.json()).invitation;
@@ -96,9 +96,9 @@ describe.each(testDatabaseKinds)("staff, roles and invitations API on %s (docs/p
       expect(res.status).toBe(403);
       expect((await errorOf(res)).message).toBe("Read-only access: viewers cannot make changes");
       const me = meResponseSchema.parse(await (await as(viewer, "GET", "/api/auth/me")).json());
-      expect(me.user).toMatchObject({ role: "viewer", isAdmin: false, panelAccess: true, canWrite: false });
+      expect(me.user).toMatchObject({ role: "viewer", isAdmin: false, staffRole: "viewer", panelAccess: true, canWrite: false });
       const adminMe = meResponseSchema.parse(await (await as(admin, "GET", "/api/auth/me")).json());
-      expect(adminMe.user).toMatchObject({ isAdmin: true, panelAccess: true, canWrite: true });
+      expect(adminMe.user).toMatchObject({ isAdmin: true, staffRole: "admin", panelAccess: true, canWrite: true });
     });
   });
 
@@ -296,6 +296,27 @@ describe.each(testDatabaseKinds)("staff, roles and invitations API on %s (docs/p
       // The same role again changes nothing and writes nothing.
       expect((await as(admin, "PATCH", `/api/admin/users/${viewer.id}`, { role: "viewer" })).status).toBe(200);
       expect(await auditRows("user.role_change")).toHaveLength(2);
+    });
+
+    it('gives the job roles: invited as support, then made finance, each acts as its role from the next request (docs/product.md "Roles")', async () => {
+      const sent = await invite("helper@example.com", "support");
+      const session = signInResponseSchema.parse(await (await accept(tokenOf(sent.link))).json());
+      expect(meResponseSchema.parse(await (await as(session, "GET", "/api/auth/me")).json()).user).toMatchObject({ role: "support", staffRole: "support", canWrite: true });
+      expect((await listUsers("?role=support")).users.map((u) => [u.email, u.role])).toEqual([["helper@example.com", "support"]]);
+      // Support: artists yes, money no.
+      expect((await as(session, "PATCH", "/api/vendors/01890000-0000-7000-8000-000000000000/status", { isActive: false })).status).toBe(404);
+      const refused = await as(session, "POST", "/api/admin/financial/payouts/runs", {});
+      expect(refused.status).toBe(403);
+      expect(await errorOf(refused)).toEqual({ code: "forbidden", message: "Your role (support) cannot do this: only admins and finance can" });
+
+      const changed = await as(admin, "PATCH", `/api/admin/users/${session.user.id}`, { role: "finance" });
+      expect(adminUserResponseSchema.parse(await changed.json()).user).toMatchObject({ role: "finance", access: "role" });
+      expect((await as(session, "PATCH", "/api/vendors/01890000-0000-7000-8000-000000000000/status", { isActive: false })).status).toBe(403);
+      expect((await as(session, "POST", "/api/admin/financial/payouts/runs", { dryRun: true })).status).not.toBe(403);
+      // Neither may invite or change roles: staff stay the admins' business.
+      expect((await as(session, "POST", "/api/admin/users/invite", { email: "x@example.com", role: "admin" })).status).toBe(403);
+      const [audit] = await auditRows("user.role_change");
+      expect([JSON.parse(audit!.before_value!), JSON.parse(audit!.after_value!)]).toEqual([{ role: "support" }, { role: "finance" }]);
     });
 
     it("refuses to change your own role, a domain admin's, someone without access, and bad input", async () => {

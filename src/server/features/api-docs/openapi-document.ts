@@ -4,11 +4,12 @@ import { apiEndpointsByName } from "../../../contract/api.ts";
 import { apiErrorSchema } from "../../../contract/common.ts";
 import { MAX_EVENTS_PER_BATCH, STOREFRONT_EVENT_DATA, STOREFRONT_EVENT_TYPES, ingestEventsEndpoint, ingestEventsRequestSchema } from "../../../contract/integrations-events.ts";
 import type { EndpointDefinition, ErrorStatus } from "../../../contract/endpoint.ts";
+import { allowedRoles, isStaffAccess } from "../../../contract/access.ts";
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: "Invalid input: `error.fields` names each input at fault",
   401: "No valid bearer token (or wrong credentials)",
-  403: "Signed in, but not an administrator",
+  403: "Signed in, but the role may not call this (or, for a dangerous action, no second-factor check in the last 10 minutes)",
   404: "Nothing with that id",
   409: "Conflicts with the current state",
   410: "Gone: used or expired",
@@ -26,12 +27,23 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
 /** The error shape, as one named component every failure answer refers to. */
 const errorSchemaComponent = apiErrorSchema.meta({ id: "ApiError" });
 
+/** The panel roles that may call a staff endpoint, as the reference shows them (docs/product.md "Roles"). */
+function whoMayCall(definition: EndpointDefinition): string | undefined {
+  if (!isStaffAccess(definition.access)) return undefined;
+  return `Roles: ${allowedRoles(definition.access).join(", ")}.`;
+}
+
+function describedWithRoles(definition: EndpointDefinition): { description?: string } {
+  const parts = [definition.description, whoMayCall(definition)].filter((part) => part !== undefined);
+  return parts.length > 0 ? { description: parts.join("\n\n") } : {};
+}
+
 /** The failure statuses of an endpoint: its own plus what the guard and the input rules give. */
 function errorStatuses(definition: EndpointDefinition): ErrorStatus[] {
   // Any endpoint can fail unexpectedly; such failures are recorded in the error log.
   const statuses = new Set<ErrorStatus>([...(definition.errors ?? []), 500]);
   if (definition.access !== "public") statuses.add(401);
-  if (definition.access === "admin" || definition.access === "api-key") statuses.add(403);
+  if (isStaffAccess(definition.access) || definition.access === "api-key") statuses.add(403);
   if (definition.access === "api-key") statuses.add(429);
   // A write without a body refuses one by the same rules (src/contract/endpoint.ts), so it can answer these too.
   if (definition.body || definition.method !== "get") {
@@ -71,7 +83,7 @@ function toRouteConfig(definition: EndpointDefinition, name: string): RouteConfi
     // Stable across releases: generated clients name their functions after it.
     operationId: name.replace(/Endpoint$/, ""),
     summary: definition.summary,
-    ...(definition.description ? { description: definition.description } : {}),
+    ...describedWithRoles(definition),
     tags: [definition.area],
     // A public operation says so (an empty list), rather than inheriting a scheme.
     security: definition.access === "public" ? [] : definition.access === "api-key" ? [{ apiKeyAuth: [] }] : [{ bearerAuth: [] }],

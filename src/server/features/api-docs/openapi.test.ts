@@ -1,6 +1,7 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiEndpoints, apiEndpointsByName } from "../../../contract/api.ts";
+import { allowedRoles, isStaffAccess } from "../../../contract/access.ts";
 import { STOREFRONT_EVENT_TYPES } from "../../../contract/integrations-events.ts";
 import { ADMIN_ONLY_PREFIXES } from "../../platform/request/auth-middleware.ts";
 import { honoPath } from "../../platform/request/endpoint-router.ts";
@@ -14,7 +15,10 @@ describe("the OpenAPI document at /api/openapi.json", () => {
     servers?: Array<{ url: string }>;
     paths: Record<
       string,
-      Record<string, { operationId?: string; security?: unknown; requestBody?: { content: Record<string, { schema: { example?: unknown } }> }; responses: Record<string, unknown> }>
+      Record<
+        string,
+        { operationId?: string; description?: string; security?: unknown; requestBody?: { content: Record<string, { schema: { example?: unknown } }> }; responses: Record<string, unknown> }
+      >
     >;
     components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
   };
@@ -62,7 +66,11 @@ describe("the OpenAPI document at /api/openapi.json", () => {
       // A public operation declares it needs nothing; every other one names its scheme.
       if (definition.access === "public") expect(operation!.security, `${definition.path} security`).toEqual([]);
       else expect(operation!.security, `${definition.path} security`).toEqual([{ [definition.access === "api-key" ? "apiKeyAuth" : "bearerAuth"]: [] }]);
-      if (definition.access === "admin") expect(Object.keys(operation!.responses)).toEqual(expect.arrayContaining(["401", "403"]));
+      if (isStaffAccess(definition.access)) {
+        expect(Object.keys(operation!.responses)).toEqual(expect.arrayContaining(["401", "403"]));
+        // The reference names who may call it, as declared.
+        expect(operation!.description, `${definition.path} roles`).toContain(`Roles: ${allowedRoles(definition.access).join(", ")}.`);
+      }
       // A path parameter names something that may not exist; a query or body may be refused.
       if (definition.params) expect(Object.keys(operation!.responses), `${definition.path} 404`).toContain("404");
       if (definition.query || definition.body) expect(Object.keys(operation!.responses), `${definition.path} 400`).toContain("400");
@@ -102,10 +110,10 @@ describe("the OpenAPI document at /api/openapi.json", () => {
     }
   });
 
-  it("keeps admin-only endpoints under the guarded prefixes, and only them", () => {
+  it("keeps staff endpoints under the guarded prefixes, and only them", () => {
     for (const definition of apiEndpoints) {
       const underAdminPrefix = ADMIN_ONLY_PREFIXES.some((prefix) => definition.path === prefix || definition.path.startsWith(`${prefix}/`));
-      expect(underAdminPrefix, `${definition.method} ${definition.path}`).toBe(definition.access === "admin");
+      expect(underAdminPrefix, `${definition.method} ${definition.path}`).toBe(isStaffAccess(definition.access));
     }
   });
 });

@@ -28,6 +28,11 @@ import {
 } from "../../../contract/auth.ts";
 import { PasskeysService } from "./passkeys.service.ts";
 import { PasskeySignInService } from "./passkey-sign-in.service.ts";
+import { sessionIdForToken } from "../../platform/identity/local-auth-provider.ts";
+import { twoStepRequired } from "../../platform/identity/two-step.queries.ts";
+
+/** The built-in session a bearer token names (a hashed lookup key; under Clerk it names no row, and nothing is marked). */
+const sessionIdOf = (token: string | null): string | null => (token ? sessionIdForToken(token) : null);
 
 /** Sign-in (with its second step), sign-out, the signed-in user, two-step enrolment and the beta gate (docs/product.md §1 Access). */
 export function authRoutes(router: EndpointRouter, deps: AppDeps): void {
@@ -40,11 +45,11 @@ export function authRoutes(router: EndpointRouter, deps: AppDeps): void {
   );
   router.handle(signOutEndpoint, (_input, { bearerToken }) => auth.signOut(bearerToken));
   router.handle(meEndpoint, (_input, { user }) => ({
-    user: { id: user.id, email: user.email, name: user.name, role: user.role, ...panelPermissions(user, deps.config.adminEmailDomain) },
+    user: { id: user.id, email: user.email, name: user.name, role: user.role, ...panelPermissions(user, deps.config.adminEmailDomain), twoStepEnrolmentDue: user.enrolmentDue === true },
   }));
   router.handle(twoStepStatusEndpoint, (_input, { user }) => twoStep.status(user.id));
   router.handle(twoStepSetupEndpoint, (_input, { actor }) => twoStep.setup(actor));
-  router.handle(twoStepConfirmEndpoint, ({ body }, { actor }) => twoStep.confirm(actor, body.code));
+  router.handle(twoStepConfirmEndpoint, ({ body }, { actor, bearerToken }) => twoStep.confirm(actor, body.code, sessionIdOf(bearerToken)));
   router.handle(twoStepDisableEndpoint, ({ body }, { actor }) => twoStep.disable(actor, body.code));
   router.handle(resetUserTwoStepEndpoint, ({ params }, { actor }) => twoStep.reset(actor, params.id));
   router.handle(betaVerifyEndpoint, ({ body }, { clientIp }) => auth.verifyBetaPassword(body.password, clientIp));
@@ -53,7 +58,8 @@ export function authRoutes(router: EndpointRouter, deps: AppDeps): void {
 
 /** Passkeys: adding, naming and removing them, signing in with one alone, and the second step by one. */
 function passkeyRoutes(router: EndpointRouter, deps: AppDeps, auth: AuthService): void {
-  const passkeys = new PasskeysService(deps);
+  // The last factor stays while 'Require two-step sign-in for all staff' is on (second-factors.ts canRemoveLastFactor).
+  const passkeys = new PasskeysService(deps, () => twoStepRequired(deps.database.db));
   const passkeySignIn = new PasskeySignInService(deps);
 
   router.handle(passkeyListEndpoint, (_input, { user }) => passkeys.list(user.id));

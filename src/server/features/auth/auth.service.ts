@@ -161,13 +161,14 @@ export class AuthService {
     // A sign-in that proved its password is no spray: it gives its hit on the address back, so an
     // office behind one address (or a test suite) is never locked out by its own good sign-ins.
     await limiter.undo(`signin-ip:${buckets.address}`);
-    const user = { ...result.user, isAdmin: isAdminUser(result.user, config.adminEmailDomain) };
+    const { enrolmentDue, ...signedIn } = result.user;
+    const user = { ...signedIn, isAdmin: isAdminUser(signedIn, config.adminEmailDomain) };
     await recordAudit(
       this.deps.database.db,
       { actor: { user, ...request }, action: "auth.sign_in", target: { type: "user", id: result.user.id, label: result.user.email }, ...(details ? { details } : {}) },
       this.deps.clock,
     );
-    return { token: result.token, expiresAt: result.expiresAt, user };
+    return { token: result.token, expiresAt: result.expiresAt, user, ...(enrolmentDue ? { twoStepEnrolmentDue: true as const } : {}) };
   }
 
   /** A failed attempt has no actor (nobody proved who they are): where it came from goes in the details. */

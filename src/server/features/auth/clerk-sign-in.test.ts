@@ -95,14 +95,14 @@ describe("sign-in through Clerk against the fake Clerk", () => {
       expect(JSON.parse(Buffer.from(payload!, "base64url").toString())).toMatchObject({ iss: clerk.issuer, azp: PANEL_ORIGIN, sid: sessionId, exp: clock.ms / 1000 + 60 });
       const me = await ctx.request("/api/auth/me", { token: token.body.jwt });
       expect(me.status, email).toBe(200);
-      expect(await me.json()).toMatchObject({ user: { email, isAdmin: true, panelAccess: true } });
+      expect(await me.json()).toMatchObject({ user: { email, isAdmin: true, staffRole: "admin", panelAccess: true } });
     }
   });
 
   it("a plain user gets a session but no panel access; a wrong password creates no session", async () => {
     const { call, attempt } = await signIn("artist@example.com", "right password 3");
     const token = await call("POST", `/v1/client/sessions/${attempt.body.response.created_session_id}/tokens`, {});
-    expect(await (await ctx.request("/api/auth/me", { token: token.body.jwt })).json()).toMatchObject({ user: { isAdmin: false, panelAccess: false } });
+    expect(await (await ctx.request("/api/auth/me", { token: token.body.jwt })).json()).toMatchObject({ user: { isAdmin: false, staffRole: null, panelAccess: false } });
     expect((await ctx.request("/api/admin/settings", { token: token.body.jwt })).status).toBe(403);
 
     const sessionsBefore = clerk.sessions.size;

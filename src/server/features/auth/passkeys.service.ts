@@ -21,6 +21,7 @@ import {
   spendWebauthnChallenge,
 } from "../../platform/identity/passkeys.queries.ts";
 import { canRemoveLastFactor, secondFactorsOf } from "../../platform/identity/second-factors.ts";
+import { clearEnrolmentDue } from "../../platform/identity/sessions.queries.ts";
 
 /** How long a ceremony's challenge works: the browser's own prompt gives up after `CEREMONY_TIMEOUT_MS`. */
 export const WEBAUTHN_CHALLENGE_TTL_MINUTES = 5;
@@ -184,6 +185,8 @@ export class PasskeysService {
     };
     await this.db.transaction().execute(async (trx) => {
       await insertPasskey(trx, row);
+      // A passkey is a second factor: a session held at enrolment ('Require two-step sign-in') is let through.
+      await clearEnrolmentDue(trx, actor.user.id);
       await recordAudit(trx, { actor, action: "auth.passkey_add", target: { type: "passkey", id: row.id, label: name }, details: { user: actor.user.email } }, this.deps.clock);
     });
     return toPasskey(row);

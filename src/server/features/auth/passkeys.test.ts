@@ -262,4 +262,30 @@ describe.each(testDatabaseKinds)("passkeys (%s)", (kind) => {
     await required.remove(actor, only.id);
     expect(await list(user.token)).toHaveLength(0);
   });
+
+  it("with 'Require two-step sign-in' on, a passkey is a second factor: it ends enrolment, keeps the authenticator app removable, and the last one stays", async () => {
+    const admin = await ctx.createUser({ email: "boss@example.com", role: "admin" });
+    const staff = await ctx.createUser({ email: "books@example.com", role: "finance" });
+    const setting = await ctx.request("/api/admin/settings", { method: "PUT", token: admin.token, json: { require_two_step_sign_in: true } });
+    expect(setting.status, await setting.clone().text()).toBe(200);
+    // Held at enrolment: the staff screens wait; adding a passkey lets the same session through.
+    const held = (await (await post("/api/auth/sign-in", { email: staff.email, password: TEST_PASSWORD })).json()) as { token: string; twoStepEnrolmentDue?: boolean };
+    expect(held.twoStepEnrolmentDue).toBe(true);
+    expect((await ctx.request("/api/admin/vendors", { token: held.token })).status).toBe(403);
+    const only = await register(held.token, "Laptop");
+    expect((await ctx.request("/api/admin/vendors", { token: held.token })).status).toBe(200);
+    // The last passkey stays while two-step sign-in is required.
+    const removeLast = await ctx.request(`/api/auth/passkeys/${only.id}`, { method: "DELETE", token: held.token });
+    expect(removeLast.status).toBe(409);
+    // With a passkey left, the authenticator app may be turned off.
+    const setup = (await (await post("/api/auth/two-step/setup", undefined, held.token)).json()) as { secret: string };
+    const code = () => TOTP.generate({ secret: Secret.fromBase32(setup.secret), algorithm: "SHA1", digits: 6, period: 30, timestamp: ctx.clock.now().getTime() });
+    expect((await post("/api/auth/two-step/confirm", { code: code() }, held.token)).status).toBe(200);
+    ctx.clock.advance(30_000);
+    const off = await ctx.request("/api/auth/two-step", { method: "DELETE", token: held.token, json: { code: code() } });
+    expect(off.status, await off.clone().text()).toBe(204);
+    // The next password sign-in asks for the passkey, not for enrolment.
+    const next = (await (await post("/api/auth/sign-in", { email: staff.email, password: TEST_PASSWORD })).json()) as { secondStep?: { factors: string[] }; twoStepEnrolmentDue?: boolean };
+    expect(next.secondStep?.factors).toEqual(["passkey"]);
+  });
 });

@@ -8,7 +8,7 @@ import type { Actor } from "../../platform/identity/actor.ts";
 import { newId } from "../../platform/db/ids.ts";
 import { conflict, notFound, tooManyRequests, unauthorized } from "../../platform/http/http-error.ts";
 import type { RateLimitRule } from "../../platform/http/rate-limiter.ts";
-import { revokeUserSessions } from "../../platform/identity/sessions.queries.ts";
+import { clearEnrolmentDue, markSecondFactor, revokeUserSessions } from "../../platform/identity/sessions.queries.ts";
 import {
   type SignInChallengeRow,
   claimTimeStep,
@@ -22,10 +22,12 @@ import {
   selectUserTwoStep,
   spendRecoveryCode,
   spendSignInChallenge,
+  twoStepRequired,
 } from "../../platform/identity/two-step.queries.ts";
 import { selectSessionUserById } from "../../platform/identity/users.queries.ts";
 import { deleteAllUserPasskeys } from "../../platform/identity/passkeys.queries.ts";
 import { webhookSealingKey } from "../../platform/identity/webhook-sealing-key.ts";
+import { canRemoveLastFactor, secondFactorsOf } from "../../platform/identity/second-factors.ts";
 
 /** RFC 6238 as every authenticator app reads it by default: SHA1, 6 digits, 30-second steps. */
 const TOTP_ALGORITHM = "SHA1";
@@ -42,6 +44,8 @@ const RECOVERY_CODE_BYTES = 10;
 
 /** Wrong codes while enrolling or turning it off (signed in): limited per user as sign-in is per account. */
 export const TWO_STEP_CODE_RULE: RateLimitRule = { limit: 10, windowMs: 15 * 60_000 };
+
+const TWO_STEP_REQUIRED_MESSAGE = "Two-step sign-in is required for all staff: it cannot be turned off (an admin can reset it if your phone is lost)";
 
 export type SecondFactor = { code: string } | { recoveryCode: string };
 
@@ -100,7 +104,11 @@ export class TwoStepService {
     return { secret: secret.base32, otpauthUri, qrSvg: renderSVG(otpauthUri) };
   }
 
-  async confirm(actor: Actor, code: string): Promise<TwoStepConfirmResponse> {
+  /**
+   * Turns two-step sign-in on with the app's first code. That code is a second-factor check of
+   * this session (`sessionId`), and no session of the user waits for an enrolment any longer.
+   */
+  async confirm(actor: Actor, code: string, sessionId: string | null): Promise<TwoStepConfirmResponse> {
     const row = await selectUserTwoStep(this.db, actor.user.id);
     if (!row) throw conflict("Set up two-step sign-in first");
     if (row.confirmed_at) throw conflict("Two-step sign-in is on already");
@@ -113,6 +121,8 @@ export class TwoStepService {
         actor.user.id,
         recoveryCodes.map((code) => ({ id: newId(), code_hash: sha256(normalizeRecoveryCode(code)), created_at: now })),
       );
+      await clearEnrolmentDue(trx, actor.user.id);
+      if (sessionId) await markSecondFactor(trx, sessionId, now);
       await recordAudit(trx, { actor, action: "auth.two_step_enable", target: { type: "user", id: actor.user.id, label: actor.user.email } }, this.deps.clock);
     });
     return { recoveryCodes };
@@ -121,6 +131,8 @@ export class TwoStepService {
   async disable(actor: Actor, code: string): Promise<void> {
     const row = await selectUserTwoStep(this.db, actor.user.id);
     if (!row?.confirmed_at) throw conflict("Two-step sign-in is not on");
+    // The last factor stays while the setting requires one; a passkey left is enough (docs/product.md "Two-step sign-in").
+    if (!canRemoveLastFactor(await secondFactorsOf(this.db, actor.user.id), "totp", await twoStepRequired(this.db))) throw conflict(TWO_STEP_REQUIRED_MESSAGE);
     await this.checkSignedInCode(actor.user.id, code);
     await this.db.transaction().execute(async (trx) => {
       await deleteTwoStep(trx, actor.user.id);

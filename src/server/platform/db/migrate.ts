@@ -27,6 +27,7 @@ import * as incomingWebhooks from "./migrations/025-incoming-webhooks.ts";
 import * as ordersScreen from "./migrations/026-orders-screen.ts";
 import * as twoStepSignIn from "./migrations/027-two-step-sign-in.ts";
 import * as refundsDisputes from "./migrations/028-refunds-disputes.ts";
+import * as staffSecondFactor from "./migrations/029-staff-second-factor.ts";
 import * as passkeys from "./migrations/031-passkeys.ts";
 import * as catalogueVersionPrices from "./migrations/032-catalogue-version-prices.ts";
 
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   "026-orders-screen": ordersScreen,
   "027-two-step-sign-in": twoStepSignIn,
   "028-refunds-disputes": refundsDisputes,
+  "029-staff-second-factor": staffSecondFactor,
   "031-passkeys": passkeys,
   "032-catalogue-version-prices": catalogueVersionPrices,
 };

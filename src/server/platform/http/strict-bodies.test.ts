@@ -27,7 +27,7 @@ describe("strict request bodies", () => {
 
   it("the router refuses to register an endpoint whose body accepts unknown keys", () => {
     const router = new EndpointRouter(new Hono<AppEnv>(), new ReadCache(fixedClock("2026-11-22T00:00:00Z"), () => "0"));
-    const base = { method: "post", path: "/api/admin/example", area: "settings", access: "admin", summary: "x", success: { status: 204, description: "x" } } as const;
+    const base = { method: "post", path: "/api/admin/example", area: "settings", access: { roles: ["admin"] }, summary: "x", success: { status: 204, description: "x" } } as const;
     expect(() => router.handle(defineEndpoint({ ...base, body: z.object({ a: z.string() }) }), () => undefined)).toThrow(/POST \/api\/admin\/example: objects that accept unknown keys.*\(body\)/);
     expect(() => router.handle(defineEndpoint({ ...base, body: z.strictObject({ nested: z.object({ b: z.number() }).optional() }) }), () => undefined)).toThrow(/nested/);
     expect(() => router.handle(defineEndpoint({ ...base, body: z.record(z.string(), z.string()) }), () => undefined)).toThrow(/must be an object/);

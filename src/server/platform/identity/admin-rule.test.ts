@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { adminRouteAccess, hasPanelAccess, isAdminUser, panelPermissions } from "./admin-rule.ts";
+import { hasPanelAccess, isAdminUser, panelPermissions, staffPrefixAccess, staffRoleOf } from "./admin-rule.ts";
 
 describe("isAdminUser", () => {
   const domain = "hki.global";
@@ -17,22 +17,29 @@ describe("isAdminUser", () => {
   });
 });
 
-describe("viewers and panel access (docs/product.md §1.3)", () => {
+describe('panel roles and panel access (docs/product.md "Roles")', () => {
   const domain = "hki.global";
-  it("gives viewers panel access without write access; admins both; users neither", () => {
-    expect(panelPermissions({ role: "viewer", email: "support@example.com" }, domain)).toEqual({ isAdmin: false, panelAccess: true, canWrite: false });
-    expect(panelPermissions({ role: "admin", email: "boss@example.com" }, domain)).toEqual({ isAdmin: true, panelAccess: true, canWrite: true });
-    // The domain rule wins over a stored viewer role.
-    expect(panelPermissions({ role: "viewer", email: "ops@hki.global" }, domain)).toEqual({ isAdmin: true, panelAccess: true, canWrite: true });
-    expect(panelPermissions({ role: "user", email: "artist@example.com" }, domain)).toEqual({ isAdmin: false, panelAccess: false, canWrite: false });
+  it("gives every panel role access, only viewers without any change; users nothing", () => {
+    expect(panelPermissions({ role: "viewer", email: "support@example.com" }, domain)).toEqual({ isAdmin: false, staffRole: "viewer", panelAccess: true, canWrite: false });
+    expect(panelPermissions({ role: "admin", email: "boss@example.com" }, domain)).toEqual({ isAdmin: true, staffRole: "admin", panelAccess: true, canWrite: true });
+    expect(panelPermissions({ role: "finance", email: "books@example.com" }, domain)).toEqual({ isAdmin: false, staffRole: "finance", panelAccess: true, canWrite: true });
+    expect(panelPermissions({ role: "support", email: "help@example.com" }, domain)).toEqual({ isAdmin: false, staffRole: "support", panelAccess: true, canWrite: true });
+    // The domain rule wins over any stored role.
+    expect(panelPermissions({ role: "viewer", email: "ops@hki.global" }, domain)).toEqual({ isAdmin: true, staffRole: "admin", panelAccess: true, canWrite: true });
+    expect(panelPermissions({ role: "support", email: "ops@hki.global" }, domain).staffRole).toBe("admin");
+    expect(panelPermissions({ role: "user", email: "artist@example.com" }, domain)).toEqual({ isAdmin: false, staffRole: null, panelAccess: false, canWrite: false });
     expect(hasPanelAccess({ role: "viewer", email: "support@example.com" }, domain)).toBe(true);
+    expect(hasPanelAccess({ role: "finance", email: "books@example.com" }, domain)).toBe(true);
+    // A role the panel does not know (a hosted provider's metadata, say) gives nothing.
+    expect(staffRoleOf({ isAdmin: false, role: "superuser" })).toBeNull();
   });
-  it("lets viewers read (GET, HEAD) and nothing else on admin routes", () => {
+  it("lets viewers through the staff prefixes for reads only, every other role for any method, nobody else", () => {
     const viewer = { isAdmin: false, role: "viewer" };
-    expect(adminRouteAccess(viewer, "GET")).toBe("allowed");
-    expect(adminRouteAccess(viewer, "head")).toBe("allowed");
-    for (const method of ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) expect(adminRouteAccess(viewer, method), method).toBe("read-only");
-    expect(adminRouteAccess({ isAdmin: true, role: "user" }, "DELETE")).toBe("allowed");
-    expect(adminRouteAccess({ isAdmin: false, role: "user" }, "GET")).toBe("denied");
+    expect(staffPrefixAccess(viewer, "GET")).toBe("allowed");
+    expect(staffPrefixAccess(viewer, "head")).toBe("allowed");
+    for (const method of ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) expect(staffPrefixAccess(viewer, method), method).toBe("read-only");
+    for (const role of ["finance", "support"]) expect(staffPrefixAccess({ isAdmin: false, role }, "POST"), role).toBe("allowed");
+    expect(staffPrefixAccess({ isAdmin: true, role: "user" }, "DELETE")).toBe("allowed");
+    expect(staffPrefixAccess({ isAdmin: false, role: "user" }, "GET")).toBe("denied");
   });
 });

@@ -1,3 +1,5 @@
+import { STAFF_ROLES, type StaffRole } from "../../../contract/access.ts";
+
 /**
  * The admin rule (docs/product.md §1.3), in the one place the server decides it: role "admin" in the
  * user's public metadata, or a primary e-mail at exactly the company's domain. The domain is
@@ -10,26 +12,39 @@ export function isAdminUser(user: { role: string; email: string }, adminEmailDom
   return user.email.slice(at + 1).toLowerCase() === adminEmailDomain.toLowerCase();
 }
 
-/** The read-only role: every screen and every read, no change (docs/product.md §1.3). */
-export const VIEWER_ROLE = "viewer";
+/** The roles other than admin that open the panel (src/contract/access.ts, docs/product.md "Roles"). */
+const NON_ADMIN_STAFF_ROLES: ReadonlySet<string> = new Set(STAFF_ROLES.filter((role) => role !== "admin"));
 
-/** Who may open the panel at all: admins (by role or domain) and viewers. */
+/**
+ * The panel role in effect: "admin" for an admin by the rule above (by role or by the company
+ * domain, whatever the stored role), the stored role when it is another panel role, else null (no
+ * panel access). `user.isAdmin` is the admin rule's result for that user, computed once per session.
+ */
+export function staffRoleOf(user: { isAdmin: boolean; role: string }): StaffRole | null {
+  if (user.isAdmin) return "admin";
+  return NON_ADMIN_STAFF_ROLES.has(user.role) ? (user.role as StaffRole) : null;
+}
+
+/** Who may open the panel at all: anyone with a panel role (admins by role or domain included). */
 export function hasPanelAccess(user: { role: string; email: string }, adminEmailDomain: string): boolean {
-  return isAdminUser(user, adminEmailDomain) || user.role === VIEWER_ROLE;
+  return staffRoleOf({ isAdmin: isAdminUser(user, adminEmailDomain), role: user.role }) !== null;
 }
 
 /** The role-independent facts the API reports about a user (docs/product.md §1.3, §11.2). */
 export interface PanelPermissions {
   isAdmin: boolean;
-  /** May open the panel: admins and viewers. */
+  /** The panel role in effect, or null without panel access. */
+  staffRole: StaffRole | null;
+  /** May open the panel: every panel role. */
   panelAccess: boolean;
-  /** May change anything: admins only. */
+  /** May change something: every panel role but viewer (each endpoint names the roles it allows). */
   canWrite: boolean;
 }
 
 export function panelPermissions(user: { role: string; email: string }, adminEmailDomain: string): PanelPermissions {
   const isAdmin = isAdminUser(user, adminEmailDomain);
-  return { isAdmin, panelAccess: isAdmin || user.role === VIEWER_ROLE, canWrite: isAdmin };
+  const staffRole = staffRoleOf({ isAdmin, role: user.role });
+  return { isAdmin, staffRole, panelAccess: staffRole !== null, canWrite: staffRole !== null && staffRole !== "viewer" };
 }
 
 /** True when the address is at exactly the company domain: such a user is an admin whatever the stored role. */
@@ -37,19 +52,18 @@ export function isCompanyDomainEmail(email: string, adminEmailDomain: string): b
   return isAdminUser({ role: "user", email }, adminEmailDomain);
 }
 
-/** Methods that change nothing: the only ones a viewer may call. */
+/** Methods that change nothing. */
 const READ_METHODS = new Set(["GET", "HEAD"]);
 
 /**
- * What a signed-in user may do with an admin-only route: admins call anything, viewers only read
- * (GET, HEAD), everyone else nothing. The guard (auth-middleware.ts) applies it to every route under
- * the admin-only prefixes. `user.isAdmin` is the admin rule's result for that user.
+ * Whether a signed-in user gets past the guard of the staff-only path prefixes at all: anyone
+ * with a panel role, except that a viewer (who changes nothing anywhere) is refused every method
+ * but GET and HEAD, registered or not. Each endpoint then holds the caller to the roles its
+ * definition names (`roleMayCall`, src/contract/access.ts), in the endpoint router.
  */
-export function adminRouteAccess(user: { isAdmin: boolean; role: string }, method: string): "allowed" | "read-only" | "denied" {
-  if (user.isAdmin) return "allowed";
-  if (user.role !== VIEWER_ROLE) return "denied";
-  return READ_METHODS.has(method.toUpperCase()) ? "allowed" : "read-only";
+export function staffPrefixAccess(user: { isAdmin: boolean; role: string }, method: string): "allowed" | "read-only" | "denied" {
+  const role = staffRoleOf(user);
+  if (role === null) return "denied";
+  if (role === "viewer" && !READ_METHODS.has(method.toUpperCase())) return "read-only";
+  return "allowed";
 }
-
-/** The message of the 403 a viewer gets for a change (the UI shows the actions disabled with a shorter reason). */
-export const READ_ONLY_MESSAGE = "Read-only access: viewers cannot make changes";

@@ -1,3 +1,4 @@
+import type { StaffRole } from "../../../contract/access.ts";
 import type { Executor } from "../db/executor.ts";
 
 /** A user as the auth provider knows them; `role` mirrors the hosted provider's public-metadata role. */
@@ -5,7 +6,12 @@ export interface AuthenticatedUser {
   id: string;
   email: string;
   name: string | null;
-  role: "admin" | "viewer" | "user";
+  role: StaffRole | "user";
+  /**
+   * Set on a session opened while two-step sign-in is required and the user had no second factor
+   * (built-in provider): until the user enrols, the panel's staff routes refuse it.
+   */
+  enrolmentDue?: true;
 }
 
 export interface SignInResult {

@@ -4,6 +4,7 @@ import { HttpError } from "../http/http-error.ts";
 import type { Executor } from "../db/executor.ts";
 import type { AuthProvider, AuthenticatedUser } from "./auth-provider.ts";
 import { logEvent, processLog } from "../logging/logger.ts";
+import { STAFF_ROLES, type StaffRole } from "../../../contract/access.ts";
 
 /**
  * Clerk behind the same interface as the built-in provider. Clerk signs users in on its own pages
@@ -54,6 +55,11 @@ interface ClerkUser {
   public_metadata?: { role?: unknown };
   first_name?: string | null;
   last_name?: string | null;
+}
+
+/** The panel role a Clerk user's public metadata names (src/contract/access.ts), or "user" for anything else. */
+function panelRoleOf(role: unknown): StaffRole | "user" {
+  return STAFF_ROLES.includes(role as StaffRole) ? (role as StaffRole) : "user";
 }
 
 export interface SessionClaims extends JWTPayload {
@@ -205,7 +211,7 @@ export class ClerkAuthProvider implements AuthProvider {
       // another address of the account, never one its owner has not proved.
       email: primary && primary.verification?.status === "verified" ? primary.email_address.toLowerCase() : "",
       name,
-      role: clerkUser.public_metadata?.role === "admin" ? "admin" : clerkUser.public_metadata?.role === "viewer" ? "viewer" : "user",
+      role: panelRoleOf(clerkUser.public_metadata?.role),
     };
     this.users.set(userId, { user, fetchedAt: now });
     return user;

@@ -6,6 +6,7 @@ import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./
 import type { SessionCache } from "./session-cache.ts";
 import { deleteUserSessions, insertSession, revokeSession, selectSessionUser } from "./sessions.queries.ts";
 import { hasSecondFactor } from "./second-factors.ts";
+import { twoStepRequired } from "./two-step.queries.ts";
 import { findUserByEmail } from "./users.ts";
 import { deleteUserRow, selectSessionUserById, updatePasswordHash } from "./users.queries.ts";
 
@@ -39,7 +40,8 @@ export class LocalAuthProvider implements AuthProvider {
     if (!user) return null;
     // An authenticator app or a passkey: the password is one factor of two.
     if (await hasSecondFactor(this.db, user.id)) return { secondStepDue: true, user };
-    return this.openSession(user);
+    // Without either, while two-step sign-in is required, the session is held at enrolment.
+    return this.openSession(user, { enrolmentDue: await twoStepRequired(this.db) });
   }
 
   /** The account behind a right e-mail and password, or null; creates no session. */
@@ -53,17 +55,30 @@ export class LocalAuthProvider implements AuthProvider {
     return { id: user.id, email: user.email, name: user.name, role: user.role };
   }
 
+  /** After the second step: the session starts with its second factor just checked (a step-up's 10 minutes run from now). */
   async startSession(userId: string): Promise<SignInResult | null> {
     const user = await selectSessionUserById(this.db, userId);
-    return user ? this.openSession(user) : null;
+    return user ? this.openSession(user, { enrolmentDue: false, secondFactorChecked: true }) : null;
   }
 
-  private async openSession(user: AuthenticatedUser): Promise<SignInResult> {
+  /**
+   * A new session. `enrolmentDue`: opened while two-step sign-in is required for a user without
+   * it; the staff routes refuse the session until the user enrols (request/auth-middleware.ts).
+   */
+  private async openSession(user: AuthenticatedUser, facts: { enrolmentDue: boolean; secondFactorChecked?: boolean }): Promise<SignInResult> {
     const token = randomBytes(32).toString("base64url");
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS).toISOString();
-    await insertSession(this.db, { id: sessionIdForToken(token), user_id: user.id, created_at: now.toISOString(), expires_at: expiresAt, revoked_at: null });
-    return { token, expiresAt, user };
+    await insertSession(this.db, {
+      id: sessionIdForToken(token),
+      user_id: user.id,
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+      revoked_at: null,
+      second_factor_at: facts.secondFactorChecked ? now.toISOString() : null,
+      enrolment_due: facts.enrolmentDue ? 1 : 0,
+    });
+    return { token, expiresAt, user: facts.enrolmentDue ? { ...user, enrolmentDue: true } : user };
   }
 
   async authenticate(token: string, dataVersion?: () => string): Promise<AuthenticatedUser | null> {
@@ -78,7 +93,7 @@ export class LocalAuthProvider implements AuthProvider {
     }
     const row = await selectSessionUser(this.db, sessionId);
     if (!row || row.revoked_at !== null || row.expires_at <= now) return null;
-    const user: AuthenticatedUser = { id: row.id, email: row.email, name: row.name, role: row.role };
+    const user: AuthenticatedUser = { id: row.id, email: row.email, name: row.name, role: row.role, ...(Number(row.enrolment_due) === 1 ? { enrolmentDue: true as const } : {}) };
     if (version !== undefined) this.sessions!.set(sessionId, version, user, row.expires_at);
     return user;
   }

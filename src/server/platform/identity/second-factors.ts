@@ -1,6 +1,6 @@
 import type { Executor } from "../db/executor.ts";
 import { countUserPasskeys } from "./passkeys.queries.ts";
-import { hasConfirmedTwoStep } from "./two-step.queries.ts";
+import { hasConfirmedTwoStep, twoStepRequired } from "./two-step.queries.ts";
 
 /** The second factors a built-in account has (docs/product.md "Two-step sign-in"). */
 export interface SecondFactors {
@@ -25,6 +25,11 @@ export function secondStepKinds(factors: SecondFactors): SecondFactorKind[] {
 /** A password alone does not sign this account in: it has an authenticator app or a passkey. */
 export async function hasSecondFactor(db: Executor, userId: string): Promise<boolean> {
   return secondStepKinds(await secondFactorsOf(db, userId)).length > 0;
+}
+
+/** Whether a session opened now for `userId` must enrol first: two-step sign-in is required and the user has no second factor. */
+export async function enrolmentDueFor(db: Executor, userId: string): Promise<boolean> {
+  return (await twoStepRequired(db)) && !(await hasSecondFactor(db, userId));
 }
 
 /**

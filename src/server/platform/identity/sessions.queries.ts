@@ -14,13 +14,14 @@ export interface SessionUserRow {
   role: User["role"];
   expires_at: string;
   revoked_at: string | null;
+  enrolment_due: number;
 }
 
 export async function selectSessionUser(db: Executor, sessionId: string): Promise<SessionUserRow | undefined> {
   return db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
-    .select(["users.id", "users.email", "users.name", "users.role", "sessions.expires_at", "sessions.revoked_at"])
+    .select(["users.id", "users.email", "users.name", "users.role", "sessions.expires_at", "sessions.revoked_at", "sessions.enrolment_due"])
     .where("sessions.id", "=", sessionId)
     .executeTakeFirst();
 }
@@ -45,4 +46,20 @@ export async function revokeUserSessions(db: Executor, userId: string, revokedAt
 
 export async function deleteUserSessions(db: Executor, userId: string): Promise<void> {
   await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+}
+
+/** A second-factor check passed in this session now: a step-up lasts from here (docs/product.md "Step-up"). */
+export async function markSecondFactor(db: Executor, sessionId: string, at: string): Promise<void> {
+  await db.updateTable("sessions").set({ second_factor_at: at }).where("id", "=", sessionId).execute();
+}
+
+/** When the session last passed a second-factor check, or null (also for an unknown session). */
+export async function selectSecondFactorAt(db: Executor, sessionId: string): Promise<string | null> {
+  const row = await db.selectFrom("sessions").select("second_factor_at").where("id", "=", sessionId).executeTakeFirst();
+  return row?.second_factor_at ?? null;
+}
+
+/** The user enrolled: none of their sessions is held at the enrolment any longer. */
+export async function clearEnrolmentDue(db: Executor, userId: string): Promise<void> {
+  await db.updateTable("sessions").set({ enrolment_due: 0 }).where("user_id", "=", userId).where("enrolment_due", "=", 1).execute();
 }

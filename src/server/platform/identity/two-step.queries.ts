@@ -83,3 +83,9 @@ export async function spendSignInChallenge(db: Executor, id: string, now: string
 export async function deleteExpiredSignInChallenges(db: Executor, now: string): Promise<void> {
   await db.deleteFrom("sign_in_challenges").where("expires_at", "<=", now).execute();
 }
+
+/** The setting 'Require two-step sign-in for all staff' (the settings catalogue's require_two_step_sign_in). */
+export async function twoStepRequired(db: Executor): Promise<boolean> {
+  const row = await db.selectFrom("platform_settings").select("value").where("key", "=", "require_two_step_sign_in").executeTakeFirst();
+  return row?.value === "true";
+}

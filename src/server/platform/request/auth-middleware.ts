@@ -1,9 +1,11 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "./app-env.ts";
 import type { AuthenticatedUser } from "../identity/auth-provider.ts";
-import { forbidden, unauthorized } from "../http/http-error.ts";
+import { HttpError, forbidden, unauthorized } from "../http/http-error.ts";
 import { requestHeader } from "../http/exchange-headers.ts";
-import { READ_ONLY_MESSAGE, adminRouteAccess, isAdminUser } from "../identity/admin-rule.ts";
+import { isAdminUser, staffPrefixAccess } from "../identity/admin-rule.ts";
+import { READ_ONLY_REASON } from "../../../contract/access.ts";
+import { TWO_STEP_ENROLMENT_MESSAGE } from "../../../contract/auth.ts";
 import { looksLikeApiKey } from "../identity/api-keys.ts";
 
 /** The bearer token of a request. Cookies are never read: auth is by header only (no CSRF surface). */
@@ -46,19 +48,22 @@ export function requireSignedIn(): MiddlewareHandler<AppEnv> {
 }
 
 /**
- * The one admin guard: 401 without a valid token; admins pass; viewers pass on reads (GET, HEAD)
- * and get 403 on every other method; everyone else gets 403. The rule is admin-rule.ts's.
+ * The guard of the staff-only prefixes: 401 without a valid token; 403 without a panel role; a
+ * viewer gets 403 on every method but GET and HEAD. Each endpoint's own roles are checked after
+ * routing, from its definition (endpoint-router.ts). The rule is admin-rule.ts's.
  */
-export function requireAdmin(): MiddlewareHandler<AppEnv> {
+export function requireStaff(): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     const user = c.get("user");
     if (!user) throw unauthorized();
-    const access = adminRouteAccess(user, c.req.method);
-    if (access === "read-only") throw forbidden(READ_ONLY_MESSAGE);
+    // Two-step sign-in is required and this session's user has none yet: enrolment comes first.
+    if (user.enrolmentDue) throw new HttpError(403, "two_step_enrolment_required", TWO_STEP_ENROLMENT_MESSAGE);
+    const access = staffPrefixAccess(user, c.req.method);
+    if (access === "read-only") throw forbidden(READ_ONLY_REASON);
     if (access === "denied") throw forbidden();
     return next();
   };
 }
 
-/** Path prefixes every route under which is admin-only (docs/product.md §10.2). */
+/** Path prefixes every route under which is for staff only (docs/product.md §10.2). */
 export const ADMIN_ONLY_PREFIXES = ["/api/admin", "/api/debug", "/api/vendors"] as const;

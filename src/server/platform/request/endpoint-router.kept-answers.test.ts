@@ -27,7 +27,7 @@ function harness() {
     await next();
   });
   const router = new EndpointRouter(app, new ReadCache(clock, () => String(version)));
-  const base = { method: "get", area: "dashboard", access: "admin", summary: "x", success: { status: 200, description: "x", schema: z.object({ n: z.number(), by: z.string() }) } } as const;
+  const base = { method: "get", area: "dashboard", access: "staff", summary: "x", success: { status: 200, description: "x", schema: z.object({ n: z.number(), by: z.string() }) } } as const;
   let computed = 0;
   const facts: RequestFacts[] = [];
   const answer = (_input: unknown, request: RequestFacts) => {
@@ -81,7 +81,15 @@ describe("answers kept by their definition (endpoint router)", () => {
 
   it("refuses to keep what is not a GET answer", () => {
     const h = harness();
-    const post = defineEndpoint({ method: "post", path: "/api/admin/x", area: "dashboard", access: "admin", summary: "x", cache: { per: "everyone" }, success: { status: 204, description: "x" } });
+    const post = defineEndpoint({
+      method: "post",
+      path: "/api/admin/x",
+      area: "dashboard",
+      access: { roles: ["admin"] },
+      summary: "x",
+      cache: { per: "everyone" },
+      success: { status: 204, description: "x" },
+    });
     expect(() => h.router.handle(post, () => undefined)).toThrow(/only GET answers may be kept/);
   });
 

@@ -4,7 +4,9 @@ import type { AppEnv } from "./app-env.ts";
 import { bearerToken } from "./auth-middleware.ts";
 import type { ActingUser, Actor } from "../identity/actor.ts";
 import type { ApiKeyPrincipal } from "../identity/api-keys.ts";
-import { unauthorized } from "../http/http-error.ts";
+import { forbidden, unauthorized } from "../http/http-error.ts";
+import { accessRefusal, allowedRoles, isStaffAccess } from "../../../contract/access.ts";
+import { staffRoleOf } from "../identity/admin-rule.ts";
 import { strictBodyProblem } from "../http/strict-body.ts";
 import { requestHeader, setAnswerHeader } from "../http/exchange-headers.ts";
 import { parseWith, readJsonBody, readQuery, readSignedBody, refuseBody } from "../http/validate.ts";
@@ -66,7 +68,11 @@ export class EndpointRouter {
     // A signed body is the signer's credential: only a public endpoint takes one, and never beside a parsed body.
     if (definition.signedBody && (definition.body || definition.access !== "public"))
       throw new Error(`${definition.method.toUpperCase()} ${definition.path}: a signed body is for public endpoints without a body schema`);
+    const rolesProblem = staffRolesProblem(definition);
+    if (rolesProblem) throw new Error(`${definition.method.toUpperCase()} ${definition.path}: ${rolesProblem}`);
     this.served.push(definition);
+    // Every role may call a "staff" endpoint: the prefix guard has already refused anyone without one.
+    const checkRole = isStaffAccess(definition.access) && definition.access !== "staff";
     const keptAnswerKey = answerKeyOf(definition);
     this.app.on(definition.method.toUpperCase(), honoPath(definition.path), async (c) => {
       c.set("route", definition.path);
@@ -75,6 +81,11 @@ export class EndpointRouter {
       const user = c.get("user") ?? null;
       // An API-key endpoint's key is checked by its guard before this (request/api-key-guard.ts).
       if (definition.access !== "public" && definition.access !== "api-key" && !user) throw unauthorized();
+      // The roles the definition names, before reading any input (src/contract/access.ts).
+      if (checkRole) {
+        const refusal = accessRefusal(definition.access, staffRoleOf(user!));
+        if (refusal !== undefined) throw forbidden(refusal);
+      }
       // Query before body: a malformed query is reported even when the body is malformed too.
       const query = definition.query ? readQuery(c, definition.query) : undefined;
       const params = definition.params ? parseWith(definition.params, c.req.param()) : undefined;
@@ -107,6 +118,20 @@ export class EndpointRouter {
     let lastResult: unknown;
     let lastJson: string | undefined;
   }
+}
+
+/**
+ * What is wrong with a staff endpoint's roles, or null: a change names its roles (never "staff",
+ * which would let a viewer in), an admin is always among them and a viewer never (a viewer reads).
+ */
+function staffRolesProblem(definition: EndpointDefinition): string | null {
+  if (!isStaffAccess(definition.access)) return null;
+  const roles = allowedRoles(definition.access);
+  if (!roles.includes("admin")) return 'the roles allowed must include "admin"';
+  if (definition.method === "get") return null;
+  if (definition.access === "staff") return 'a change names the roles allowed ({ roles: [...] }), not "staff"';
+  if (roles.includes("viewer")) return 'a viewer reads only: "viewer" cannot be allowed a change';
+  return null;
 }
 
 /**

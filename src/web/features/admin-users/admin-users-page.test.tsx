@@ -15,8 +15,18 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const admin: PublicUser = { id: "u-me", email: "me@hki.global", name: "Me", role: "admin", isAdmin: true, panelAccess: true, canWrite: true };
-const viewerMe: PublicUser = { id: "u-v", email: "support@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false };
+const admin: PublicUser = { id: "u-me", email: "me@hki.global", name: "Me", role: "admin", isAdmin: true, staffRole: "admin", panelAccess: true, canWrite: true, twoStepEnrolmentDue: false };
+const viewerMe: PublicUser = {
+  id: "u-v",
+  email: "support@example.com",
+  name: null,
+  role: "viewer",
+  isAdmin: false,
+  staffRole: "viewer",
+  panelAccess: true,
+  canWrite: false,
+  twoStepEnrolmentDue: false,
+};
 
 const staff = (over: Partial<AdminUser>): AdminUser => ({
   id: "u1",
@@ -88,7 +98,7 @@ describe("AdminUsersPage: Users", () => {
     const row = await screen.findByTestId("staff-row-accountant@example.com");
     expect(within(row).getByText("Viewer")).toBeInTheDocument();
     expect(within(row).getByText("By role")).toBeInTheDocument();
-    expect(within(row).getByRole("button", { name: "Make accountant@example.com an admin" })).toBeEnabled();
+    expect(within(row).getByRole("button", { name: "Change the role of accountant@example.com" })).toBeEnabled();
     const mine = screen.getByTestId("staff-row-me@hki.global");
     expect(within(mine).getByText("(you)")).toBeInTheDocument();
     expect(within(mine).getByText("By company domain")).toBeInTheDocument();
@@ -98,18 +108,31 @@ describe("AdminUsersPage: Users", () => {
     expect(screen.getByText("3 staff members · page 1")).toBeInTheDocument();
   });
 
-  it("confirms a role change naming what happens, then calls the API", async () => {
+  it("offers every role, each saying what it may do, then calls the API with the one chosen", async () => {
     const fetchMock = mockFetch((url, init) => {
-      if (init?.method === "PATCH") return json({ user: staff({ role: "admin" }) });
+      if (init?.method === "PATCH") return json({ user: staff({ role: "finance" }) });
       return json(usersPage([staff({})]));
     });
     renderPage("/admin-users");
-    await userEvent.click(await screen.findByRole("button", { name: "Make accountant@example.com an admin" }));
-    const dialog = screen.getByRole("alertdialog");
-    expect(within(dialog).getByText("Make accountant@example.com an admin: they can change everything in the panel, including who has access.")).toBeInTheDocument();
-    await userEvent.click(within(dialog).getByRole("button", { name: "Make admin" }));
-    await waitFor(() => expect(fetchMock.mock.calls.some(([u, i]) => u === "/api/admin/users/u1" && i?.method === "PATCH" && i.body === JSON.stringify({ role: "admin" }))).toBe(true));
-    expect(await screen.findByText("accountant@example.com is now an admin")).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole("button", { name: "Change the role of accountant@example.com" }));
+    const dialog = screen.getByRole("dialog", { name: "Change role" });
+    const select = within(dialog).getByRole("combobox", { name: "Role" });
+    expect(
+      within(select)
+        .getAllByRole("option")
+        .map((o) => o.textContent),
+    ).toEqual([
+      "Admin: Everything, including staff, settings and integrations",
+      "Finance: Financials and payouts; reads everything else",
+      "Support: Artists, products, announcements and the featured artist; reads everything else, no money actions",
+      "Viewer: Every screen, read-only",
+    ]);
+    // The current role is not a change.
+    expect(within(dialog).getByRole("button", { name: "Change role" })).toBeDisabled();
+    await userEvent.selectOptions(select, "finance");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Change role" }));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([u, i]) => u === "/api/admin/users/u1" && i?.method === "PATCH" && i.body === JSON.stringify({ role: "finance" }))).toBe(true));
+    expect(await screen.findByText("accountant@example.com is now finance")).toBeInTheDocument();
   });
 
   it("shows the server's reason when a change is refused", async () => {
@@ -128,7 +151,7 @@ describe("AdminUsersPage: Users", () => {
     mockFetch(() => json(usersPage([staff({})])));
     renderPage("/admin-users", viewerMe);
     const row = await screen.findByTestId("staff-row-accountant@example.com");
-    for (const name of ["Make accountant@example.com an admin", "Remove access of accountant@example.com", "Sign accountant@example.com out everywhere"]) {
+    for (const name of ["Change the role of accountant@example.com", "Remove access of accountant@example.com", "Sign accountant@example.com out everywhere"]) {
       expect(within(row).getByRole("button", { name })).toBeDisabled();
     }
     expect(within(row).getAllByRole("note", { name: READ_ONLY_REASON })).toHaveLength(3);

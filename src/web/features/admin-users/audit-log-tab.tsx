@@ -1,7 +1,8 @@
 import { apiErrorMessage } from "@web/lib/api-client";
+import { createExportEndpoint } from "@contract/exports";
 import { useState } from "react";
 import { AUDIT_LOG_EXPORT_KIND } from "@contract/audit-log";
-import { useWriteAccess } from "@web/app/current-user";
+import { useEndpointAccess } from "@web/app/current-user";
 import { ListState, Pager, useKeysetPages, useUrlParams } from "@web/components/list";
 import { useCsvExport } from "@web/lib/download-export";
 import { useLoadDelay } from "@web/lib/use-load-delay";
@@ -27,7 +28,7 @@ export function AuditLogTab() {
   const csv = useCsvExport("Failed to export");
   const ready = useLoadDelay();
   const log = useAuditLog(filters, pages.cursor, ready);
-  const { reason: readOnly } = useWriteAccess();
+  const { reason: readOnly } = useEndpointAccess(createExportEndpoint);
 
   // Applying sets every filter at once (those left empty leave the URL) and starts at the first page.
   const apply = (next: AuditLogFilterValues) => update({ ...NO_FILTERS, ...auditLogQuery(next) });

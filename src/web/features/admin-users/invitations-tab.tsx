@@ -1,6 +1,6 @@
 import { apiErrorMessage } from "@web/lib/api-client";
 import { useState } from "react";
-import type { Invitation, SentInvitation } from "@contract/admin-users";
+import { type Invitation, inviteAdminUserEndpoint, resendInvitationEndpoint, revokeInvitationEndpoint, type SentInvitation } from "@contract/admin-users";
 import { type Column, ListTable } from "@web/components/list";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { Badge } from "@web/components/ui/badge";
@@ -74,10 +74,24 @@ export function InvitationsTab() {
                 Copy link
               </Button>
             </DisabledReason>
-            <WriteButton size="sm" variant="outline" disabled={resend.isPending} onClick={() => onResend(invitation)} aria-label={`Resend the invitation of ${invitation.email}`}>
+            <WriteButton
+              endpoint={resendInvitationEndpoint}
+              size="sm"
+              variant="outline"
+              disabled={resend.isPending}
+              onClick={() => onResend(invitation)}
+              aria-label={`Resend the invitation of ${invitation.email}`}
+            >
               Resend
             </WriteButton>
-            <WriteButton size="sm" variant="destructive" disabled={revoke.isPending} onClick={() => setRevoking(invitation)} aria-label={`Revoke the invitation of ${invitation.email}`}>
+            <WriteButton
+              endpoint={revokeInvitationEndpoint}
+              size="sm"
+              variant="destructive"
+              disabled={revoke.isPending}
+              onClick={() => setRevoking(invitation)}
+              aria-label={`Revoke the invitation of ${invitation.email}`}
+            >
               Revoke
             </WriteButton>
           </div>
@@ -89,7 +103,9 @@ export function InvitationsTab() {
   return (
     <div className="grid gap-4">
       <div className="flex justify-end">
-        <WriteButton onClick={() => setInviting(true)}>Invite</WriteButton>
+        <WriteButton endpoint={inviteAdminUserEndpoint} onClick={() => setInviting(true)}>
+          Invite
+        </WriteButton>
       </div>
 
       <ListTable

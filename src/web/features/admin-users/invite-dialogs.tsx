@@ -1,6 +1,7 @@
 import { apiErrorMessage, apiFieldErrors } from "@web/lib/api-client";
 import { useId, useState, type FormEvent } from "react";
-import type { SentInvitation, StaffRole } from "@contract/admin-users";
+import { STAFF_ROLE_DESCRIPTIONS, STAFF_ROLES, type StaffRole } from "@contract/access";
+import type { SentInvitation } from "@contract/admin-users";
 import { Button } from "@web/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@web/components/ui/dialog";
 import { FieldError, invalidProps } from "@web/components/ui/field-error";
@@ -9,6 +10,7 @@ import { Input, inputClasses } from "@web/components/ui/input";
 import { Label } from "@web/components/ui/label";
 import { toast } from "@web/components/ui/toast";
 import { formatDateTime } from "@web/lib/format";
+import { ROLE_LABELS } from "@web/lib/labels";
 import { useInvite } from "./admin-users-api";
 
 /** Copies an invitation link to the clipboard and says so (or says it could not). */
@@ -74,8 +76,11 @@ export function InviteDialog({ open, onClose, onSent }: { open: boolean; onClose
           <div className="grid gap-1">
             <Label htmlFor={roleId}>Role</Label>
             <select id={roleId} className={inputClasses} value={role} onChange={(e) => setRole(e.target.value as StaffRole)} {...invalidProps(roleId, errors.role)}>
-              <option value="viewer">Viewer: every screen, read-only</option>
-              <option value="admin">Admin: every screen and every action</option>
+              {STAFF_ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_LABELS[r]}: {STAFF_ROLE_DESCRIPTIONS[r]}
+                </option>
+              ))}
             </select>
             <FieldError id={roleId} error={errors.role} />
           </div>

@@ -3,13 +3,14 @@ import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { toast } from "@web/components/ui/toast";
 import { apiErrorMessage } from "@web/lib/api-client";
 import { countOf } from "@web/lib/format";
+import { RoleChangeDialog } from "./role-change-dialog";
 import { useChangeRole, useRemoveAccess, useResetTwoStep, useSignOutEverywhere } from "./admin-users-api";
 
 /** An action on a staff member waiting for its confirmation. */
 export type PendingAction =
   { kind: "role"; user: AdminUser; role: StaffRole } | { kind: "remove"; user: AdminUser } | { kind: "sign-out"; user: AdminUser } | { kind: "reset-two-step"; user: AdminUser };
 
-const anA = (role: StaffRole) => (role === "admin" ? "an admin" : "a viewer");
+const ROLE_PHRASES: Record<StaffRole, string> = { admin: "an admin", finance: "finance", support: "support", viewer: "a viewer" };
 
 /** Runs a confirmed action, telling how it went in a toast (the server's reason when it refuses). */
 export function useStaffActions() {
@@ -23,7 +24,7 @@ export function useStaffActions() {
       changeRole.mutate(
         { id: user.id, role: action.role },
         {
-          onSuccess: () => toast({ title: `${user.email} is now ${anA(action.role)}`, variant: "success" }),
+          onSuccess: () => toast({ title: `${user.email} is now ${ROLE_PHRASES[action.role]}`, variant: "success" }),
           onError: (error) => toast({ title: `Failed to change the role: ${apiErrorMessage(error)}`, variant: "destructive" }),
         },
       );
@@ -47,16 +48,8 @@ export function useStaffActions() {
   return { run, busy: changeRole.isPending || removeAccess.isPending || signOut.isPending || resetTwoStep.isPending };
 }
 
-function describe(action: PendingAction): { title: string; confirm: string; text: string } {
+function describe(action: Exclude<PendingAction, { kind: "role" }>): { title: string; confirm: string; text: string } {
   const { email } = action.user;
-  if (action.kind === "role") {
-    const confirm = action.role === "admin" ? "Make admin" : "Make viewer";
-    const text =
-      action.role === "admin"
-        ? `Make ${email} an admin: they can change everything in the panel, including who has access.`
-        : `Make ${email} a viewer: they keep seeing every screen but can no longer change anything.`;
-    return { title: "Change role", confirm, text };
-  }
   if (action.kind === "remove") {
     return {
       title: "Remove access",
@@ -78,8 +71,9 @@ function describe(action: PendingAction): { title: string; confirm: string; text
   };
 }
 
-/** Asks before an action on a staff member, saying what will happen (docs/product.md §14.5). */
-export function StaffActionDialog({ pending, onCancel, onConfirm }: { pending: PendingAction | null; onCancel: () => void; onConfirm: () => void }) {
+/** Asks before an action on a staff member, saying what will happen (docs/product.md §14.5); a role change asks which role. */
+export function StaffActionDialog({ pending, onCancel, onConfirm }: { pending: PendingAction | null; onCancel: () => void; onConfirm: (action: PendingAction) => void }) {
+  if (pending?.kind === "role") return <RoleChangeDialog user={pending.user} onCancel={onCancel} onConfirm={(role) => onConfirm({ ...pending, role })} />;
   const words = pending ? describe(pending) : { title: "Sign out everywhere", confirm: "Sign out everywhere", text: "" };
   return (
     <ConfirmDialog
@@ -88,7 +82,7 @@ export function StaffActionDialog({ pending, onCancel, onConfirm }: { pending: P
       title={words.title}
       confirmLabel={words.confirm}
       confirmVariant={pending?.kind === "remove" ? "destructive" : "default"}
-      onConfirm={onConfirm}
+      onConfirm={() => pending && onConfirm(pending)}
       description={words.text}
     />
   );

@@ -1,4 +1,5 @@
-import type { AdminUser, StaffRole } from "@contract/admin-users";
+import { type AdminUser, changeUserRoleEndpoint, removeUserAccessEndpoint, revokeUserSessionsEndpoint } from "@contract/admin-users";
+import { resetUserTwoStepEndpoint } from "@contract/auth";
 import type { Column } from "@web/components/list";
 import { Badge } from "@web/components/ui/badge";
 import { Button } from "@web/components/ui/button";
@@ -15,7 +16,7 @@ interface StaffColumnsOptions {
   onSessions: (user: AdminUser) => void;
 }
 
-/** Why a role action on `user` is refused even to an admin, or undefined when it is offered (a viewer's refusal is WriteButton's). */
+/** Why a role action on `user` is refused even to an admin, or undefined when it is offered (a role's refusal is WriteButton's). */
 function refusal(user: AdminUser, meId: string | undefined): string | undefined {
   if (user.id === meId) return "You cannot change your own access: ask another administrator";
   if (user.access === "domain") return "An admin by company e-mail domain: a role cannot change that";
@@ -24,27 +25,49 @@ function refusal(user: AdminUser, meId: string | undefined): string | undefined 
 
 function StaffActions({ user, meId, busy, onAction }: { user: AdminUser } & Omit<StaffColumnsOptions, "onSessions">) {
   const refused = refusal(user, meId);
-  const otherRole: StaffRole = user.role === "admin" ? "viewer" : "admin";
   return (
     <div className="flex flex-wrap justify-end gap-2">
       <WriteButton
+        endpoint={changeUserRoleEndpoint}
         size="sm"
         variant="outline"
         refusal={refused}
         disabled={busy}
-        onClick={() => onAction({ kind: "role", user, role: otherRole })}
-        aria-label={`Make ${user.email} ${otherRole === "admin" ? "an admin" : "a viewer"}`}
+        onClick={() => onAction({ kind: "role", user, role: user.role })}
+        aria-label={`Change the role of ${user.email}`}
       >
-        {otherRole === "admin" ? "Make admin" : "Make viewer"}
+        Change role
       </WriteButton>
-      <WriteButton size="sm" variant="destructive" refusal={refused} disabled={busy} onClick={() => onAction({ kind: "remove", user })} aria-label={`Remove access of ${user.email}`}>
+      <WriteButton
+        endpoint={removeUserAccessEndpoint}
+        size="sm"
+        variant="destructive"
+        refusal={refused}
+        disabled={busy}
+        onClick={() => onAction({ kind: "remove", user })}
+        aria-label={`Remove access of ${user.email}`}
+      >
         Remove access
       </WriteButton>
-      <WriteButton size="sm" variant="outline" disabled={busy || user.activeSessions === 0} onClick={() => onAction({ kind: "sign-out", user })} aria-label={`Sign ${user.email} out everywhere`}>
+      <WriteButton
+        endpoint={revokeUserSessionsEndpoint}
+        size="sm"
+        variant="outline"
+        disabled={busy || user.activeSessions === 0}
+        onClick={() => onAction({ kind: "sign-out", user })}
+        aria-label={`Sign ${user.email} out everywhere`}
+      >
         Sign out everywhere
       </WriteButton>
       {user.twoStep ? (
-        <WriteButton size="sm" variant="outline" disabled={busy} onClick={() => onAction({ kind: "reset-two-step", user })} aria-label={`Reset two-step sign-in of ${user.email}`}>
+        <WriteButton
+          endpoint={resetUserTwoStepEndpoint}
+          size="sm"
+          variant="outline"
+          disabled={busy}
+          onClick={() => onAction({ kind: "reset-two-step", user })}
+          aria-label={`Reset two-step sign-in of ${user.email}`}
+        >
           Reset two-step sign-in
         </WriteButton>
       ) : null}

@@ -12,7 +12,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const me: PublicUser = { id: "u-me", email: "me@hki.global", name: "Me", role: "admin", isAdmin: true, panelAccess: true, canWrite: true };
+const me: PublicUser = { id: "u-me", email: "me@hki.global", name: "Me", role: "admin", isAdmin: true, staffRole: "admin", panelAccess: true, canWrite: true, twoStepEnrolmentDue: false };
 const person: AdminUser = { id: "u1", email: "ada@example.com", name: "Ada", role: "viewer", access: "role", lastSignInAt: null, createdAt: "2026-01-01T00:00:00.000Z", activeSessions: 0 };
 const answer = (nextCursor: string | null): AdminUsersResponse => ({ users: [person], total: 30, nextCursor });
 

@@ -1,6 +1,6 @@
 import { apiErrorMessage } from "@web/lib/api-client";
 import { useContext, useState } from "react";
-import { type AdminUser, STAFF_SORTS, type StaffRole } from "@contract/admin-users";
+import { type AdminUser, STAFF_ROLES, STAFF_SORTS, type StaffRole } from "@contract/admin-users";
 import { CurrentUserContext } from "@web/app/current-user";
 import { FilterBar, ListTable, Pager, SearchFilter, SelectFilter, serverSort, useKeysetPages, useSortParam, useUrlParams, useUrlSearch } from "@web/components/list";
 import { countOf } from "@web/lib/format";
@@ -13,6 +13,8 @@ import { staffColumns } from "./staff-columns";
 const ROLE_FILTERS: Array<{ value: StaffRole | "all"; label: string }> = [
   { value: "all", label: "All roles" },
   { value: "admin", label: "Admins" },
+  { value: "finance", label: "Finance" },
+  { value: "support", label: "Support" },
   { value: "viewer", label: "Viewers" },
 ];
 
@@ -20,7 +22,7 @@ const ROLE_FILTERS: Array<{ value: StaffRole | "all"; label: string }> = [
 export function UsersTab() {
   const [searchParams] = useUrlParams();
   const roleParam = searchParams.get("role");
-  const role: StaffRole | "all" = roleParam === "admin" || roleParam === "viewer" ? roleParam : "all";
+  const role: StaffRole | "all" = STAFF_ROLES.find((r) => r === roleParam) ?? "all";
   const search = useUrlSearch();
   const pages = useKeysetPages();
   const ready = useLoadDelay();
@@ -60,9 +62,9 @@ export function UsersTab() {
       <StaffActionDialog
         pending={pending}
         onCancel={() => setPending(null)}
-        onConfirm={() => {
+        onConfirm={(action) => {
           setPending(null);
-          if (pending) actions.run(pending);
+          actions.run(action);
         }}
       />
       <SessionsDialog user={sessionsOf} onClose={() => setSessionsOf(null)} />

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { AnnouncementItem } from "@contract/communications";
+import { type AnnouncementItem, cancelAnnouncementEndpoint, retryFailedEndpoint, takeDownAnnouncementEndpoint } from "@contract/communications";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { toast } from "@web/components/ui/toast";
 import { apiErrorMessage } from "@web/lib/api-client";
@@ -44,17 +44,17 @@ export function AnnouncementActions({ announcement: a }: { announcement: Announc
   return (
     <div className="flex flex-wrap gap-2">
       {a.failed > 0 && a.status !== "canceled" && (
-        <WriteButton variant="outline" disabled={busy} onClick={() => setAsking("retry")}>
+        <WriteButton endpoint={retryFailedEndpoint} variant="outline" disabled={busy} onClick={() => setAsking("retry")}>
           Retry Failed
         </WriteButton>
       )}
       {isInProgress(a) && (
-        <WriteButton variant="destructive" disabled={busy} onClick={() => setAsking("cancel")}>
+        <WriteButton endpoint={cancelAnnouncementEndpoint} variant="destructive" disabled={busy} onClick={() => setAsking("cancel")}>
           Cancel Sending
         </WriteButton>
       )}
       {a.onDashboard && (
-        <WriteButton variant="outline" disabled={busy} onClick={() => setAsking("takeDown")}>
+        <WriteButton endpoint={takeDownAnnouncementEndpoint} variant="outline" disabled={busy} onClick={() => setAsking("takeDown")}>
           Take Down
         </WriteButton>
       )}

@@ -14,8 +14,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const admin: PublicUser = { id: "u1", email: "ops@hki.global", name: "Ops", role: "admin", isAdmin: true, panelAccess: true, canWrite: true };
-const viewer: PublicUser = { id: "u2", email: "viewer@example.com", name: "View", role: "viewer", isAdmin: false, panelAccess: true, canWrite: false };
+const admin: PublicUser = { id: "u1", email: "ops@hki.global", name: "Ops", role: "admin", isAdmin: true, staffRole: "admin", panelAccess: true, canWrite: true, twoStepEnrolmentDue: false };
+const viewer: PublicUser = { id: "u2", email: "viewer@example.com", name: "View", role: "viewer", isAdmin: false, staffRole: "viewer", panelAccess: true, canWrite: false, twoStepEnrolmentDue: false };
 
 const announcement = (over: Partial<AnnouncementItem>): AnnouncementItem => ({
   id: "a1",

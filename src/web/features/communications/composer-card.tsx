@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
-import { MAX_MESSAGE_LENGTH, MAX_TITLE_LENGTH } from "@contract/communications";
+import { MAX_MESSAGE_LENGTH, MAX_TITLE_LENGTH, sendAnnouncementEndpoint } from "@contract/communications";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@web/components/ui/card";
 import { FieldError, FormError, invalidProps } from "@web/components/ui/field-error";
@@ -102,7 +102,7 @@ export function ComposerCard() {
           <ChannelFields form={form} change={change} errors={errors} />
           <FormError error={send.error && errorStatus(send.error) !== 400 && errorStatus(send.error) !== 422 ? apiErrorMessage(send.error) : undefined} />
           <div className="flex flex-wrap items-center gap-3">
-            <WriteButton onClick={() => setConfirming(true)} disabled={request === null || send.isPending || reach === null || reach === 0}>
+            <WriteButton endpoint={sendAnnouncementEndpoint} onClick={() => setConfirming(true)} disabled={request === null || send.isPending || reach === null || reach === 0}>
               {send.isPending ? "Sending…" : "Send"}
             </WriteButton>
             {missing && <span className="text-sm text-gray-600">{missing}</span>}

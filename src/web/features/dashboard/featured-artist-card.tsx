@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import type { FeaturedSlot } from "@contract/featured-artist";
-import { useWriteAccess } from "@web/app/current-user";
+import { endFeaturedArtistEndpoint, type FeaturedSlot } from "@contract/featured-artist";
+import { useEndpointAccess } from "@web/app/current-user";
 import { Button, buttonVariants } from "@web/components/ui/button";
 import { TitledCard } from "@web/components/ui/card";
 import { DisabledReason } from "@web/components/ui/disabled-reason";
@@ -18,7 +18,7 @@ import { useEndFeaturedArtist, useFeaturedArtist } from "./dashboard-api";
 export function FeaturedArtistCard({ enabled }: { enabled: boolean }) {
   const featured = useFeaturedArtist(enabled);
   const end = useEndFeaturedArtist();
-  const { canWrite, reason } = useWriteAccess();
+  const { allowed: canWrite, reason } = useEndpointAccess(endFeaturedArtistEndpoint);
   const current = featured.data?.current ?? null;
   const next = featured.data?.upcoming[0] ?? null;
   const endNow = () =>

@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { ERROR_LOGS_EXPORT_KIND, type ErrorLevel, type ErrorListResponse } from "@contract/error-logs";
+import { archiveAllErrorLogsEndpoint, ERROR_LOGS_EXPORT_KIND, type ErrorLevel, type ErrorListResponse } from "@contract/error-logs";
 import type { UseQueryResult } from "@tanstack/react-query";
-import { useWriteAccess } from "@web/app/current-user";
+import { useEndpointAccess } from "@web/app/current-user";
 import { RefreshButton, useUrlParams } from "@web/components/list";
 import { PageHeader } from "@web/components/ui/page-header";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
@@ -17,14 +17,14 @@ export const CLEANUP_CONFIRM_TEXT = "This will permanently delete all archived e
 /**
  * The Error Logs header: switch between active and archived, the CSV of the view and level, and
  * the whole-log actions (archive all of the level, clean up old archives, confirmed first), which
- * viewers see disabled with the reason. `onWholeLogChanged`: the list goes back to its first page.
+ * a role that may not archive sees disabled with the reason. `onWholeLogChanged`: the list goes back to its first page.
  */
 export function ErrorLogsHeader({ archived, level, list, onWholeLogChanged }: { archived: boolean; level: ErrorLevel | null; list: UseQueryResult<ErrorListResponse>; onWholeLogChanged: () => void }) {
   const [, update] = useUrlParams();
   const csv = useCsvExport("Export failed");
   const archiveAll = useArchiveAll();
   const cleanup = useCleanupArchived();
-  const { canWrite, reason: readOnly } = useWriteAccess();
+  const { allowed: canWrite, reason: readOnly } = useEndpointAccess(archiveAllErrorLogsEndpoint);
   const [confirmCleanup, setConfirmCleanup] = useState(false);
 
   const onArchiveAll = () =>

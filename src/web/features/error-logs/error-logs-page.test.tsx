@@ -140,7 +140,9 @@ describe("ErrorLogsPage for a viewer (read-only)", () => {
     mockFetch(() => json(answer([entry({})])));
     const router = createMemoryRouter([{ path: "/errors", element: <ErrorLogsPage /> }], { initialEntries: ["/errors"] });
     renderWithQuery(
-      <CurrentUserContext.Provider value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false }}>
+      <CurrentUserContext.Provider
+        value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, staffRole: "viewer", panelAccess: true, canWrite: false, twoStepEnrolmentDue: false }}
+      >
         <RouterProvider router={router} />
       </CurrentUserContext.Provider>,
     );

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { type ErrorLevel, type ErrorLogEntry, type ErrorListResponse, type ErrorLogSort } from "@contract/error-logs";
-import { useWriteAccess } from "@web/app/current-user";
+import { archiveErrorLogEndpoint, type ErrorLevel, type ErrorListResponse, type ErrorLogEntry, type ErrorLogSort } from "@contract/error-logs";
+import { useEndpointAccess } from "@web/app/current-user";
 import { FilterBar, ListState, Pager, pageCountOf, SelectFilter, useKeysetPages, useQueryRowSelection, useUrlParams } from "@web/components/list";
 import { toast } from "@web/components/ui/toast";
 import { formatCount } from "@web/lib/format";
@@ -40,8 +40,8 @@ export default function ErrorLogsPage() {
   const ready = useLoadDelay();
   const list = useErrorList({ archived, level, cursor: pages.cursor, sort }, ready);
   const archiveOne = useArchiveError();
-  // Viewers see archive disabled, with the reason (docs/product.md §1.3).
-  const { canWrite, reason: readOnly } = useWriteAccess();
+  // A role that may not archive sees archive disabled, with the reason (docs/product.md "Roles").
+  const { allowed: canWrite, reason: readOnly } = useEndpointAccess(archiveErrorLogEndpoint);
   const [selected, setSelected] = useState<ErrorLogEntry | null>(null);
   // Active entries on screen can be selected for one archive.
   const selectable = canWrite && !archived;

@@ -245,12 +245,34 @@ describe("FinancialsPage", () => {
   it("shows a viewer every figure with the payout actions disabled and the reason", async () => {
     const server: Server = { runs: [], calls: [] };
     serve(server);
-    renderAt("/financials", { id: "u", email: "books@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false });
+    renderAt("/financials", { id: "u", email: "books@example.com", name: null, role: "viewer", isAdmin: false, staffRole: "viewer", panelAccess: true, canWrite: false, twoStepEnrolmentDue: false });
     const table = await screen.findByRole("table", { name: "Payouts" });
     await waitFor(() => expect(screen.getByRole("button", { name: "Process Payouts" })).toBeDisabled());
     expect(within(table).getByRole("button", { name: "Retry" })).toBeDisabled();
     expect(screen.getAllByRole("note", { name: READ_ONLY_REASON }).length).toBeGreaterThanOrEqual(2);
     expect(server.calls.every((c) => c.method === "GET")).toBe(true);
+  });
+
+  it("shows support the payout actions disabled with who may use them, and finance the same actions enabled", async () => {
+    serve({ runs: [], calls: [] });
+    const { unmount } = renderAt("/financials", {
+      id: "u",
+      email: "help@example.com",
+      name: null,
+      role: "support",
+      isAdmin: false,
+      staffRole: "support",
+      panelAccess: true,
+      canWrite: true,
+      twoStepEnrolmentDue: false,
+    });
+    await waitFor(() => expect(screen.getByRole("button", { name: "Process Payouts" })).toBeDisabled());
+    expect(screen.getAllByRole("note", { name: "Your role (support) cannot do this: only admins and finance can" }).length).toBeGreaterThanOrEqual(1);
+    unmount();
+    serve({ runs: [], calls: [] });
+    renderAt("/financials", { id: "f", email: "books@example.com", name: null, role: "finance", isAdmin: false, staffRole: "finance", panelAccess: true, canWrite: true, twoStepEnrolmentDue: false });
+    await waitFor(() => expect(screen.getByRole("button", { name: "Process Payouts" })).toBeEnabled());
+    expect(screen.queryByRole("note", { name: /cannot do this/ })).toBeNull();
   });
 
   it("shows a payout of unknown outcome with what it means, and 'Check with Stripe' settles it", async () => {
@@ -274,7 +296,7 @@ describe("FinancialsPage", () => {
   it("shows a viewer 'Check with Stripe' disabled with the reason", async () => {
     const server: Server = { runs: [], calls: [], payouts: [unknownPayout] };
     serve(server);
-    renderAt("/financials", { id: "u", email: "books@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false });
+    renderAt("/financials", { id: "u", email: "books@example.com", name: null, role: "viewer", isAdmin: false, staffRole: "viewer", panelAccess: true, canWrite: false, twoStepEnrolmentDue: false });
     const table = await screen.findByRole("table", { name: "Payouts" });
     expect(within(table).getByRole("button", { name: "Check with Stripe" })).toBeDisabled();
     expect(within(table).getByRole("note", { name: READ_ONLY_REASON })).toBeInTheDocument();

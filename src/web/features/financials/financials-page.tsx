@@ -1,4 +1,5 @@
 import { useUrlParams } from "@web/components/list";
+import { createPayoutRunEndpoint } from "@contract/financials";
 import { Button } from "@web/components/ui/button";
 import { PageHeader } from "@web/components/ui/page-header";
 import { useLoadDelay } from "@web/lib/use-load-delay";
@@ -27,7 +28,7 @@ export default function FinancialsPage() {
   return (
     <section aria-labelledby="page-title" className="grid gap-6">
       <PageHeader title="Financials" description="Earnings, balances owed to artists and payouts.">
-        <WriteButton onClick={payoutRun.openConfirmation} disabled={!payoutRun.canStart}>
+        <WriteButton endpoint={createPayoutRunEndpoint} onClick={payoutRun.openConfirmation} disabled={!payoutRun.canStart}>
           {payoutRun.preparing ? "Preparing…" : "Process Payouts"}
         </WriteButton>
       </PageHeader>

@@ -1,4 +1,4 @@
-import type { PayoutItem } from "@contract/financials";
+import { checkPayoutEndpoint, type PayoutItem, retryPayoutEndpoint } from "@contract/financials";
 import { formatDateTime } from "@web/lib/format";
 import { UNKNOWN_EXPLANATION } from "./financials-text";
 import { WriteButton } from "@web/components/ui/write-button";
@@ -23,7 +23,7 @@ export function PayoutDetails({ payout: p, actions }: { payout: PayoutItem; acti
         {p.failureReason && <span className="text-xs text-gray-600">Last answer: {p.failureReason}</span>}
         <span className="text-xs text-gray-600">{p.checkedAt ? `Last checked with Stripe ${formatDateTime(p.checkedAt)}` : "Not checked with Stripe yet"}</span>
         <div>
-          <WriteButton size="sm" variant="outline" disabled={actions.checking} onClick={() => actions.check(p)}>
+          <WriteButton endpoint={checkPayoutEndpoint} size="sm" variant="outline" disabled={actions.checking} onClick={() => actions.check(p)}>
             Check with Stripe
           </WriteButton>
         </div>
@@ -34,7 +34,7 @@ export function PayoutDetails({ payout: p, actions }: { payout: PayoutItem; acti
     return (
       <div className="flex flex-wrap items-center gap-2">
         <span className="text-red-700">{p.failureReason}</span>
-        <WriteButton size="sm" variant="outline" disabled={actions.retrying} onClick={() => actions.retry(p)}>
+        <WriteButton endpoint={retryPayoutEndpoint} size="sm" variant="outline" disabled={actions.retrying} onClick={() => actions.retry(p)}>
           Retry
         </WriteButton>
       </div>

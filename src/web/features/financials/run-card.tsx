@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { PayoutRunItem } from "@contract/financials";
+import { cancelPayoutRunEndpoint, type PayoutRunItem } from "@contract/financials";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@web/components/ui/card";
 import { toast } from "@web/components/ui/toast";
@@ -56,7 +56,7 @@ export function RunCard({ run }: { run: PayoutRunItem | null }) {
         {run.error && <p className="text-sm text-red-700">{run.error}</p>}
         {active && (
           <div>
-            <WriteButton variant="outline" onClick={() => setConfirmCancel(true)} disabled={cancel.isPending}>
+            <WriteButton endpoint={cancelPayoutRunEndpoint} variant="outline" onClick={() => setConfirmCancel(true)} disabled={cancel.isPending}>
               Cancel Run
             </WriteButton>
           </div>

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { ApiKey, CreatedApiKey } from "@contract/integrations";
+import { type ApiKey, createApiKeyEndpoint, type CreatedApiKey, revokeApiKeyEndpoint } from "@contract/integrations";
 import { type Column, ListTable } from "@web/components/list";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { Badge } from "@web/components/ui/badge";
@@ -67,7 +67,7 @@ export function ApiKeysSection() {
       cell: (k) =>
         k.revokedAt ? null : (
           <div className="flex justify-end">
-            <WriteButton size="sm" variant="destructive" disabled={revoke.isPending} onClick={() => setRevoking(k)} aria-label={`Revoke the API key ${k.name}`}>
+            <WriteButton endpoint={revokeApiKeyEndpoint} size="sm" variant="destructive" disabled={revoke.isPending} onClick={() => setRevoking(k)} aria-label={`Revoke the API key ${k.name}`}>
               Revoke
             </WriteButton>
           </div>
@@ -82,7 +82,9 @@ export function ApiKeysSection() {
           <CardTitle>API keys</CardTitle>
           <CardDescription>Services send storefront events with a key (docs/integration.md). A key is shown once, when it is created.</CardDescription>
         </div>
-        <WriteButton onClick={() => setCreating(true)}>Create API key</WriteButton>
+        <WriteButton endpoint={createApiKeyEndpoint} onClick={() => setCreating(true)}>
+          Create API key
+        </WriteButton>
       </CardHeader>
       <CardContent>
         <ListTable

@@ -1,4 +1,4 @@
-import { INCOMING_OUTCOME_LABELS, INCOMING_SOURCE_LABELS, type IncomingEvent, type IncomingOutcome, type IncomingSource } from "@contract/integrations-inbound";
+import { INCOMING_OUTCOME_LABELS, INCOMING_SOURCE_LABELS, type IncomingEvent, type IncomingOutcome, type IncomingSource, retryIncomingEventEndpoint } from "@contract/integrations-inbound";
 import { type Column, DataTable, FilterBar, ListState, Pager, SelectFilter, useKeysetPages, useUrlParams } from "@web/components/list";
 import { Badge, type BadgeVariant } from "@web/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@web/components/ui/card";
@@ -64,7 +64,14 @@ export function IncomingEventsSection() {
       cell: (e) =>
         e.retryable ? (
           <div className="flex justify-end">
-            <WriteButton size="sm" variant="outline" disabled={retry.isPending} onClick={() => onRetry(e)} aria-label={`Retry the ${INCOMING_SOURCE_LABELS[e.source]} event ${e.eventId}`}>
+            <WriteButton
+              endpoint={retryIncomingEventEndpoint}
+              size="sm"
+              variant="outline"
+              disabled={retry.isPending}
+              onClick={() => onRetry(e)}
+              aria-label={`Retry the ${INCOMING_SOURCE_LABELS[e.source]} event ${e.eventId}`}
+            >
               Retry
             </WriteButton>
           </div>

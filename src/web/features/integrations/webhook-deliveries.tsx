@@ -1,4 +1,4 @@
-import { WEBHOOK_DELIVERY_STATUSES, type WebhookDelivery, type WebhookDeliveryStatus, type WebhookEndpoint } from "@contract/integrations-webhooks";
+import { resendWebhookDeliveryEndpoint, WEBHOOK_DELIVERY_STATUSES, type WebhookDelivery, type WebhookDeliveryStatus, type WebhookEndpoint } from "@contract/integrations-webhooks";
 import { type Column, DataTable, FilterBar, ListState, Pager, SelectFilter, useKeysetPages, useUrlParams } from "@web/components/list";
 import { Badge, type BadgeVariant } from "@web/components/ui/badge";
 import { toast } from "@web/components/ui/toast";
@@ -86,7 +86,14 @@ export function WebhookDeliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
       hideHeader: true,
       cell: (d) => (
         <div className="flex justify-end">
-          <WriteButton size="sm" variant="outline" disabled={resend.isPending || !endpoint.enabled} onClick={() => onResend(d)} aria-label={`Resend the ${d.eventType} event ${d.eventId}`}>
+          <WriteButton
+            endpoint={resendWebhookDeliveryEndpoint}
+            size="sm"
+            variant="outline"
+            disabled={resend.isPending || !endpoint.enabled}
+            onClick={() => onResend(d)}
+            aria-label={`Resend the ${d.eventType} event ${d.eventId}`}
+          >
             Resend
           </WriteButton>
         </div>

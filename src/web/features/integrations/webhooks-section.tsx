@@ -1,5 +1,12 @@
 import { useState } from "react";
-import type { WebhookEndpoint } from "@contract/integrations-webhooks";
+import {
+  createWebhookEndpointEndpoint,
+  deleteWebhookEndpointEndpoint,
+  rotateWebhookSecretEndpoint,
+  testWebhookEndpointEndpoint,
+  updateWebhookEndpointEndpoint,
+  type WebhookEndpoint,
+} from "@contract/integrations-webhooks";
 import { type Column, ListTable, useUrlParams } from "@web/components/list";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { Badge } from "@web/components/ui/badge";
@@ -135,13 +142,28 @@ export function WebhooksSection() {
           <Button size="sm" variant="outline" aria-pressed={openId === e.id} onClick={() => showLog(openId === e.id ? null : e)} aria-label={`Deliveries to ${e.url}`}>
             Deliveries
           </Button>
-          <WriteButton size="sm" variant="outline" disabled={test.isPending || !e.enabled} onClick={() => onTest(e)} aria-label={`Send a test event to ${e.url}`}>
+          <WriteButton
+            endpoint={testWebhookEndpointEndpoint}
+            size="sm"
+            variant="outline"
+            disabled={test.isPending || !e.enabled}
+            onClick={() => onTest(e)}
+            aria-label={`Send a test event to ${e.url}`}
+          >
             Send test
           </WriteButton>
-          <WriteButton size="sm" variant="outline" disabled={busy} onClick={() => setPending({ action: "rotate", endpoint: e })} aria-label={`Rotate the signing secret of ${e.url}`}>
+          <WriteButton
+            endpoint={rotateWebhookSecretEndpoint}
+            size="sm"
+            variant="outline"
+            disabled={busy}
+            onClick={() => setPending({ action: "rotate", endpoint: e })}
+            aria-label={`Rotate the signing secret of ${e.url}`}
+          >
             Rotate secret
           </WriteButton>
           <WriteButton
+            endpoint={updateWebhookEndpointEndpoint}
             size="sm"
             variant="outline"
             disabled={busy}
@@ -150,7 +172,14 @@ export function WebhooksSection() {
           >
             {e.enabled ? "Disable" : "Enable"}
           </WriteButton>
-          <WriteButton size="sm" variant="destructive" disabled={busy} onClick={() => setPending({ action: "delete", endpoint: e })} aria-label={`Delete ${e.url}`}>
+          <WriteButton
+            endpoint={deleteWebhookEndpointEndpoint}
+            size="sm"
+            variant="destructive"
+            disabled={busy}
+            onClick={() => setPending({ action: "delete", endpoint: e })}
+            aria-label={`Delete ${e.url}`}
+          >
             Delete
           </WriteButton>
         </div>
@@ -170,7 +199,9 @@ export function WebhooksSection() {
               (docs/integration.md).
             </CardDescription>
           </div>
-          <WriteButton onClick={() => setAdding(true)}>Add endpoint</WriteButton>
+          <WriteButton endpoint={createWebhookEndpointEndpoint} onClick={() => setAdding(true)}>
+            Add endpoint
+          </WriteButton>
         </CardHeader>
         <CardContent className="grid gap-4">
           <ListTable

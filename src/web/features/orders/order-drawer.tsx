@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import type { OrderDetail, OrderEvent } from "@contract/orders";
+import { createRefundEndpoint, type OrderDetail, type OrderEvent } from "@contract/orders";
 import { Badge } from "@web/components/ui/badge";
 import { Button } from "@web/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@web/components/ui/dialog";
@@ -68,7 +68,7 @@ function RefundAction({ detail, orderId }: { detail: OrderDetail; orderId: strin
   const refusal = detail.paymentIntentId === null ? "The storefront did not name this order's Stripe payment: refund it in Stripe's dashboard" : left <= 0 ? "Nothing is left to refund" : undefined;
   return (
     <>
-      <WriteButton size="sm" variant="outline" refusal={refusal} onClick={() => setOpen(true)}>
+      <WriteButton endpoint={createRefundEndpoint} size="sm" variant="outline" refusal={refusal} onClick={() => setOpen(true)}>
         Refund…
       </WriteButton>
       {open && <RefundDialog detail={detail} lineId={orderId} open={open} onClose={() => setOpen(false)} />}

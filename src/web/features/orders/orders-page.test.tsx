@@ -14,7 +14,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const viewer: PublicUser = { id: "u-me", email: "me@example.com", name: "Me", role: "viewer", isAdmin: false, panelAccess: true, canWrite: false };
+const viewer: PublicUser = { id: "u-me", email: "me@example.com", name: "Me", role: "viewer", isAdmin: false, staffRole: "viewer", panelAccess: true, canWrite: false, twoStepEnrolmentDue: false };
 
 const order = (over: Partial<OrderListItem>): OrderListItem => ({
   id: "o1",

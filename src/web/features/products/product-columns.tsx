@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { ProductListItem } from "@contract/products";
+import { type ProductListItem, setProductStatusEndpoint } from "@contract/products";
 import type { Column } from "@web/components/list";
 import { Badge } from "@web/components/ui/badge";
 import { Button } from "@web/components/ui/button";
@@ -20,12 +20,12 @@ function RowActions({ product, onOpen, onHide, onRestore }: { product: ProductLi
         Open
       </Button>
       {product.status === "active" && (
-        <WriteButton size="sm" variant="destructive" onClick={() => onHide(product)} aria-label={`Hide ${product.name}`}>
+        <WriteButton endpoint={setProductStatusEndpoint} size="sm" variant="destructive" onClick={() => onHide(product)} aria-label={`Hide ${product.name}`}>
           Hide
         </WriteButton>
       )}
       {product.status === "hidden" && (
-        <WriteButton size="sm" variant="outline" onClick={() => onRestore(product)} aria-label={`Restore ${product.name}`}>
+        <WriteButton endpoint={setProductStatusEndpoint} size="sm" variant="outline" onClick={() => onRestore(product)} aria-label={`Restore ${product.name}`}>
           Restore
         </WriteButton>
       )}

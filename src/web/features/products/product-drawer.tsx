@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { ProductDetail } from "@contract/products";
+import { type ProductDetail, setProductStatusEndpoint } from "@contract/products";
 import { Badge } from "@web/components/ui/badge";
 import { Button } from "@web/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@web/components/ui/dialog";
@@ -35,12 +35,12 @@ function Body({ detail, onHide, onRestore, onOnlyVendor }: { detail: ProductDeta
       <div className="flex flex-wrap items-center gap-2">
         <Badge variant={PRODUCT_BADGE[product.status]}>{PRODUCT_STATUS_LABELS[product.status]}</Badge>
         {product.status === "active" && (
-          <WriteButton size="sm" variant="destructive" onClick={() => onHide(product)}>
+          <WriteButton endpoint={setProductStatusEndpoint} size="sm" variant="destructive" onClick={() => onHide(product)}>
             Hide…
           </WriteButton>
         )}
         {product.status === "hidden" && (
-          <WriteButton size="sm" variant="outline" onClick={() => onRestore(product)}>
+          <WriteButton endpoint={setProductStatusEndpoint} size="sm" variant="outline" onClick={() => onRestore(product)}>
             Restore…
           </WriteButton>
         )}

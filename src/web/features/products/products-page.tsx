@@ -1,6 +1,6 @@
 import { useMemo, useState } from "react";
-import { PRODUCT_SORTS, PRODUCTS_EXPORT_KIND, type ProductStatus } from "@contract/products";
-import { useWriteAccess } from "@web/app/current-user";
+import { bulkProductStatusEndpoint, PRODUCT_SORTS, PRODUCTS_EXPORT_KIND, type ProductStatus } from "@contract/products";
+import { useEndpointAccess } from "@web/app/current-user";
 import { ListTable, Pager, RefreshButton, serverSort, useKeysetPages, useRowSelection, useSortParam, useUrlParams, useUrlSearch } from "@web/components/list";
 import { PageHeader } from "@web/components/ui/page-header";
 import { apiErrorMessage } from "@web/lib/api-client";
@@ -44,7 +44,7 @@ export default function ProductsPage() {
   const summary = useProductsSummary(ready);
   const rows = useMemo(() => list.data?.products ?? [], [list.data]);
   const selection = useRowSelection(useMemo(() => rows.map((p) => p.id), [rows]));
-  const { reason: readOnly } = useWriteAccess();
+  const { reason: readOnly } = useEndpointAccess(bulkProductStatusEndpoint);
   const csv = useCsvExport("Failed to export products");
   const [target, setTarget] = useState<ModerationTarget | null>(null);
 

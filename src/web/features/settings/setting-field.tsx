@@ -27,7 +27,7 @@ export function SettingField({ field, setting, value, error, disabled, onChange 
     <div className="grid gap-1.5">
       <div className="flex items-center gap-2">
         <Label htmlFor={id}>{field.label}</Label>
-        {field.kind === "maintenance" && <Badge variant={value === "true" ? "destructive" : "secondary"}>{value === "true" ? "ON" : "OFF"}</Badge>}
+        {field.kind === "on-off" && <Badge variant={value === "true" ? (field.key === "maintenance_mode" ? "destructive" : "success") : "secondary"}>{value === "true" ? "ON" : "OFF"}</Badge>}
       </div>
       {renderInput(field, value, onChange, common)}
       <p id={descriptionId} className="text-sm text-gray-600">
@@ -57,7 +57,7 @@ function renderInput(field: FieldDef, value: string, onChange: (value: string) =
       return <Input {...common} type="email" autoComplete="off" value={value} onChange={onInput} />;
     case "textarea":
       return <Textarea {...common} rows={3} placeholder="Leave empty to hide announcement" value={value} onChange={onInput} />;
-    case "maintenance":
+    case "on-off":
       return (
         <Select value={value} onValueChange={onChange} disabled={common.disabled}>
           <SelectTrigger id={common.id} aria-describedby={common["aria-describedby"]} aria-invalid={common["aria-invalid"]}>

@@ -3,7 +3,7 @@ import { apiFieldErrors } from "@web/lib/api-client";
 
 export type SettingValues = Record<SettingKeyName, string>;
 
-export type FieldKind = "money" | "percentage" | "text" | "integer" | "maintenance" | "email" | "textarea";
+export type FieldKind = "money" | "percentage" | "text" | "integer" | "on-off" | "email" | "textarea";
 
 export interface FieldDef {
   key: SettingKeyName;
@@ -16,7 +16,7 @@ export interface GroupDef {
   fields: FieldDef[];
 }
 
-/** The three groups (docs/product.md §7.1) with their fields in order. */
+/** The four groups (docs/product.md §7.1) with their fields in order. */
 export const SETTING_GROUPS: GroupDef[] = [
   {
     title: "Pricing",
@@ -32,7 +32,7 @@ export const SETTING_GROUPS: GroupDef[] = [
     fields: [
       { key: "invite_code_prefix", label: "Invite Code Prefix", kind: "text" },
       { key: "max_products_per_vendor", label: "Max Products Per Vendor", kind: "integer" },
-      { key: "maintenance_mode", label: "Maintenance Mode", kind: "maintenance" },
+      { key: "maintenance_mode", label: "Maintenance Mode", kind: "on-off" },
     ],
   },
   {
@@ -41,6 +41,10 @@ export const SETTING_GROUPS: GroupDef[] = [
       { key: "support_email", label: "Support Email", kind: "email" },
       { key: "announcement_message", label: "Platform Announcement", kind: "textarea" },
     ],
+  },
+  {
+    title: "Security",
+    fields: [{ key: "require_two_step_sign_in", label: "Require two-step sign-in for all staff", kind: "on-off" }],
   },
 ];
 

@@ -26,6 +26,7 @@ function makeSettings(overrides: Partial<Record<keyof SettingsResponse, string>>
     maintenance_mode: "false",
     support_email: "support@hki.global",
     announcement_message: "",
+    require_two_step_sign_in: "false",
     ...overrides,
   };
   return Object.fromEntries(Object.entries(base).map(([k, value]) => [k, { value, description: `About ${k}`, updatedAt: at, updatedBy: null }])) as SettingsResponse;
@@ -78,7 +79,7 @@ describe("SettingsPage", () => {
     const user = userEvent.setup();
     renderPage();
 
-    for (const name of ["Pricing", "Configuration", "Communication"]) expect(await screen.findByRole("group", { name })).toBeInTheDocument();
+    for (const name of ["Pricing", "Configuration", "Communication", "Security"]) expect(await screen.findByRole("group", { name })).toBeInTheDocument();
     const fee = screen.getByLabelText("Platform Fee Percentage (%)");
     expect(fee).toHaveAttribute("step", "0.1");
     expect(screen.getByLabelText("Monthly Subscription Fee ($)")).toHaveAttribute("step", "0.01");
@@ -86,7 +87,8 @@ describe("SettingsPage", () => {
     expect(screen.getByLabelText("Support Email")).toHaveAttribute("type", "email");
     expect(screen.getByPlaceholderText("Leave empty to hide announcement")).toBeInTheDocument();
     expect(screen.getByText("About platform_fee_percentage")).toBeInTheDocument();
-    expect(screen.getByText("OFF")).toBeInTheDocument();
+    expect(within(screen.getByRole("group", { name: "Configuration" })).getByText("OFF")).toBeInTheDocument();
+    expect(within(screen.getByRole("group", { name: "Security" })).getByLabelText("Require two-step sign-in for all staff")).toBeInTheDocument();
 
     const save = screen.getByRole("button", { name: "Save Changes" });
     const reset = screen.getByRole("button", { name: "Reset" });
@@ -190,7 +192,9 @@ describe("SettingsPage for a viewer (read-only)", () => {
     mockFetch(() => json(makeSettings()));
     const router = createMemoryRouter([{ path: "/settings", element: <SettingsPage /> }], { initialEntries: ["/settings"] });
     renderWithQuery(
-      <CurrentUserContext.Provider value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false }}>
+      <CurrentUserContext.Provider
+        value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, staffRole: "viewer", panelAccess: true, canWrite: false, twoStepEnrolmentDue: false }}
+      >
         <RouterProvider router={router} />
       </CurrentUserContext.Provider>,
     );

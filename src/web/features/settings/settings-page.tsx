@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
-import type { SettingKeyName, SettingsResponse } from "@contract/settings";
+import { type SettingKeyName, type SettingsResponse, updateSettingsEndpoint } from "@contract/settings";
 import { Button } from "@web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@web/components/ui/card";
 import { Spinner } from "@web/components/ui/spinner";
@@ -15,7 +15,7 @@ import { UnsavedChangesGuard } from "./unsaved-changes-guard";
 import { UpdateHistory } from "./update-history";
 import { LoadErrorCard } from "@web/components/ui/load-error-card";
 import { DisabledReason } from "@web/components/ui/disabled-reason";
-import { useWriteAccess } from "@web/app/current-user";
+import { useEndpointAccess } from "@web/app/current-user";
 
 /** Settings (docs/product.md §7.1): three groups, dirty tracking, save of changed keys only, reset, update history. */
 export default function SettingsPage() {
@@ -55,8 +55,8 @@ function SettingsForm({ settings }: { settings: SettingsResponse }) {
   const loaded = useMemo(() => valuesOf(settings), [settings]);
   const [draft, setDraft] = useState<SettingValues>(loaded);
   const [errors, setErrors] = useState<Partial<Record<SettingKeyName, string>>>({});
-  // Viewers read the settings; the fields and Save are disabled for them, with the reason (docs/product.md §1.3).
-  const { canWrite, reason: readOnly } = useWriteAccess();
+  // Every role reads the settings; for a role that may not change them the fields and Save are disabled, with the reason (docs/product.md "Roles").
+  const { allowed: canWrite, reason: readOnly } = useEndpointAccess(updateSettingsEndpoint);
 
   // A (re)load replaces the form with what the server holds: this is what clears the dirty state after Save.
   useEffect(() => {

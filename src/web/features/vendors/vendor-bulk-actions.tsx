@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { useWriteAccess } from "@web/app/current-user";
+import { bulkVendorStatusEndpoint } from "@contract/vendors";
+import { useEndpointAccess } from "@web/app/current-user";
 import { BulkBar, type RowSelection } from "@web/components/list";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { Button } from "@web/components/ui/button";
@@ -13,7 +14,7 @@ import { useBulkVendorStatus } from "./vendors-api";
  * how many, one call that changes all of them or none.
  */
 export function VendorBulkActions({ selection }: { selection: RowSelection }) {
-  const { canWrite } = useWriteAccess();
+  const { allowed: canWrite } = useEndpointAccess(bulkVendorStatusEndpoint);
   const bulk = useBulkVendorStatus();
   const [pending, setPending] = useState<{ ids: string[]; isActive: boolean } | null>(null);
   if (!canWrite) return null;

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import type { AdminVendorRow } from "@contract/vendors";
-import { useWriteAccess } from "@web/app/current-user";
+import { type AdminVendorRow, deleteVendorEndpoint, setVendorStatusEndpoint } from "@contract/vendors";
+import { useEndpointAccess } from "@web/app/current-user";
 import type { Column } from "@web/components/list";
 import { Badge } from "@web/components/ui/badge";
 import { Button, buttonVariants } from "@web/components/ui/button";
@@ -14,9 +14,10 @@ interface VendorColumnsOptions {
   onDelete: (vendor: AdminVendorRow) => void;
 }
 
-/** The vendor list's columns (docs/product.md §4.1); viewers see the actions disabled, with the reason (§1.3). */
+/** The vendor list's columns (docs/product.md §4.1); a role the action's endpoint does not allow sees it disabled, with the reason (docs/product.md "Roles"). */
 export function useVendorColumns({ storefrontUrl, onStatus, onDelete }: VendorColumnsOptions): Array<Column<AdminVendorRow>> {
-  const { canWrite, reason: readOnly } = useWriteAccess();
+  const status = useEndpointAccess(setVendorStatusEndpoint);
+  const deletion = useEndpointAccess(deleteVendorEndpoint);
   const storeUrl = (v: AdminVendorRow) => storefrontLink(storefrontUrl, `/${v.slug}`);
   return [
     {
@@ -48,13 +49,13 @@ export function useVendorColumns({ storefrontUrl, onStatus, onDelete }: VendorCo
           <a href={storeUrl(v)} target="_blank" rel="noopener noreferrer" className={buttonVariants({ variant: "outline", size: "sm" })} aria-label={`View store of ${v.name} (opens in a new tab)`}>
             View Store
           </a>
-          <DisabledReason reason={readOnly}>
-            <Button size="sm" variant="outline" disabled={!canWrite} onClick={() => onStatus(v)} aria-label={`${v.isActive ? "Disable" : "Enable"} ${v.name}`}>
+          <DisabledReason reason={status.reason}>
+            <Button size="sm" variant="outline" disabled={!status.allowed} onClick={() => onStatus(v)} aria-label={`${v.isActive ? "Disable" : "Enable"} ${v.name}`}>
               {v.isActive ? "Disable" : "Enable"}
             </Button>
           </DisabledReason>
-          <DisabledReason reason={readOnly}>
-            <Button size="sm" variant="destructive" disabled={!canWrite} onClick={() => onDelete(v)} aria-label={`Delete ${v.name}`}>
+          <DisabledReason reason={deletion.reason}>
+            <Button size="sm" variant="destructive" disabled={!deletion.allowed} onClick={() => onDelete(v)} aria-label={`Delete ${v.name}`}>
               Delete
             </Button>
           </DisabledReason>

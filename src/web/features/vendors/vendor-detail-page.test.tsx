@@ -127,7 +127,9 @@ describe("VendorDetailPage for a viewer (read-only)", () => {
     mockFetch(() => json(detail("suspended")));
     const router = createMemoryRouter([{ path: "/vendors/:vendorId", element: <VendorDetailPage /> }], { initialEntries: ["/vendors/v1?tab=settings"] });
     renderWithQuery(
-      <CurrentUserContext.Provider value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false }}>
+      <CurrentUserContext.Provider
+        value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, staffRole: "viewer", panelAccess: true, canWrite: false, twoStepEnrolmentDue: false }}
+      >
         <RouterProvider router={router} />
       </CurrentUserContext.Provider>,
     );

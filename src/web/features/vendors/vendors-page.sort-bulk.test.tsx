@@ -46,7 +46,9 @@ function renderPage(path = "/vendors", viewer = false) {
   );
   renderWithQuery(
     viewer ? (
-      <CurrentUserContext.Provider value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false }}>
+      <CurrentUserContext.Provider
+        value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, staffRole: "viewer", panelAccess: true, canWrite: false, twoStepEnrolmentDue: false }}
+      >
         {page}
       </CurrentUserContext.Provider>
     ) : (

@@ -118,7 +118,9 @@ describe("VendorsPage for a viewer (read-only)", () => {
     mockFetch((url) => (url === "/api/config" ? json(config) : json(page([moon]))));
     const router = createMemoryRouter([{ path: "/vendors", element: <VendorsPage /> }], { initialEntries: ["/vendors"] });
     renderWithQuery(
-      <CurrentUserContext.Provider value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, panelAccess: true, canWrite: false }}>
+      <CurrentUserContext.Provider
+        value={{ id: "u", email: "support@example.com", name: null, role: "viewer", isAdmin: false, staffRole: "viewer", panelAccess: true, canWrite: false, twoStepEnrolmentDue: false }}
+      >
         <RouterProvider router={router} />
       </CurrentUserContext.Provider>,
     );

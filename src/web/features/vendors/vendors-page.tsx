@@ -1,8 +1,8 @@
 import { useState } from "react";
-import { type AdminVendorRow, type AdminVendorsResponse, VENDOR_SORTS, VENDORS_EXPORT_KIND, type VendorStatusFilter } from "@contract/vendors";
+import { type AdminVendorRow, type AdminVendorsResponse, bulkVendorStatusEndpoint, VENDOR_SORTS, VENDORS_EXPORT_KIND, type VendorStatusFilter } from "@contract/vendors";
 import { Button } from "@web/components/ui/button";
 import { useCsvExport } from "@web/lib/download-export";
-import { useWriteAccess } from "@web/app/current-user";
+import { useEndpointAccess } from "@web/app/current-user";
 import { PageHeader } from "@web/components/ui/page-header";
 import { StatCard } from "@web/components/ui/stat-card";
 import { toast } from "@web/components/ui/toast";
@@ -72,7 +72,7 @@ export default function VendorsPage() {
   const ready = useLoadDelay();
   const list = useVendorList(params, ready);
   const config = usePublicConfig();
-  const { canWrite } = useWriteAccess();
+  const { allowed: canWrite } = useEndpointAccess(bulkVendorStatusEndpoint);
   const setStatus = useSetVendorStatus();
   const deleteVendor = useDeleteVendor();
   const [statusTarget, setStatusTarget] = useState<AdminVendorRow | null>(null);

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { FEATURED_MAX_DAYS, FEATURED_MIN_DAYS, setFeaturedArtistEndpoint } from "@contract/featured-artist";
 import type { VendorDetail } from "@contract/vendors";
-import { useWriteAccess } from "@web/app/current-user";
+import { useEndpointAccess } from "@web/app/current-user";
 import { Button } from "@web/components/ui/button";
 import { TitledCard } from "@web/components/ui/card";
 import { DisabledReason } from "@web/components/ui/disabled-reason";
@@ -29,7 +29,7 @@ function notFeaturable(vendor: VendorDetail): string | undefined {
 export function FeatureArtistCard({ vendor }: { vendor: VendorDetail }) {
   const [days, setDays] = useState(String(DEFAULT_DAYS));
   const [afterCurrent, setAfterCurrent] = useState(false);
-  const { reason } = useWriteAccess();
+  const { reason } = useEndpointAccess(setFeaturedArtistEndpoint);
   const feature = useMutation({
     ...mutationOf(setFeaturedArtistEndpoint),
     mutationFn: (body: { vendorId: string; duration: number; startAfterCurrent: boolean }) => callApi(setFeaturedArtistEndpoint, { body }),

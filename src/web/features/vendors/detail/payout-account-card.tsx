@@ -1,5 +1,5 @@
-import type { PayoutAccountItem } from "@contract/financials";
-import { useWriteAccess } from "@web/app/current-user";
+import { type PayoutAccountItem, refreshPayoutAccountEndpoint } from "@contract/financials";
+import { useEndpointAccess } from "@web/app/current-user";
 import { Badge } from "@web/components/ui/badge";
 import { Button } from "@web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@web/components/ui/card";
@@ -12,7 +12,7 @@ import { useRefreshPayoutAccount } from "../vendors-api";
 
 /** The vendor's Stripe account: status, what Stripe still needs, and 'Refresh from Stripe' (docs/product.md §15.4). */
 export function PayoutAccountCard({ vendorId, account }: { vendorId: string; account: PayoutAccountItem }) {
-  const { canWrite, reason: readOnly } = useWriteAccess();
+  const { allowed: canWrite, reason: readOnly } = useEndpointAccess(refreshPayoutAccountEndpoint);
   const refresh = useRefreshPayoutAccount();
   const due = account.requirements ? [...new Set([...account.requirements.pastDue, ...account.requirements.currentlyDue])] : [];
   const onRefresh = () =>

@@ -1,5 +1,5 @@
-import type { VendorDetail } from "@contract/vendors";
-import { useWriteAccess } from "@web/app/current-user";
+import { setVendorStatusEndpoint, type VendorDetail } from "@contract/vendors";
+import { useEndpointAccess } from "@web/app/current-user";
 import { Button } from "@web/components/ui/button";
 import { TitledCard } from "@web/components/ui/card";
 import { DisabledReason } from "@web/components/ui/disabled-reason";
@@ -8,11 +8,11 @@ import { errorMessage, useSetVendorStatus } from "../vendors-api";
 
 /**
  * Suspends or reactivates the vendor (docs/product.md §4.5: isActive true when the new status is
- * active); viewers see the buttons disabled, with the reason (§1.3).
+ * active); a role that may not change it sees the buttons disabled, with the reason (docs/product.md "Roles").
  */
 export function useStatusChange(vendorId: string) {
   const setStatus = useSetVendorStatus();
-  const { canWrite, reason } = useWriteAccess();
+  const { allowed: canWrite, reason } = useEndpointAccess(setVendorStatusEndpoint);
   const change = (nextStatus: "active" | "suspended") => {
     const isActive = nextStatus === "active";
     setStatus.mutate(
