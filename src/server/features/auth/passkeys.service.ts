@@ -81,8 +81,8 @@ function transportsOf(row: PasskeyRow): AuthenticatorTransport[] {
  * 5 minutes, and is deleted by the first answer that names it, right or wrong.
  *
  * `twoStepRequired` says whether two-step sign-in is required of a user ('Require two-step
- * sign-in for all staff'); with it, a user's last second factor cannot be removed
- * (`canRemoveLastFactor`). Nothing requires it unless the caller says so.
+ * sign-in for all staff', given by auth.routes.ts); with it, a user's last second factor cannot be
+ * removed (`canRemoveLastFactor`).
  */
 export class PasskeysService {
   constructor(
