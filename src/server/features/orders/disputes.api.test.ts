@@ -4,7 +4,8 @@ import { orderDetailSchema } from "../../../contract/orders.ts";
 import { compareRollups } from "../../domain/ledger/recompute.ts";
 import type { Order } from "../../platform/db/schema.ts";
 import { JobWorker } from "../../platform/jobs/job-worker.ts";
-import { deliverStripe, stripeDispute, stripeEvent, WEBHOOK_ENV } from "../../testing/provider-webhooks.ts";
+import { startFakeStripe } from "../../testing/fake-stripe-server.ts";
+import { deliverStripe, stripeDispute, stripeEvent, TEST_STRIPE_WEBHOOK_SECRET, WEBHOOK_ENV } from "../../testing/provider-webhooks.ts";
 import { type FixtureArtist, makeArtist, makePaidOrder } from "../../testing/refund-fixtures.ts";
 import { createTestContext, type TestContext, testDatabaseKinds } from "../../testing/test-app.ts";
 import { incomingEventsJobs } from "../integrations/incoming-events.job.ts";
@@ -83,8 +84,22 @@ describe.each(testDatabaseKinds)("disputes (%s)", (kind) => {
     expect(await balance(ava)).toEqual({ balance: 9_850, held: 0, charged: 0 });
     expect(await balance(ben)).toEqual({ balance: 4_925, held: 0, charged: 0 });
     expect(await attention()).toBeUndefined();
-    // The same event again, or an older state arriving late, changes nothing.
-    await send("updated", "dp_1", { amountCents: 15_000, status: "needs_response" }, "2026-11-21T09:00:00.000Z");
+    // The same event again, or an older state arriving late (sent by the fake Stripe), changes nothing.
+    const fake = await startFakeStripe();
+    try {
+      const late = stripeDispute("dp_1", { charge: "ch_ord_1", paymentIntent: "pi_ord_1", amountCents: 15_000, status: "needs_response", created: "2026-11-20T09:00:00.000Z" });
+      const res = await fake.sendDisputeEvent(
+        (body, headers) => ctx.request("/api/webhooks/stripe", { method: "POST", headers, body }),
+        TEST_STRIPE_WEBHOOK_SECRET,
+        "updated",
+        late,
+        "2026-11-21T09:00:00.000Z",
+      );
+      expect(res.status).toBe(200);
+    } finally {
+      await fake.close();
+    }
+    await send("closed", "dp_1", { amountCents: 15_000, status: "won" }, "2026-11-24T09:00:00.000Z");
     expect(await balance(ava)).toEqual({ balance: 9_850, held: 0, charged: 0 });
     expect(await compareRollups(ctx.database.db)).toEqual([]);
     const audits = await ctx.database.db.selectFrom("audit_log").select("action").where("target_type", "=", "dispute").orderBy("created_at").execute();
