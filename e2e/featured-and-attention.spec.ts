@@ -59,6 +59,12 @@ const FILTERED: Record<AttentionItem["key"], (page: Page, href: URL) => Promise<
   payout_accounts_not_connected: (page) => expect(page.locator("#balances-status")).toHaveText(/^Not connected/),
   payouts_failed: (page) => expect(page.locator("#payouts-status")).toHaveText(/^Failed/),
   payouts_unknown: (page) => expect(page.locator("#payouts-status")).toHaveText(/^Unknown/),
+  // The order of the first dispute due, open over the Orders list, its dispute open with the date and Stripe's link.
+  disputes_open: async (page) => {
+    const dispute = page.getByRole("dialog").getByTestId("order-dispute").first();
+    await expect(dispute).toContainText("Evidence due by");
+    await expect(dispute.getByRole("link", { name: "Open in Stripe's dashboard" })).toHaveAttribute("href", /^https:\/\/dashboard\.stripe\.com\/(test\/)?disputes\/dp_/);
+  },
   stripe_differences: (page) => expect(page.getByTestId("stripe-differences")).toContainText("open difference"),
   // The Integrations screen, where each disabled endpoint says why and can be enabled again.
   webhook_endpoints_disabled: (page) => expect(page.getByRole("region", { name: "Webhooks" }).getByText("Disabled", { exact: false }).first()).toBeVisible(),

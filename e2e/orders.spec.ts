@@ -51,7 +51,7 @@ test.describe("orders", () => {
     const timeline = drawer.getByRole("region", { name: "Timeline" });
     await expect(timeline.getByTestId("order-event-placed")).toBeVisible();
     await expect(timeline.getByTestId("order-event-refunded")).toContainText("Reason: Arrived broken");
-    await expect(timeline.getByTestId("order-event-refunded")).toContainText("Refund re_demo_");
+    await expect(timeline.getByTestId("order-event-refunded")).toContainText("Stripe refund re_demo_");
     // The storefront order's first line is another artist's.
     const lines = drawer.getByRole("region", { name: "Lines of this order" });
     await expect(lines.getByRole("listitem")).toHaveCount(2);

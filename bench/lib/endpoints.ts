@@ -235,6 +235,8 @@ export function endpointsFor(s: Subjects): Endpoint[] {
     { name: "orders refunded largest first", path: "/api/admin/orders?limit=50&status=refunded&sort=-amount", p95TargetMs: 5 },
     { name: "orders of an artist smallest first", path: `/api/admin/orders?limit=50&vendorId=${v}&sort=amount`, p95TargetMs: 5 },
     { name: "order detail", path: `/api/admin/orders/${encodeURIComponent(s.orderId)}`, p95TargetMs: 5 },
+    // The artist's statement (docs/product.md §15.8) of the busiest artist: computed from that artist's own rows, read through their indexes.
+    { name: "artist statement page 1", path: `/api/admin/vendors/${v}/statement?limit=25`, p95TargetMs: 5 },
     // Announcements (docs/product.md §17): history by keyset with its counts; recipients by keyset of one index.
     ...(s.announcementId ? announcementEndpoints(s.announcementId, s.recipientsMidCursor ?? "") : []),
   ];

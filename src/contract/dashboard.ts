@@ -73,6 +73,7 @@ export const ATTENTION_KEYS = [
   "payout_accounts_not_connected",
   "payouts_failed",
   "payouts_unknown",
+  "disputes_open",
   "stripe_differences",
   "webhook_endpoints_disabled",
   "announcement_failures",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_PAGE_LIMIT } from "./common.ts";
 import { defineEndpoint } from "./endpoint.ts";
 
 /**
@@ -373,4 +374,73 @@ export const refreshPayoutAccountEndpoint = defineEndpoint({
   success: { status: 200, description: "The account after the refresh", schema: vendorPayoutsResponseSchema },
   errors: [404, 409, 422, 502],
   invalidates: ["financials", "vendors"],
+});
+
+// --- The artist's statement (docs/product.md §15.8) ---
+
+/** The name the CSV export of a statement is registered under (POST /api/admin/exports {kind, filters: {vendorId}}). */
+export const STATEMENT_EXPORT_KIND = "statement";
+
+export const STATEMENT_KINDS = [
+  "sale",
+  "refund",
+  "refund_whole",
+  "cancelled",
+  "dispute_hold",
+  "dispute_release",
+  "dispute_fee",
+  "payout",
+  "payout_returned",
+  "transfer_reversed",
+  "subscription",
+] as const;
+export type StatementKind = (typeof STATEMENT_KINDS)[number];
+
+export const statementEntrySchema = z.object({
+  /** Stable within the statement (the keyset cursor's tie-break). */
+  id: z.string(),
+  at: z.string(),
+  kind: z.enum(STATEMENT_KINDS),
+  /** What happened, as the statement says it. */
+  description: z.string(),
+  /** The order line, payout, refund or dispute it is about. */
+  reference: z.string().nullable(),
+  /** The panel's order line, for sales, refunds and disputes (opens it on the Orders screen). */
+  orderId: z.string().nullable(),
+  /** US dollars the entry moved the balance by (negative: taken off; 0 for a subscription fee, paid by card). */
+  amount: z.number(),
+  /** US dollars owed to the artist after this entry. */
+  balance: z.number(),
+});
+export type StatementEntry = z.infer<typeof statementEntrySchema>;
+
+export const statementFiltersSchema = z.strictObject({ vendorId: z.string().trim().min(1).max(100) });
+export type StatementFilters = z.infer<typeof statementFiltersSchema>;
+
+export const statementQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(50),
+  cursor: z.string().min(1).max(300).optional(),
+});
+
+export const statementResponseSchema = z.object({
+  /** Newest first; each with the balance after it. */
+  entries: z.array(statementEntrySchema),
+  nextCursor: z.string().nullable(),
+  /** US dollars owed now: the newest entry's balance, and the balance Financials shows. */
+  balance: z.number(),
+});
+export type StatementResponse = z.infer<typeof statementResponseSchema>;
+
+export const getVendorStatementEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/vendors/{id}/statement",
+  area: "financials",
+  access: "staff",
+  summary: "An artist's statement: every sale, refund, dispute hold and release, subscription fee and payout with the running balance",
+  description:
+    'Newest first, keyset pages; each entry with the balance after it, the newest ending at the balance Financials shows. The same lines export as CSV (POST /api/admin/exports with kind "statement" and filters {vendorId}).',
+  params: idParams,
+  query: statementQuerySchema,
+  success: { status: 200, description: "One page of the statement", schema: statementResponseSchema },
+  errors: [400, 404],
 });

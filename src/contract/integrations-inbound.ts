@@ -12,7 +12,7 @@ import { defineEndpoint } from "./endpoint.ts";
  */
 
 /** Stripe event types the panel acts on; every other type is stored and ignored. */
-export const STRIPE_HANDLED_TYPES = ["account.updated", "transfer.reversed"] as const;
+export const STRIPE_HANDLED_TYPES = ["account.updated", "transfer.reversed", "charge.dispute.created", "charge.dispute.updated", "charge.dispute.closed"] as const;
 /** Clerk event types the panel acts on; every other type is stored and ignored. */
 export const CLERK_HANDLED_TYPES = ["user.updated", "user.deleted"] as const;
 
@@ -95,9 +95,9 @@ export const stripeWebhookEndpoint = defineEndpoint({
   path: "/api/webhooks/stripe",
   area: "integrations",
   access: "public",
-  summary: "Stripe's webhook: account.updated and transfer.reversed, signed by Stripe",
+  summary: "Stripe's webhook: account.updated, transfer.reversed and charge.dispute.*, signed by Stripe",
   description:
-    "Verified with Stripe's SDK against STRIPE_WEBHOOK_SECRET over the body exactly as sent (Stripe-Signature header, 5 minutes' tolerance); anything not verified is 400 and stored nowhere. Each event is stored once by its id and processed in the background: account.updated keeps the artist's payout account current, transfer.reversed puts the reversed amount back in the artist's balance; other types are stored and ignored. 503 while STRIPE_WEBHOOK_SECRET is not set. See docs/integration.md.",
+    "Verified with Stripe's SDK against STRIPE_WEBHOOK_SECRET over the body exactly as sent (Stripe-Signature header, 5 minutes' tolerance); anything not verified is 400 and stored nowhere. Each event is stored once by its id and processed in the background: account.updated keeps the artist's payout account current, transfer.reversed puts the reversed amount back in the artist's balance, charge.dispute.created/updated/closed attach a dispute to the order its charge paid (the artists' shares held while open, released when won, taken off when lost); other types are stored and ignored. 503 while STRIPE_WEBHOOK_SECRET is not set. See docs/integration.md.",
   signedBody: {
     headers: ["stripe-signature"],
     schema: stripeEventSchema,

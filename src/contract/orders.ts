@@ -142,8 +142,11 @@ export type PanelRefund = z.infer<typeof panelRefundSchema>;
 
 /** One step of the line's history, oldest first. */
 export const orderEventSchema = z.object({
-  /** `refund_requested`: a refund from the panel not settled yet (pending or unknown); `refund_failed`: one that sent nothing back. */
-  kind: z.enum(["placed", "refunded", "refund_requested", "refund_failed", "cancelled"]),
+  /**
+   * `refund_requested`: a refund from the panel not settled yet (pending or unknown); `refund_failed`: one that sent nothing back;
+   * `dispute_opened` / `dispute_won` / `dispute_lost`: a Stripe dispute of the charge (amount: this line's part).
+   */
+  kind: z.enum(["placed", "refunded", "refund_requested", "refund_failed", "dispute_opened", "dispute_won", "dispute_lost", "cancelled"]),
   at: z.string(),
   /** US dollars the step moved (the charge, a refund, what a refund asks of this line); null for a cancellation. */
   amount: z.number().nullable(),
@@ -186,6 +189,30 @@ export const orderDetailSchema = z.object({
   refundable: z.array(z.object({ orderId: z.string(), amount: z.number() })),
   /** Refunds asked from the panel for this storefront order (any line), newest first. */
   panelRefunds: z.array(panelRefundSchema),
+  /** Stripe disputes of the order's charge, with this line's part of each, newest first. */
+  disputes: z
+    .array(
+      z.object({
+        id: z.string(),
+        /** Stripe's status (needs_response, under_review, won, lost, …). */
+        status: z.string(),
+        outcome: z.enum(["open", "won", "lost"]),
+        reason: z.string(),
+        /** US dollars disputed, over the whole charge. */
+        amount: z.number(),
+        /** US dollars of it this line carries, and the artist's share held out of payouts while open. */
+        lineAmount: z.number(),
+        heldForArtist: z.number(),
+        /** The artist's part of Stripe's fee once lost (when the 'Dispute fee paid by' setting said artist). */
+        feeChargedToArtist: z.number(),
+        evidenceDueBy: z.string().nullable(),
+        openedAt: z.string(),
+        closedAt: z.string().nullable(),
+        /** The dispute in Stripe's dashboard. */
+        dashboardUrl: z.string(),
+      }),
+    )
+    .default([]),
   /** The payout that carried the artist's share of this line (their first payout after the sale), if any yet. */
   carriedBy: z.object({ payoutId: z.string(), status: z.string(), transferId: z.string().nullable(), paidAt: z.string().nullable() }).nullable(),
 });

@@ -10,6 +10,7 @@ export const SETTING_KEY_LIST = [
   "platform_fee_percentage",
   "shipping_handling_fee",
   "minimum_payout_amount",
+  "dispute_fee_paid_by",
   "invite_code_prefix",
   "max_products_per_vendor",
   "maintenance_mode",

@@ -2,6 +2,7 @@ import { auditLogExport } from "./features/audit-log/audit-log.export.ts";
 import { analyticsDailyExport } from "./features/analytics/analytics.export.ts";
 import { errorLogsExport } from "./features/error-logs/error-logs.export.ts";
 import { balancesExport, payoutsExport } from "./features/financials/financials.export.ts";
+import { statementExport } from "./features/financials/statement.export.ts";
 import { ordersExport } from "./features/orders/orders.export.ts";
 import { productsExport } from "./features/products/products.export.ts";
 import { vendorsExport } from "./features/vendors/vendors.export.ts";
@@ -18,6 +19,7 @@ export const exportKinds: ReadonlyArray<ExportKind<never, never, never>> = [
   balancesExport as never,
   productsExport as never,
   ordersExport as never,
+  statementExport as never,
   vendorsExport as never,
   errorLogsExport as never,
   analyticsDailyExport as never,

@@ -27,6 +27,10 @@ describe.each(testBackends())("demo seed on $kind", (backend) => {
       expect(await t.db.selectFrom("order_refunds").select("id").where("netted_payout_id", "is not", null).execute()).toHaveLength(1);
       const held = await t.db.selectFrom("orders").select("refund_reserved_cents").where("refund_reserved_cents", ">", 0).execute();
       expect(held).toHaveLength(2);
+      // Disputes: two open (held), one won, two lost (one with Stripe's fee charged to the artist).
+      const disputes = await t.db.selectFrom("disputes").select(["outcome", "fee_paid_by"]).orderBy("id").execute();
+      expect(disputes.map((d) => d.outcome)).toEqual(["open", "open", "won", "lost", "lost"]);
+      expect(disputes.map((d) => d.fee_paid_by)).toEqual([null, null, null, "platform", "artist"]);
 
       const c = await readCounters(t.db);
       expect(c.vendors_total).toBe(60);

@@ -13,6 +13,7 @@ import { seedDemoAnnouncements } from "./demo-announcements.ts";
 import { seedDemoCatalogue } from "./demo-catalogue.ts";
 import { addDemoSecondLine, demoOrderId, demoPayment } from "./demo-order-lines.ts";
 import { seedDemoRefunds } from "./demo-refunds.ts";
+import { seedDemoDisputes } from "./demo-disputes.ts";
 import { seedDemoFeatured } from "./demo-featured.ts";
 import { seedDemoApiKeys } from "./demo-integrations.ts";
 import { seedDemoIncomingEvents } from "./demo-incoming-events.ts";
@@ -228,6 +229,8 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
 
     // Refunds from the panel in every state: made, made after a payout (netted), refused, unknown (demo-refunds.ts).
     await seedDemoRefunds(trx, { now, adminEmail: options.adminEmail ?? "admin@hki.global" });
+    // Stripe disputes: open (held), won (released), lost with the fee paid by the platform or by the artist (demo-disputes.ts).
+    await seedDemoDisputes(trx, { now });
 
     // Subscriptions: every artist store pays monthly; older stores on the legacy price;
     // inactive stores cancelled theirs.

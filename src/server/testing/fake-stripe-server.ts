@@ -1,5 +1,6 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
 
 export type FakeStripeMode = "ok" | "unauthorized" | "hang";
 
@@ -108,6 +109,18 @@ export interface FakeStripeServer {
   refundListFailNext: number;
   /** Sum of the refunds of one payment intent that did not fail. */
   refundedOf(paymentIntent: string): number;
+  /**
+   * Sends Stripe's `charge.dispute.{type}` event for `dispute` (a dispute object, as
+   * provider-webhooks.ts `stripeDispute` makes it), signed with `secret` as Stripe signs it, to
+   * `to`: a panel's webhook URL, or a function delivering the body and headers (an in-process app).
+   */
+  sendDisputeEvent(
+    to: string | ((payload: string, headers: Record<string, string>) => Promise<Response>),
+    secret: string,
+    type: "created" | "updated" | "closed",
+    dispute: Record<string, unknown>,
+    at: string,
+  ): Promise<Response>;
   /** Delay before each answer, ms. */
   latencyMs: number;
   /** The time (ms) a transfer is stamped `created` with: a test's clock, so `created[gte]` agrees with it (the list's lag stays in real time). */
@@ -166,6 +179,7 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
   const pending = new Set<ServerResponse>();
   const answers = new Map<string, StoredAnswer>();
   let nextTransfer = 1;
+  let nextEvent = 0;
   const listGates: Array<Promise<void>> = [];
   const state: FakeStripeServer = {
     url: "",
@@ -196,6 +210,22 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
     refundStatus: "succeeded",
     refundListCalls: 0,
     refundListFailNext: 0,
+    sendDisputeEvent: (to, secret, type, dispute, at) => {
+      const event = {
+        id: `evt_fake${String(++nextEvent).padStart(8, "0")}`,
+        object: "event",
+        api_version: "2025-10-29.clover",
+        created: Math.floor(Date.parse(at) / 1000),
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        type: `charge.dispute.${type}`,
+        data: { object: dispute },
+      };
+      const payload = JSON.stringify(event);
+      const headers = { "content-type": "application/json; charset=utf-8", "stripe-signature": Stripe.webhooks.generateTestHeaderString({ payload, secret }) };
+      return typeof to === "string" ? fetch(to, { method: "POST", headers, body: payload }) : to(payload, headers);
+    },
     refundedOf: (pi) => state.refunds.filter((r) => r.payment_intent === pi && r.status !== "failed").reduce((sum, r) => sum + r.amount, 0),
     latencyMs: 0,
     now: () => Date.now(),

@@ -115,3 +115,26 @@ export function deliverClerk(ctx: TestContext, event: Record<string, unknown>, m
   const payload = JSON.stringify(event);
   return postClerk(ctx, payload, clerkHeaders(payload, messageId ? { messageId } : {}));
 }
+
+/** A dispute as Stripe describes it in charge.dispute.*: `evidenceDueBy` an ISO time; `feeCents` Stripe's fee in its balance transaction. */
+export function stripeDispute(
+  id: string,
+  state: { charge: string; paymentIntent?: string | null; amountCents: number; status: string; reason?: string; evidenceDueBy?: string | null; created: string; feeCents?: number },
+) {
+  return {
+    id,
+    object: "dispute",
+    amount: state.amountCents,
+    currency: "usd",
+    charge: state.charge,
+    payment_intent: state.paymentIntent ?? null,
+    status: state.status,
+    reason: state.reason ?? "product_not_received",
+    created: Math.floor(Date.parse(state.created) / 1000),
+    evidence_details: { due_by: state.evidenceDueBy ? Math.floor(Date.parse(state.evidenceDueBy) / 1000) : null, has_evidence: false, past_due: false, submission_count: 0 },
+    balance_transactions: state.feeCents === undefined ? [] : [{ id: `txn_${id}`, object: "balance_transaction", amount: -state.amountCents - state.feeCents, fee: state.feeCents }],
+    is_charge_refundable: false,
+    livemode: false,
+    metadata: {},
+  };
+}

@@ -68,6 +68,8 @@ export const queryKeys = {
     latestRun: () => key("runs", "latest"),
     /** A vendor's payout account, money and last payouts: kept here because payout runs change them. */
     vendor: (id: string) => key("vendor", id),
+    /** An artist's statement page: payouts, refunds and disputes change it. */
+    statement: (id: string, cursor: string | null) => key("statement", id, cursor),
   })),
   communications: area("communications", (key) => ({
     history: (cursor: string | null) => key("history", cursor),

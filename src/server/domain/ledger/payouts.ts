@@ -8,7 +8,8 @@ import { artistIdsOf, recordEventOut } from "../outbox/events-out.ts";
  * The money the platform owes its artists (docs/product.md §15), kept in the same transaction as
  * the rows it sums:
  * - payout_accounts: per vendor, earned (gross − fee of its paid orders) − paid out − in flight
- *   (pending and processing payouts) = balance;
+ *   (pending and processing payouts) − held (its shares of open disputes) − charged (dispute fees
+ *   it pays) = balance;
  * - payout_balance_totals: vendors with a positive balance and the sum of those balances, per
  *   account status;
  * - payout_runs: each run's payouts counted (and summed) by status;
@@ -25,6 +26,10 @@ export interface PayoutAccountDeltas {
   earnedCents?: number;
   paidOutCents?: number;
   inFlightCents?: number;
+  /** The artist's shares of open disputes (ledger/disputes.ts). */
+  heldCents?: number;
+  /** Dispute fees charged to the artist. */
+  chargedCents?: number;
 }
 
 /** The payout account row every vendor has from its creation (not connected until Stripe says otherwise). */
@@ -73,14 +78,18 @@ export async function addToPayoutAccount(db: Executor, vendorId: string, d: Payo
   const earned = d.earnedCents ?? 0;
   const paidOut = d.paidOutCents ?? 0;
   const inFlight = d.inFlightCents ?? 0;
-  const balanceDelta = earned - paidOut - inFlight;
-  if (earned === 0 && paidOut === 0 && inFlight === 0 && lastPayoutAt === undefined) return;
+  const held = d.heldCents ?? 0;
+  const charged = d.chargedCents ?? 0;
+  const balanceDelta = earned - paidOut - inFlight - held - charged;
+  if (earned === 0 && paidOut === 0 && inFlight === 0 && held === 0 && charged === 0 && lastPayoutAt === undefined) return;
   const row = await db
     .updateTable("payout_accounts")
     .set((eb) => ({
       earned_cents: eb("earned_cents", "+", earned),
       paid_out_cents: eb("paid_out_cents", "+", paidOut),
       in_flight_cents: eb("in_flight_cents", "+", inFlight),
+      held_cents: eb("held_cents", "+", held),
+      charged_cents: eb("charged_cents", "+", charged),
       balance_cents: eb("balance_cents", "+", balanceDelta),
       ...(lastPayoutAt !== undefined
         ? {
@@ -152,6 +161,8 @@ export function normaliseAccount(r: PayoutAccount): PayoutAccount {
     paid_out_cents: Number(r.paid_out_cents),
     in_flight_cents: Number(r.in_flight_cents),
     balance_cents: Number(r.balance_cents),
+    held_cents: Number(r.held_cents ?? 0),
+    charged_cents: Number(r.charged_cents ?? 0),
   };
 }
 

@@ -43,7 +43,7 @@ export const PLATFORM_FIELDS = ["gross_cents", "orders", "fees_cents", "items_so
 export const VENDOR_DAY_FIELDS = ["gross_cents", "orders", "fees_cents", "items_sold"] as const;
 export const VENDOR_FIELDS = ["listed_products", "gross_cents", "orders", "fees_cents", "items_sold", "visits", "last_sale_at"] as const;
 export const PRODUCT_FIELDS = ["units_sold", "revenue_cents"] as const;
-export const ACCOUNT_FIELDS = ["earned_cents", "paid_out_cents", "in_flight_cents", "balance_cents", "last_payout_at"] as const;
+export const ACCOUNT_FIELDS = ["earned_cents", "paid_out_cents", "in_flight_cents", "held_cents", "charged_cents", "balance_cents", "last_payout_at"] as const;
 export const BALANCE_TOTAL_FIELDS = ["vendors_owed", "owed_cents"] as const;
 export const RUN_FIELDS = ["payouts", "total_cents", "pending", "processing", "unknown", "paid", "paid_cents", "failed", "canceled"] as const;
 
@@ -273,15 +273,27 @@ async function expectedPayouts(
     // A payout whose outcome is unknown may have been sent: in flight until Stripe is asked.
     if (p.status === "pending" || p.status === "processing" || p.status === "unknown") a.in_flight_cents = Number(a.in_flight_cents) + amount;
   }
+  // Open disputes hold the artist's share; lost ones charge the artist's part of Stripe's fee.
+  const disputed = await db
+    .selectFrom("dispute_lines")
+    .innerJoin("disputes", "disputes.id", "dispute_lines.dispute_id")
+    .select(["dispute_lines.vendor_id", "disputes.outcome", "dispute_lines.held_cents", "dispute_lines.fee_cents"])
+    .execute();
+  for (const d of disputed) {
+    const a = payoutAccounts.get(d.vendor_id);
+    if (!a) continue;
+    if (d.outcome === "open") a.held_cents = Number(a.held_cents) + Number(d.held_cents);
+    if (d.outcome === "lost") a.charged_cents = Number(a.charged_cents) + Number(d.fee_cents);
+  }
   const balanceTotals = settleBalances(payoutAccounts, statusOf);
   return { payoutAccounts, balanceTotals, payoutRuns };
 }
 
-/** Sets each account's balance (earned less paid out and in flight) and sums the positive ones per account status. */
+/** Sets each account's balance (earned less paid out, in flight, held and charged) and sums the positive ones per account status. */
 function settleBalances(payoutAccounts: Map<string, Row>, statusOf: Map<string, string>): Map<string, Row> {
   const balanceTotals = new Map<string, Row>();
   for (const [vendorId, a] of payoutAccounts) {
-    a.balance_cents = Number(a.earned_cents) - Number(a.paid_out_cents) - Number(a.in_flight_cents);
+    a.balance_cents = Number(a.earned_cents) - Number(a.paid_out_cents) - Number(a.in_flight_cents) - Number(a.held_cents) - Number(a.charged_cents);
     const status = statusOf.get(vendorId) ?? "not_connected";
     if (Number(a.balance_cents) > 0) add(balanceTotals, status, BALANCE_TOTAL_FIELDS, { vendors_owed: 1, owed_cents: Number(a.balance_cents) });
   }

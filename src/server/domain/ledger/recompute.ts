@@ -252,6 +252,8 @@ async function writePayoutAccounts(trx: Executor, payoutAccounts: Map<string, Ro
         earned_cents: Number(r.earned_cents),
         paid_out_cents: Number(r.paid_out_cents),
         in_flight_cents: Number(r.in_flight_cents),
+        held_cents: Number(r.held_cents),
+        charged_cents: Number(r.charged_cents),
         balance_cents: Number(r.balance_cents),
         last_payout_at: timeOrNull(r.last_payout_at),
       })

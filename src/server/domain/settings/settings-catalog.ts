@@ -20,6 +20,10 @@ export const SETTINGS_CATALOG = {
     description: "Smallest balance paid out to an artist in a payout run, in US dollars",
     defaultValue: "25.00",
   },
+  dispute_fee_paid_by: {
+    description: "Who pays Stripe's fee of a lost dispute: the platform, or the artist whose sale was disputed (taken off their balance)",
+    defaultValue: "platform",
+  },
   invite_code_prefix: {
     description: "Prefix of generated artist invite codes",
     defaultValue: "HKI",

@@ -118,6 +118,12 @@ export async function currentMonthlySubscriptionFeeCents(db: Executor): Promise<
   return Number.isFinite(dollars) && dollars >= 0 ? Math.round(dollars * 100) : 2999;
 }
 
+/** Who pays Stripe's fee of a lost dispute now (docs/product.md §19.7): the platform unless the setting says artist. */
+export async function currentDisputeFeePayer(db: Executor): Promise<"platform" | "artist"> {
+  const row = await db.selectFrom("platform_settings").select("value").where("key", "=", "dispute_fee_paid_by").executeTakeFirst();
+  return row?.value === "artist" ? "artist" : "platform";
+}
+
 /** The minimum_payout_amount in force, in cents (docs/product.md §15): a run pays balances at least this large. */
 export async function currentMinimumPayoutCents(db: Executor): Promise<number> {
   const row = await db.selectFrom("platform_settings").select("value").where("key", "=", "minimum_payout_amount").executeTakeFirst();

@@ -8,6 +8,7 @@ import {
   invitationsExpiring,
   activeVendorsWithDeletedOwner,
   latestAnnouncementWithFailures,
+  openDisputes,
   openStripeDifferences,
   owedWithAccountStatus,
   payoutsInStatus,
@@ -51,6 +52,21 @@ const payoutsIn =
     if (count === 0) return null;
     return item({ key, label, count, severity: "critical", href: `/financials?payouts.status=${status}` });
   };
+
+/** "3 disputes need a response, first by Dec 2": open Stripe disputes, the link opening the order of the first due. */
+const disputes: AttentionProvider = async (db) => {
+  const { count, first } = await openDisputes(db, ATTENTION_COUNT_CAP);
+  if (count === 0 || !first) return null;
+  const due = first.dueBy === null ? null : new Date(first.dueBy).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+  return item({
+    key: "disputes_open",
+    label: `${count >= ATTENTION_COUNT_CAP ? `${count}+` : count} ${plural(count, "dispute needs", "disputes need")} a response${due ? `, first by ${due}` : ""}`,
+    count,
+    detail: "While open, the artists' shares are held out of payouts; answer in Stripe's dashboard",
+    severity: "critical",
+    href: first.orderId ? `/orders?order=${encodeURIComponent(first.orderId)}` : "/orders",
+  });
+};
 
 const stripeDifferences: AttentionProvider = async (db) => {
   const count = await openStripeDifferences(db, ATTENTION_COUNT_CAP);
@@ -166,6 +182,7 @@ export const ATTENTION_PROVIDERS: readonly AttentionProvider[] = [
   owedWith("not_connected", "payout_accounts_not_connected", "Artists owed money without a connected payout account"),
   payoutsIn("failed", "payouts_failed", "Failed payouts"),
   payoutsIn("unknown", "payouts_unknown", "Payouts whose outcome is still unknown"),
+  disputes,
   stripeDifferences,
   disabledWebhooks,
   announcementFailures,

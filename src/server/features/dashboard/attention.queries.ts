@@ -132,3 +132,30 @@ export async function activeVendorsWithDeletedOwner(db: Executor, cap: number): 
   const latest = await rows().select("vendors.id").orderBy("deleted_provider_accounts.deleted_at", "desc").orderBy("vendors.id", "desc").limit(1).executeTakeFirst();
   return { count, latestVendorId: latest?.id ?? null };
 }
+
+/** Open disputes, up to `cap`, and the first of them by evidence due date with one of its order lines (disputes_outcome_due_idx). */
+export async function openDisputes(db: Executor, cap: number): Promise<{ count: number; first: { id: string; dueBy: string | null; orderId: string | null } | null }> {
+  const count = await countUpTo(
+    db,
+    db
+      .selectFrom("disputes")
+      .select(sql<number>`1`.as("one"))
+      .where("outcome", "=", "open"),
+    cap,
+  );
+  if (count === 0) return { count, first: null };
+  // A date before no date: a dispute whose evidence date Stripe has not set comes after the dated ones.
+  const dated = await db
+    .selectFrom("disputes")
+    .select(["id", "evidence_due_by"])
+    .where("outcome", "=", "open")
+    .where("evidence_due_by", "is not", null)
+    .orderBy("evidence_due_by")
+    .orderBy("id")
+    .limit(1)
+    .executeTakeFirst();
+  const first = dated ?? (await db.selectFrom("disputes").select(["id", "evidence_due_by"]).where("outcome", "=", "open").orderBy("id").limit(1).executeTakeFirst());
+  if (!first) return { count, first: null };
+  const line = await db.selectFrom("dispute_lines").select("order_id").where("dispute_id", "=", first.id).orderBy("order_id").limit(1).executeTakeFirst();
+  return { count, first: { id: first.id, dueBy: first.evidence_due_by, orderId: line?.order_id ?? null } };
+}

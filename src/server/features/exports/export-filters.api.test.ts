@@ -11,7 +11,7 @@ import { type TestContext, createTestContext, testDatabaseKinds } from "../../te
  */
 
 /** Filters each kind needs to be valid at all (its required keys), so only the key under test is wrong. */
-const VALID_FILTERS: Record<string, Record<string, string>> = { "analytics-daily": { days: "30", to: "2026-11-22" } };
+const VALID_FILTERS: Record<string, Record<string, string>> = { "analytics-daily": { days: "30", to: "2026-11-22" }, statement: { vendorId: "any-vendor" } };
 
 describe.each(testDatabaseKinds)("export filters are strict per kind (%s)", (kind) => {
   let ctx: TestContext;

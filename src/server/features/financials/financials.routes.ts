@@ -5,6 +5,7 @@ import {
   financialOverviewEndpoint,
   getPayoutRunEndpoint,
   getVendorPayoutsEndpoint,
+  getVendorStatementEndpoint,
   listBalancesEndpoint,
   listPayoutRunsEndpoint,
   listPayoutsEndpoint,
@@ -29,5 +30,6 @@ export function financialsRoutes(router: EndpointRouter, deps: AppDeps): void {
   router.handle(retryPayoutEndpoint, ({ params }, { actor }) => financials.retryPayout(actor, params.id));
   router.handle(checkPayoutEndpoint, ({ params }, { actor }) => financials.checkPayout(actor, params.id));
   router.handle(getVendorPayoutsEndpoint, ({ params }) => financials.vendorPayouts(params.id));
+  router.handle(getVendorStatementEndpoint, ({ params, query }) => financials.statement(params.id, query.cursor, query.limit));
   router.handle(refreshPayoutAccountEndpoint, ({ params }, { actor }) => financials.refreshAccount(actor, params.id));
 }

@@ -12,6 +12,7 @@ import type {
   PayoutsQuery,
   PayoutsResponse,
   VendorPayoutsResponse,
+  StatementResponse,
 } from "../../../contract/financials.ts";
 import { addDays, daysBetween, monthStart } from "../../domain/ledger/platform-days.queries.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
@@ -44,6 +45,7 @@ import { dollars, toAccountItem, toBalanceItem, toPayoutItem, toRunItem } from "
 import { settleUnknownPayout } from "./payout-reconcile.ts";
 import { PAYOUT_RETRY_JOB, PAYOUT_RUN_JOB } from "./payout-run.job.ts";
 import { payoutProviderFor } from "./payout-provider.ts";
+import { readStatementPage } from "./statement.ts";
 import { encodeKeyset, keysetPage, readKeyset } from "../../platform/http/keyset-cursor.ts";
 
 const providerMissing = () => new HttpError(422, "payment_provider_not_configured", "Payment provider not configured");
@@ -333,6 +335,11 @@ export class FinancialsService {
       if (err instanceof ProviderError) throw new HttpError(502, "payment_provider_error", `Stripe: ${err.message}`);
       throw err;
     }
+  }
+
+  /** The artist's statement (docs/product.md §15.8): one page, newest first, with the running balance. */
+  statement(vendorId: string, cursor: string | undefined, limit: number): Promise<StatementResponse> {
+    return readStatementPage(this.db, vendorId, cursor, limit);
   }
 
   async vendorPayouts(vendorId: string): Promise<VendorPayoutsResponse> {

@@ -4,6 +4,8 @@ import type { Executor } from "../../platform/db/executor.ts";
 import { recordAudit, changedValues } from "../../domain/audit/audit-log.ts";
 import { centsToDollars } from "../../domain/money.ts";
 import { recordTransferReversal, setPayoutAccount } from "../../domain/ledger/payouts.ts";
+import { applyDisputeState, type DisputeChange, type DisputeFacts } from "../../domain/ledger/disputes.ts";
+import { currentDisputeFeePayer } from "../../domain/settings/settings.queries.ts";
 import { updateVendorProfile } from "../../domain/ledger/vendors.ts";
 import { accountStatusOf, connectedAccountFactsOf } from "../../platform/stripe/stripe-payouts.ts";
 import {
@@ -54,6 +56,7 @@ export function applyIncomingEvent(c: ApplyContext): Promise<Applied> {
   const { source, type } = c.event;
   if (source === "stripe" && type === "account.updated") return stripeAccountUpdated(c);
   if (source === "stripe" && type === "transfer.reversed") return stripeTransferReversed(c);
+  if (source === "stripe" && type.startsWith("charge.dispute.")) return stripeDispute(c);
   if (source === "clerk" && type === "user.updated") return clerkUserUpdated(c);
   if (source === "clerk" && type === "user.deleted") return clerkUserDeleted(c);
   return Promise.resolve(ignored(`The panel does not act on ${type}`));
@@ -139,6 +142,73 @@ async function stripeTransferReversed({ trx, clock, event, body }: ApplyContext)
     clock,
   );
   return { status: "processed", outcome: `${usd(result.addedCents)} of ${transferId} reversed: back in ${payout.vendor_name}'s balance` };
+}
+
+/** Stripe's dispute object as the panel reads it (a charge.dispute.* event's `data.object`). */
+function disputeFactsOf(dispute: Record<string, unknown>, event: IncomingEventRow): DisputeFacts | null {
+  const id = typeof dispute.id === "string" ? dispute.id : null;
+  const charge = typeof dispute.charge === "string" ? dispute.charge : typeof objectOf(dispute.charge).id === "string" ? (objectOf(dispute.charge).id as string) : null;
+  const amount = typeof dispute.amount === "number" && Number.isInteger(dispute.amount) && dispute.amount >= 0 ? dispute.amount : null;
+  if (!id || !charge || amount === null) return null;
+  const pi = typeof dispute.payment_intent === "string" ? dispute.payment_intent : null;
+  const due = objectOf(dispute.evidence_details).due_by;
+  const created = typeof dispute.created === "number" ? new Date(dispute.created * 1000).toISOString() : event.occurred_at;
+  // Stripe's dispute fee is in the dispute's balance transactions (15.00 USD when it lists none).
+  const transactions = Array.isArray(dispute.balance_transactions) ? dispute.balance_transactions.map(objectOf) : [];
+  const fees = transactions.reduce((s, t) => s + (typeof t.fee === "number" && t.fee > 0 ? t.fee : 0), 0);
+  return {
+    id,
+    chargeId: charge,
+    paymentIntentId: pi,
+    status: typeof dispute.status === "string" ? dispute.status : "needs_response",
+    reason: typeof dispute.reason === "string" ? dispute.reason.slice(0, 100) : "general",
+    amountCents: amount,
+    currency: typeof dispute.currency === "string" ? dispute.currency : "usd",
+    evidenceDueBy: typeof due === "number" ? new Date(due * 1000).toISOString() : null,
+    feeCents: fees > 0 ? fees : STRIPE_DISPUTE_FEE_CENTS,
+    openedAt: created,
+    asOf: event.occurred_at,
+  };
+}
+
+/** Stripe's fee for a dispute in the United States when the event names none. */
+const STRIPE_DISPUTE_FEE_CENTS = 1_500;
+
+/** A dispute of a charge that paid order lines: held while open, released when won, taken off the artists when lost (ledger/disputes.ts). */
+async function stripeDispute({ trx, clock, event, body }: ApplyContext): Promise<Applied> {
+  const facts = disputeFactsOf(objectOf(objectOf(body.data).object), event);
+  if (!facts) return ignored("The event names no dispute, charge and amount");
+  const feePaidBy = await currentDisputeFeePayer(trx);
+  const { change, dispute } = await applyDisputeState(trx, facts, feePaidBy, clock.now().toISOString());
+  if (change === "no_order") return ignored(`${facts.chargeId} paid no order of this panel (or none still paid)`);
+  if (change === "stale") return { status: "stale", outcome: `A newer state of ${facts.id} is already applied` };
+  const what: Record<Exclude<DisputeChange, "no_order" | "stale">, string> = {
+    opened: `${facts.id} opened on ${dispute!.external_order_id ?? facts.chargeId}: ${usd(facts.amountCents)} disputed, the artists' shares held`,
+    updated: `${facts.id} is ${facts.status}`,
+    won: `${facts.id} won: the artists' shares released`,
+    lost: `${facts.id} lost: ${usd(facts.amountCents)} taken off the order${feePaidBy === "artist" ? `, Stripe's ${usd(facts.feeCents)} fee charged to the artists` : `, Stripe's fee paid by the platform`}`,
+  };
+  if (change !== "updated") {
+    await recordAudit(
+      trx,
+      {
+        actor: null,
+        action: `dispute.${change === "opened" ? "open" : change}`,
+        target: { type: "dispute", id: facts.id, label: `${dispute!.external_order_id ?? facts.chargeId} ${usd(facts.amountCents)}` },
+        after: { outcome: dispute!.outcome, status: facts.status },
+        details: {
+          source: "stripe",
+          eventId: event.event_id,
+          chargeId: facts.chargeId,
+          amountCents: facts.amountCents,
+          reason: facts.reason,
+          ...(change === "lost" ? { feeCents: facts.feeCents, feePaidBy } : {}),
+        },
+      },
+      clock,
+    );
+  }
+  return { status: "processed", outcome: what[change] };
 }
 
 // --- Clerk ---

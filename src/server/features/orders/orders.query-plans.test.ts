@@ -109,7 +109,7 @@ describe.each(testDatabaseKinds)("orders query plans (%s)", (kind) => {
     }
     // The statements that walk an index for their page (the others have no ORDER BY to keep).
     for (const s of statements) if (/order by "o"\."\w+" (asc|desc), o\.id/.test(s.sql)) walks.add(s.sql);
-    await new OrdersService({ database: { ...ctx.database, db: logged } }).detail(orderId);
+    await new OrdersService({ database: { ...ctx.database, db: logged }, config: ctx.deps.config }).detail(orderId);
   });
   afterAll(async () => {
     await ctx.close();

@@ -5,7 +5,7 @@ import { encodeKeyset, keysetPage, readKeyset } from "../../platform/http/keyset
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import { payoutThatCarried } from "../../domain/ledger/refunds.ts";
 import { refundableCents, toPanelRefund } from "./refunds.service.ts";
-import { findRefundableLine, readLineRefunds, readRefundableLines, readRefundsOfPayment, type RefundWithLines } from "./refunds.queries.ts";
+import { findRefundableLine, type LineDisputeRow, readLineDisputes, readLineRefunds, readRefundableLines, readRefundsOfPayment, type RefundWithLines } from "./refunds.queries.ts";
 import {
   findOrderRow,
   type OrderPosition,
@@ -131,7 +131,7 @@ const step = (e: Pick<OrderEvent, "kind" | "at" | "amount"> & Partial<OrderEvent
  * The line's history, oldest first: placed, each refund made (by whom, netted or not), the panel's
  * refunds of the line not settled or failed, then a whole refund or the cancellation.
  */
-function timelineOf(order: OrderRow, refunds: OrderDetail["refunds"], panelRefunds: RefundWithLines[]): OrderEvent[] {
+function timelineOf(order: OrderRow, refunds: OrderDetail["refunds"], panelRefunds: RefundWithLines[], disputes: LineDisputeRow[]): OrderEvent[] {
   const events: OrderEvent[] = [step({ kind: "placed", at: order.created_at, amount: dollars(order.gross_cents + order.refunded_cents) })];
   for (const r of refunds) events.push(step({ kind: "refunded", at: r.refundedAt, amount: r.amount, refundId: r.refundId, reason: r.reason, by: r.by, nettedFromNextPayout: r.nettedFromNextPayout }));
   for (const { refund, lines } of panelRefunds) {
@@ -140,6 +140,12 @@ function timelineOf(order: OrderRow, refunds: OrderDetail["refunds"], panelRefun
     const common = { amount: dollars(mine.amount_cents), refundId: refund.stripe_refund_id, reason: refund.reason, by: refund.created_by_email, note: refund.failure_reason };
     if (refund.status === "failed") events.push(step({ kind: "refund_failed", at: refund.updated_at, ...common }));
     else events.push(step({ kind: "refund_requested", at: refund.created_at, ...common }));
+  }
+  for (const d of disputes) {
+    const note = d.evidence_due_by ? `Stripe dispute ${d.id} (${d.reason}); evidence due by ${d.evidence_due_by}` : `Stripe dispute ${d.id} (${d.reason})`;
+    events.push(step({ kind: "dispute_opened", at: d.opened_at, amount: dollars(d.line_amount_cents), note }));
+    if (d.outcome !== "open" && d.closed_at)
+      events.push(step({ kind: d.outcome === "won" ? "dispute_won" : "dispute_lost", at: d.closed_at, amount: dollars(d.line_amount_cents), note: `Stripe dispute ${d.id}` }));
   }
   // A line refunded whole by the storefront's order.refunded keeps its amount and has no refund row:
   // the rest went back when its status changed. A part refund that took all of it left nothing.
@@ -150,7 +156,13 @@ function timelineOf(order: OrderRow, refunds: OrderDetail["refunds"], panelRefun
 
 /** The Orders screen (docs/product.md "Orders"): the list and one line's detail, read-only. */
 export class OrdersService {
-  constructor(private readonly deps: Pick<AppDeps, "database">) {}
+  constructor(private readonly deps: Pick<AppDeps, "database" | "config">) {}
+
+  /** A dispute in Stripe's dashboard (its test mode under a test key). */
+  private disputeUrl(id: string): string {
+    const test = this.deps.config.stripeSecretKey?.startsWith("sk_test_") ?? false;
+    return `https://dashboard.stripe.com/${test ? "test/" : ""}disputes/${encodeURIComponent(id)}`;
+  }
 
   private get db() {
     return this.deps.database.db;
@@ -165,12 +177,13 @@ export class OrdersService {
   async detail(id: string): Promise<OrderDetail> {
     const order = await findOrderRow(this.db, id);
     if (!order) throw notFound("Order not found");
-    const [vendor, refundRows, lines, payment, carried] = await Promise.all([
+    const [vendor, refundRows, lines, payment, carried, disputes] = await Promise.all([
       readVendorCard(this.db, order.vendor_id),
       readLineRefunds(this.db, id),
       order.external_order_id === null ? Promise.resolve([order]) : readOrderLines(this.db, order.external_order_id),
       findRefundableLine(this.db, id),
       payoutThatCarried(this.db, order.vendor_id, order.created_at),
+      readLineDisputes(this.db, id),
     ]);
     if (!vendor || !payment) throw notFound("Order not found");
     const paymentIntentId = payment.payment_intent_id;
@@ -199,11 +212,25 @@ export class OrdersService {
         feeRateBasisPoints: order.fee_rate_basis_points,
       },
       refunds,
-      timeline: timelineOf(order, refunds, panelRefunds),
+      timeline: timelineOf(order, refunds, panelRefunds, disputes),
       siblings: lines.map(toListItem),
       paymentIntentId,
       refundable: refundableLines.filter((l) => l.payment_intent_id === paymentIntentId).map((l) => ({ orderId: l.id, amount: dollars(paymentIntentId === null ? 0 : refundableCents(l)) })),
       panelRefunds: panelRefunds.map(toPanelRefund),
+      disputes: disputes.map((d) => ({
+        id: d.id,
+        status: d.status,
+        outcome: d.outcome,
+        reason: d.reason,
+        amount: dollars(d.amount_cents),
+        lineAmount: dollars(d.line_amount_cents),
+        heldForArtist: d.outcome === "open" ? dollars(d.held_cents) : 0,
+        feeChargedToArtist: dollars(d.fee_cents),
+        evidenceDueBy: d.evidence_due_by,
+        openedAt: d.opened_at,
+        closedAt: d.closed_at,
+        dashboardUrl: this.disputeUrl(d.id),
+      })),
       carriedBy: carried ? { payoutId: carried.id, status: carried.status, transferId: carried.stripe_transfer_id, paidAt: carried.paid_at } : null,
     };
   }

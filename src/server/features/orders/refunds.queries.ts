@@ -92,3 +92,29 @@ export async function readLineRefunds(db: Executor, orderId: string): Promise<Li
     .execute();
   return rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents) }));
 }
+
+export interface LineDisputeRow {
+  id: string;
+  status: string;
+  outcome: "open" | "won" | "lost";
+  reason: string;
+  amount_cents: number;
+  line_amount_cents: number;
+  held_cents: number;
+  fee_cents: number;
+  evidence_due_by: string | null;
+  opened_at: string;
+  closed_at: string | null;
+}
+
+/** The disputes of one order line (its index), newest first. */
+export async function readLineDisputes(db: Executor, orderId: string): Promise<LineDisputeRow[]> {
+  const rows = await db
+    .selectFrom("dispute_lines as l")
+    .innerJoin("disputes as d", "d.id", "l.dispute_id")
+    .select(["d.id", "d.status", "d.outcome", "d.reason", "d.amount_cents", "l.amount_cents as line_amount_cents", "l.held_cents", "l.fee_cents", "d.evidence_due_by", "d.opened_at", "d.closed_at"])
+    .where("l.order_id", "=", orderId)
+    .orderBy("d.opened_at", "desc")
+    .execute();
+  return rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents), line_amount_cents: Number(r.line_amount_cents), held_cents: Number(r.held_cents), fee_cents: Number(r.fee_cents) }));
+}

@@ -27,6 +27,7 @@ const RULES: Record<SettingKey, Rule> = {
   minimum_payout_amount: (v) => (MONEY.test(v) ? null : "must be a non-negative amount in dollars with at most 2 decimals"),
   platform_fee_percentage: (v) => (/^\d{1,3}(\.\d)?$/.test(v) && Number(v) <= 100 ? null : "must be a percentage between 0 and 100 with at most 1 decimal"),
   max_products_per_vendor: (v) => (/^[1-9]\d{0,5}$/.test(v) ? null : "must be a positive whole number (at most 999999)"),
+  dispute_fee_paid_by: (v) => (v === "platform" || v === "artist" ? null : "must be 'platform' or 'artist'"),
   maintenance_mode: (v) => (v === "true" || v === "false" ? null : "must be 'true' or 'false'"),
   require_two_step_sign_in: (v) => (v === "true" || v === "false" ? null : "must be 'true' or 'false'"),
   support_email: (v) => (v.length <= 254 && emailSchema.safeParse(v).success ? null : "must be a valid e-mail address"),

@@ -190,6 +190,44 @@ export interface RefundsTable {
   state_version: Generated<number>;
 }
 
+export type DisputeOutcome = "open" | "won" | "lost";
+
+/** A Stripe dispute of a charge (migration 028), attached to the charge's order lines. */
+export interface DisputesTable {
+  id: string;
+  charge_id: string;
+  payment_intent_id: string | null;
+  external_order_id: string | null;
+  /** Stripe's status (needs_response, under_review, won, lost, warning_…). */
+  status: string;
+  outcome: DisputeOutcome;
+  reason: string;
+  amount_cents: number;
+  currency: string;
+  evidence_due_by: string | null;
+  /** Stripe's dispute fee, and who paid it once lost ('platform' or 'artist'). */
+  fee_cents: Generated<number>;
+  fee_paid_by: string | null;
+  opened_at: string;
+  closed_at: string | null;
+  /** The time of the state applied: an event older than it is stale. */
+  as_of: string;
+}
+
+/** A dispute's part of one order line. */
+export interface DisputeLinesTable {
+  dispute_id: string;
+  order_id: string;
+  vendor_id: string;
+  /** The part of the disputed amount this line carries. */
+  amount_cents: number;
+  /** The artist's share of it, held out of payouts while the dispute is open. */
+  held_cents: number;
+  /** At a loss: what came off the line through the ledger's refund path, and the artist's part of Stripe's fee. */
+  lost_cents: Generated<number>;
+  fee_cents: Generated<number>;
+}
+
 /** The lines a panel refund takes money from. */
 export interface RefundLinesTable {
   refund_id: string;
@@ -398,6 +436,10 @@ export interface PayoutAccountsTable {
   in_flight_cents: Generated<number>;
   balance_cents: Generated<number>;
   last_payout_at: string | null;
+  /** The artist's shares of open disputes, held out of payouts (migration 028). */
+  held_cents: Generated<number>;
+  /** Stripe's dispute fees of lost disputes charged to the artist (the 'Dispute fee paid by' setting). */
+  charged_cents: Generated<number>;
 }
 
 /** Vendors with a positive balance and the sum of those balances, per account status (rollup). */
@@ -877,6 +919,8 @@ export interface DB {
   order_refunds: OrderRefundsTable;
   refunds: RefundsTable;
   refund_lines: RefundLinesTable;
+  disputes: DisputesTable;
+  dispute_lines: DisputeLinesTable;
   incoming_events: IncomingEventsTable;
   incoming_versions: IncomingVersionsTable;
   deleted_provider_accounts: DeletedProviderAccountsTable;
@@ -895,6 +939,7 @@ export type VendorUpdate = Updateable<VendorsTable>;
 export type Product = Selectable<ProductsTable>;
 export type Order = Selectable<OrdersTable>;
 export type Refund = Selectable<RefundsTable>;
+export type Dispute = Selectable<DisputesTable>;
 export type ErrorLog = Selectable<ErrorLogsTable>;
 export type Job = Selectable<JobsTable>;
 export type NewErrorLog = Insertable<ErrorLogsTable>;

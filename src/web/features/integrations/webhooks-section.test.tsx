@@ -117,7 +117,7 @@ describe("WebhooksSection", () => {
     const dialog = await screen.findByRole("dialog", { name: "Add webhook endpoint" });
     await user.type(within(dialog).getByLabelText("Endpoint URL"), "http://shop.example.com/webhooks/hki");
     // Every type is ticked at first; keep two.
-    for (const type of ["artist.deleted", "featured_artist.changed", "settings.changed", "announcement.published", "announcement.withdrawn", "payout.paid", "payout.failed"]) {
+    for (const type of ["artist.deleted", "featured_artist.changed", "settings.changed", "announcement.published", "announcement.withdrawn", "payout.paid", "payout.failed", "order.refunded"]) {
       await user.click(within(dialog).getByRole("checkbox", { name: new RegExp(`^${type.replace(".", "\\.")}:`) }));
     }
     await user.click(within(dialog).getByRole("button", { name: "Add endpoint" }));

@@ -12,6 +12,7 @@ import { orderLabel } from "./order-columns";
 import { OrderStatusBadge } from "./order-status";
 import { useOrderDetail } from "./orders-api";
 import { RefundDialog } from "./refund-dialog";
+import { OrderDisputes } from "./order-disputes";
 
 interface OrderDrawerProps {
   /** The order line open (`?order=` in the URL), or null. */
@@ -38,6 +39,9 @@ const EVENT_TITLES: Record<OrderEvent["kind"], string> = {
   refunded: "Refunded",
   refund_requested: "Refund asked of Stripe",
   refund_failed: "Refund not made",
+  dispute_opened: "Disputed by the buyer",
+  dispute_won: "Dispute won",
+  dispute_lost: "Dispute lost",
   cancelled: "Cancelled",
 };
 
@@ -98,6 +102,7 @@ function Body({ detail, orderId, onOpen, onOnlyVendor }: { detail: OrderDetail; 
         </dl>
       </section>
       <Timeline events={detail.timeline} />
+      <OrderDisputes disputes={detail.disputes} />
       {detail.carriedBy && (
         <p className="text-sm text-gray-700" data-testid="order-payout">
           The artist's share was carried by payout {detail.carriedBy.transferId ?? detail.carriedBy.payoutId} ({detail.carriedBy.status}

@@ -40,6 +40,7 @@ const detail: OrderDetail = {
     { orderId: "o2", amount: 30 },
   ],
   panelRefunds: [],
+  disputes: [],
   carriedBy: { payoutId: "po1", status: "paid", transferId: "tr_1", paidAt: "2026-11-02T09:00:00.000Z" },
 };
 

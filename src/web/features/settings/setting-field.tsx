@@ -69,6 +69,18 @@ function renderInput(field: FieldDef, value: string, onChange: (value: string) =
           </SelectContent>
         </Select>
       );
+    case "feePayer":
+      return (
+        <Select value={value} onValueChange={onChange} disabled={common.disabled}>
+          <SelectTrigger id={common.id} aria-describedby={common["aria-describedby"]} aria-invalid={common["aria-invalid"]}>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            <SelectItem value="platform">Platform</SelectItem>
+            <SelectItem value="artist">Artist</SelectItem>
+          </SelectContent>
+        </Select>
+      );
     case "text":
       return <Input {...common} type="text" autoComplete="off" value={value} onChange={onInput} />;
   }

@@ -3,7 +3,7 @@ import { apiFieldErrors } from "@web/lib/api-client";
 
 export type SettingValues = Record<SettingKeyName, string>;
 
-export type FieldKind = "money" | "percentage" | "text" | "integer" | "on-off" | "email" | "textarea";
+export type FieldKind = "money" | "percentage" | "text" | "integer" | "on-off" | "feePayer" | "email" | "textarea";
 
 export interface FieldDef {
   key: SettingKeyName;
@@ -25,6 +25,7 @@ export const SETTING_GROUPS: GroupDef[] = [
       { key: "platform_fee_percentage", label: "Platform Fee Percentage (%)", kind: "percentage" },
       { key: "shipping_handling_fee", label: "Shipping Handling Fee ($)", kind: "money" },
       { key: "minimum_payout_amount", label: "Minimum Payout Amount ($)", kind: "money" },
+      { key: "dispute_fee_paid_by", label: "Dispute fee paid by", kind: "feePayer" },
     ],
   },
   {

@@ -21,6 +21,7 @@ function makeSettings(overrides: Partial<Record<keyof SettingsResponse, string>>
     platform_fee_percentage: "1.5",
     shipping_handling_fee: "5.00",
     minimum_payout_amount: "25.00",
+    dispute_fee_paid_by: "platform",
     invite_code_prefix: "HKI",
     max_products_per_vendor: "100",
     maintenance_mode: "false",

@@ -9,6 +9,7 @@ import { OverviewTab } from "./detail/overview-tab";
 import { PayoutsTab } from "./detail/payouts-tab";
 import { ProductsTab } from "./detail/products-tab";
 import { SalesTab } from "./detail/sales-tab";
+import { StatementTab } from "./detail/statement-tab";
 import { FeatureArtistCard } from "./detail/feature-artist-card";
 import { SettingsTab, SuspendedBanner, useStatusChange } from "./detail/status-controls";
 import { useVendorDetail } from "./vendors-api";
@@ -70,6 +71,7 @@ export default function VendorDetailPage() {
           { value: "customization", label: "Customization", panel: <CustomizationTab vendor={vendor} /> },
           { value: "sales", label: "Sales", panel: <SalesTab vendorId={vendor.id} /> },
           { value: "payouts", label: "Payouts", panel: <PayoutsTab vendorId={vendor.id} /> },
+          { value: "statement", label: "Statement", panel: <StatementTab vendorId={vendor.id} /> },
           {
             value: "settings",
             label: "Settings",

@@ -11,7 +11,7 @@ import {
   listVendorSalesEndpoint,
   setVendorStatusEndpoint,
 } from "@contract/vendors";
-import { getVendorPayoutsEndpoint, refreshPayoutAccountEndpoint } from "@contract/financials";
+import { getVendorPayoutsEndpoint, getVendorStatementEndpoint, refreshPayoutAccountEndpoint } from "@contract/financials";
 import { callApi, mutationOf } from "@web/lib/api-client";
 import { queryKeys } from "@web/lib/query-keys";
 
@@ -130,5 +130,16 @@ export function useRefreshPayoutAccount() {
     ...mutationOf(refreshPayoutAccountEndpoint),
     mutationFn: (id: string) => callApi(refreshPayoutAccountEndpoint, { params: { id } }),
     onSuccess: (data, id) => queryClient.setQueryData(queryKeys.financials.vendor(id), data),
+  });
+}
+
+export const STATEMENT_PAGE_SIZE = 25;
+
+/** One page of the artist's statement (docs/product.md §15.8), newest first with the running balance. */
+export function useVendorStatement(id: string, cursor: string | null) {
+  return useQuery({
+    queryKey: queryKeys.financials.statement(id, cursor),
+    queryFn: ({ signal }) => callApi(getVendorStatementEndpoint, { params: { id }, query: { limit: STATEMENT_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
+    placeholderData: keepPreviousData,
   });
 }

@@ -17,6 +17,16 @@ import type { Kysely } from "kysely";
  * - `order_refunds.panel_refund_id`: the panel's refund a recorded refund came from;
  *   `order_refunds.netted_payout_id`: the payout that had already carried the line when it was
  *   refunded (the artist's share is then taken off their next payout: netting).
+ *
+ * Disputes (docs/product.md "Disputes"), from Stripe's charge.dispute.* events:
+ * - `disputes`: one row per Stripe dispute (its id), attached to the order lines of its charge;
+ *   `outcome` open | won | lost, `as_of` the time of the state applied (an older event is stale);
+ *   indexed by (outcome, evidence_due_by) for the attention inbox;
+ * - `dispute_lines`: per order line, the part of the disputed amount it carries, the artist's share
+ *   held out of payouts while open, and at a loss what came off the line and the artist's part of
+ *   Stripe's dispute fee;
+ * - `payout_accounts.held_cents` (open disputes' holds) and `charged_cents` (dispute fees charged
+ *   to the artist): the balance is earned − paid out − in flight − held − charged.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's table types
 export async function up(db: Kysely<any>): Promise<void> {
@@ -60,4 +70,48 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint("refund_lines_pk", ["refund_id", "order_id"])
     .execute();
   await db.schema.createIndex("refund_lines_order_idx").on("refund_lines").columns(["order_id", "refund_id"]).execute();
+
+  await db.schema
+    .createTable("disputes")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("charge_id", "text", (c) => c.notNull())
+    .addColumn("payment_intent_id", "text")
+    .addColumn("external_order_id", "text")
+    .addColumn("status", "text", (c) => c.notNull())
+    .addColumn("outcome", "text", (c) => c.notNull())
+    .addColumn("reason", "text", (c) => c.notNull())
+    .addColumn("amount_cents", "bigint", (c) => c.notNull())
+    .addColumn("currency", "text", (c) => c.notNull())
+    .addColumn("evidence_due_by", "text")
+    .addColumn("fee_cents", "bigint", (c) => c.notNull().defaultTo(0))
+    .addColumn("fee_paid_by", "text")
+    .addColumn("opened_at", "text", (c) => c.notNull())
+    .addColumn("closed_at", "text")
+    .addColumn("as_of", "text", (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex("disputes_outcome_due_idx").on("disputes").columns(["outcome", "evidence_due_by", "id"]).execute();
+  await db.schema.createIndex("disputes_charge_idx").on("disputes").column("charge_id").execute();
+
+  await db.schema
+    .createTable("dispute_lines")
+    .addColumn("dispute_id", "text", (c) => c.notNull())
+    .addColumn("order_id", "text", (c) => c.notNull())
+    .addColumn("vendor_id", "text", (c) => c.notNull())
+    .addColumn("amount_cents", "bigint", (c) => c.notNull())
+    .addColumn("held_cents", "bigint", (c) => c.notNull())
+    .addColumn("lost_cents", "bigint", (c) => c.notNull().defaultTo(0))
+    .addColumn("fee_cents", "bigint", (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint("dispute_lines_pk", ["dispute_id", "order_id"])
+    .execute();
+  await db.schema.createIndex("dispute_lines_order_idx").on("dispute_lines").columns(["order_id", "dispute_id"]).execute();
+  await db.schema.createIndex("dispute_lines_vendor_idx").on("dispute_lines").columns(["vendor_id", "dispute_id"]).execute();
+
+  await db.schema
+    .alterTable("payout_accounts")
+    .addColumn("held_cents", "bigint", (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable("payout_accounts")
+    .addColumn("charged_cents", "bigint", (c) => c.notNull().defaultTo(0))
+    .execute();
 }
