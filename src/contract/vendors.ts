@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageQuerySchema, queryBoolean } from "./common.ts";
+import { decisionReasonSchema, pageQuerySchema, queryBoolean } from "./common.ts";
 import { defineEndpoint } from "./endpoint.ts";
 
 /** Vendor as the list shows it (docs/product.md §11.3). */
@@ -121,6 +121,37 @@ export const vendorCustomizationSchema = z.object({
 });
 export type VendorCustomization = z.infer<typeof vendorCustomizationSchema>;
 
+/**
+ * An artist's status as its history and the storefront name it: `pending` (an application waiting),
+ * `changes_requested` (the operator asked the artist for more), `rejected`, or once admitted
+ * `active` / `inactive` (disabled or suspended).
+ */
+export const ARTIST_STATUSES = ["active", "inactive", "pending", "changes_requested", "rejected"] as const;
+export const artistStatusSchema = z.enum(ARTIST_STATUSES);
+export type ArtistStatus = z.infer<typeof artistStatusSchema>;
+
+/** What an artist sends with its application (artist.created's `application`), as the panel keeps it. */
+export const artistApplicationSchema = z.object({
+  portfolioUrl: z.string(),
+  statement: z.string(),
+  /** At most 6, each on the storefront's image host (docs/integration.md). */
+  sampleImageUrls: z.array(z.string()),
+  referral: z.string().nullable(),
+});
+export type ArtistApplication = z.infer<typeof artistApplicationSchema>;
+
+/** One decision on an artist's status: who, when and why (newest first on the artist's page). */
+export const vendorStatusEntrySchema = z.object({
+  id: z.string(),
+  action: z.enum(["disable", "enable", "approve", "reject", "request_changes", "apply"]),
+  fromStatus: artistStatusSchema,
+  toStatus: artistStatusSchema,
+  reason: z.string().nullable(),
+  actorEmail: z.string(),
+  createdAt: z.string(),
+});
+export type VendorStatusEntry = z.infer<typeof vendorStatusEntrySchema>;
+
 /** GET /api/admin/vendors/{id} (docs/product.md §11.3). */
 export const vendorDetailSchema = z.object({
   id: z.string(),
@@ -133,23 +164,44 @@ export const vendorDetailSchema = z.object({
   joinedDate: z.string(),
   stats: vendorStatsSchema,
   customization: vendorCustomizationSchema,
+  /** The artist's status with its admission (ARTIST_STATUSES). */
+  artistStatus: artistStatusSchema,
+  /** The reason of the latest status decision (what the artist was told); null when none was given. */
+  statusReason: z.string().nullable(),
+  /** Its status decisions, newest first (the most recent 50). */
+  statusHistory: z.array(vendorStatusEntrySchema),
+  /** The application the artist sent; null for an artist that sent none. */
+  application: artistApplicationSchema.nullable(),
+  appliedAt: z.string().nullable(),
+  /** Its listings go live without review. */
+  trusted: z.boolean(),
+  /** Listings taken down for infringement. */
+  takedowns: z.number(),
 });
 export type VendorDetail = z.infer<typeof vendorDetailSchema>;
 
+/** A disable or suspend names its reason (the artist is told it); an enable may carry a note. */
+const reasonToDisable = (body: { isActive: boolean; reason?: string | undefined }, ctx: z.RefinementCtx) => {
+  if (!body.isActive && !body.reason) ctx.addIssue({ code: "custom", path: ["reason"], message: "is required to disable or suspend a vendor (the artist is told it)" });
+};
+
 /** PATCH /api/vendors/{id}/status */
-export const vendorStatusRequestSchema = z.strictObject({ isActive: z.boolean() });
-export type VendorStatusRequest = z.infer<typeof vendorStatusRequestSchema>;
+export const vendorStatusRequestSchema = z.strictObject({ isActive: z.boolean(), reason: decisionReasonSchema.optional() }).superRefine(reasonToDisable);
+export type VendorStatusRequest = z.input<typeof vendorStatusRequestSchema>;
 
 /** POST /api/admin/vendors/bulk-status */
-export const bulkVendorStatusRequestSchema = z.strictObject({
-  ids: z
-    .array(z.string().min(1).max(100))
-    .min(1, "must name at least one vendor")
-    .max(MAX_BULK_VENDORS, `must name at most ${MAX_BULK_VENDORS} vendors`)
-    .refine((ids) => new Set(ids).size === ids.length, "must not name a vendor twice"),
-  isActive: z.boolean(),
-});
-export type BulkVendorStatusRequest = z.infer<typeof bulkVendorStatusRequestSchema>;
+export const bulkVendorStatusRequestSchema = z
+  .strictObject({
+    ids: z
+      .array(z.string().min(1).max(100))
+      .min(1, "must name at least one vendor")
+      .max(MAX_BULK_VENDORS, `must name at most ${MAX_BULK_VENDORS} vendors`)
+      .refine((ids) => new Set(ids).size === ids.length, "must not name a vendor twice"),
+    isActive: z.boolean(),
+    reason: decisionReasonSchema.optional(),
+  })
+  .superRefine(reasonToDisable);
+export type BulkVendorStatusRequest = z.input<typeof bulkVendorStatusRequestSchema>;
 
 export const bulkVendorStatusResponseSchema = z.object({
   /** Vendors whose status changed. */
@@ -183,8 +235,8 @@ export const vendorProductSchema = z.object({
   /** US dollars. */
   price: z.number(),
   inventory: z.number(),
-  /** 'hidden': taken down by an operator (docs/product.md §16). */
-  status: z.enum(["listed", "draft", "hidden"]),
+  /** 'hidden': taken down by an operator (docs/product.md §16); 'pending_review': waiting in review; 'rejected': refused in review. */
+  status: z.enum(["listed", "draft", "hidden", "pending_review", "rejected"]),
   sold: z.number(),
   /** US dollars. */
   revenue: z.number(),
@@ -290,12 +342,14 @@ export const setVendorStatusEndpoint = defineEndpoint({
   path: "/api/vendors/{id}/status",
   area: "vendors",
   access: "admin",
-  summary: "Enable or disable a vendor's store",
+  summary: "Enable or disable a vendor's store (a disable with the reason the artist is told)",
+  description:
+    "Disabling (suspending) requires `reason` (400 naming it otherwise): it is kept with the change in the artist's status history, sent in `artist.status_changed` and e-mailed to the artist. Enabling may carry one as a note. An artist whose application is not approved cannot be enabled (409): decide the application.",
   params: vendorIdParams,
   body: vendorStatusRequestSchema,
-  bodyExample: { isActive: false },
+  bodyExample: { isActive: false, reason: "Repeated complaints about orders not shipped" },
   success: { status: 200, description: "The vendor as the list shows it", schema: vendorListItemSchema },
-  errors: [400, 404, 415],
+  errors: [400, 404, 409, 415],
   invalidates: ["vendors", "featured-artist", "dashboard", "analytics"],
 });
 
@@ -322,10 +376,10 @@ export const bulkVendorStatusEndpoint = defineEndpoint({
   access: "admin",
   summary: `Enable or disable up to ${MAX_BULK_VENDORS} vendors at once, all or nothing`,
   description:
-    "An unknown id (404, naming it) changes nothing. Vendors already in the status asked for are left as they are; a disabled vendor's feature ends (docs/product.md §18.1); one audit row names them all, in the same transaction.",
+    "An unknown id (404, naming it) or an artist whose application is not approved (409, when enabling) changes nothing. Disabling names the reason each artist is told (400 naming `reason` without one). Vendors already in the status asked for are left as they are; a disabled vendor's feature ends (docs/product.md §18.1); one audit row names them all, in the same transaction.",
   body: bulkVendorStatusRequestSchema,
-  bodyExample: { ids: ["0193a0c4-8a5e-7c1e-9a51-2f4b6c8d9e01"], isActive: false },
+  bodyExample: { ids: ["0193a0c4-8a5e-7c1e-9a51-2f4b6c8d9e01"], isActive: false, reason: "Store closed for a season" },
   success: { status: 200, description: "How many changed", schema: bulkVendorStatusResponseSchema },
-  errors: [400, 404, 415],
+  errors: [400, 404, 409, 415],
   invalidates: ["vendors", "featured-artist", "dashboard", "analytics"],
 });

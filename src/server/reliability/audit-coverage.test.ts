@@ -164,12 +164,12 @@ const RECIPES: Record<string, Recipe> = {
     return { path: "/api/auth/sign-in/second-step", json: { challenge: secondStep.challenge, code: codeNow(ctx, user.secret) }, token: null };
   },
   "POST /api/admin/users/:id/two-step/reset": async (ctx) => ({ path: `/api/admin/users/${(await withTwoStep(ctx)).id}/two-step/reset` }),
-  "PATCH /api/vendors/:id/status": async (ctx) => ({ path: `/api/vendors/${await anActiveVendor(ctx)}/status`, json: { isActive: false } }),
+  "PATCH /api/vendors/:id/status": async (ctx) => ({ path: `/api/vendors/${await anActiveVendor(ctx)}/status`, json: { isActive: false, reason: "Orders not shipped" } }),
   // Two active vendors and one already disabled: one audit row for the whole request (issue 23).
   "POST /api/admin/vendors/bulk-status": async (ctx) => {
     const rows = await ctx.database.db.selectFrom("vendors").select("id").orderBy("id", "desc").limit(3).execute();
     expect(rows).toHaveLength(3);
-    return { path: "/api/admin/vendors/bulk-status", json: { ids: rows.map((r) => r.id), isActive: false } };
+    return { path: "/api/admin/vendors/bulk-status", json: { ids: rows.map((r) => r.id), isActive: false, reason: "Orders not shipped" } };
   },
   "DELETE /api/vendors/:id": async (ctx) => ({ path: `/api/vendors/${await anActiveVendor(ctx)}?action=delete`, json: { deleteFromClerk: false } }),
   "PUT /api/admin/settings": async () => ({ path: "/api/admin/settings", json: { announcement_message: `Coverage ${++sequence}` } }),

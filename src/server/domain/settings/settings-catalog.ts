@@ -40,6 +40,25 @@ export const SETTINGS_CATALOG = {
     description: "Announcement shown to all artists on their dashboard (empty hides it)",
     defaultValue: "",
   },
+  artist_reason_templates: {
+    description: "Reasons offered when suspending an artist or deciding an application, one per line (the operator may edit the text before sending)",
+    defaultValue: [
+      "Repeated complaints from buyers about orders not shipped",
+      "Payment details could not be verified",
+      "The work shown is not the artist's own",
+      "The portfolio does not show enough original work yet",
+      "Please add a portfolio link that shows your recent work",
+    ].join("\n"),
+  },
+  listing_reason_templates: {
+    description: "Reasons offered when hiding or rejecting a listing, one per line (the operator may edit the text before sending)",
+    defaultValue: [
+      "Infringement: the work is not the artist's own",
+      "Images are missing or of too low quality",
+      "The listing breaks the marketplace's rules",
+      "Price or description is misleading",
+    ].join("\n"),
+  },
 } as const satisfies Record<string, { description: string; defaultValue: string }>;
 
 export type SettingKey = keyof typeof SETTINGS_CATALOG;

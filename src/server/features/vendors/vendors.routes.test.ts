@@ -178,7 +178,7 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
 
   describe("PATCH /api/vendors/{id}/status", () => {
     it("disables and enables, keeps the counters right and audits each change", async () => {
-      const res = await ctx.request(`/api/vendors/${main.vendor.id}/status`, { method: "PATCH", token: admin.token, json: { isActive: false } });
+      const res = await ctx.request(`/api/vendors/${main.vendor.id}/status`, { method: "PATCH", token: admin.token, json: { isActive: false, reason: "Orders not shipped" } });
       expect(res.status).toBe(200);
       expect(await json<VendorListItem>(res)).toMatchObject({ id: main.vendor.id, isActive: false });
       let counts = (await json<AdminVendorsResponse>(await get("/api/admin/vendors"))).counts;

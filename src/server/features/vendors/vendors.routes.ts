@@ -21,7 +21,7 @@ export function vendorsRoutes(router: EndpointRouter, deps: AppDeps): void {
   router.handle(getVendorDetailEndpoint, ({ params }) => vendors.detail(params.id));
   router.handle(listVendorProductsEndpoint, ({ params, query }) => vendors.products(params.id, query.page, query.limit));
   router.handle(listVendorSalesEndpoint, ({ params, query }) => vendors.sales(params.id, query.page, query.limit));
-  router.handle(setVendorStatusEndpoint, ({ params, body }, { actor }) => vendors.setStatus(actor, params.id, body.isActive));
-  router.handle(bulkVendorStatusEndpoint, ({ body }, { actor }) => vendors.bulkSetStatus(actor, body.ids, body.isActive));
+  router.handle(setVendorStatusEndpoint, ({ params, body }, { actor }) => vendors.setStatus(actor, params.id, body.isActive, body.reason));
+  router.handle(bulkVendorStatusEndpoint, ({ body }, { actor }) => vendors.bulkSetStatus(actor, body.ids, body.isActive, body.reason));
   router.handle(deleteVendorEndpoint, ({ params, body }, { actor }) => vendors.delete(actor, params.id, body.deleteFromClerk));
 }

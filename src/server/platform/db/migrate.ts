@@ -26,6 +26,7 @@ import * as webhooksOut from "./migrations/024-webhooks-out.ts";
 import * as incomingWebhooks from "./migrations/025-incoming-webhooks.ts";
 import * as ordersScreen from "./migrations/026-orders-screen.ts";
 import * as twoStepSignIn from "./migrations/027-two-step-sign-in.ts";
+import * as artistReview from "./migrations/030-artist-review.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   "025-incoming-webhooks": incomingWebhooks,
   "026-orders-screen": ordersScreen,
   "027-two-step-sign-in": twoStepSignIn,
+  "030-artist-review": artistReview,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

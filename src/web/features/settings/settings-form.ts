@@ -3,7 +3,7 @@ import { apiFieldErrors } from "@web/lib/api-client";
 
 export type SettingValues = Record<SettingKeyName, string>;
 
-export type FieldKind = "money" | "percentage" | "text" | "integer" | "maintenance" | "email" | "textarea";
+export type FieldKind = "money" | "percentage" | "text" | "integer" | "maintenance" | "email" | "textarea" | "templates";
 
 export interface FieldDef {
   key: SettingKeyName;
@@ -16,7 +16,7 @@ export interface GroupDef {
   fields: FieldDef[];
 }
 
-/** The three groups (docs/product.md §7.1) with their fields in order. */
+/** The groups (docs/product.md §7.1, and Moderation: the reason templates) with their fields in order. */
 export const SETTING_GROUPS: GroupDef[] = [
   {
     title: "Pricing",
@@ -40,6 +40,13 @@ export const SETTING_GROUPS: GroupDef[] = [
     fields: [
       { key: "support_email", label: "Support Email", kind: "email" },
       { key: "announcement_message", label: "Platform Announcement", kind: "textarea" },
+    ],
+  },
+  {
+    title: "Moderation",
+    fields: [
+      { key: "artist_reason_templates", label: "Artist Reason Templates", kind: "templates" },
+      { key: "listing_reason_templates", label: "Listing Reason Templates", kind: "templates" },
     ],
   },
 ];

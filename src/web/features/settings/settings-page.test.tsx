@@ -26,6 +26,8 @@ function makeSettings(overrides: Partial<Record<keyof SettingsResponse, string>>
     maintenance_mode: "false",
     support_email: "support@hki.global",
     announcement_message: "",
+    artist_reason_templates: "Not original work",
+    listing_reason_templates: "Infringement",
     ...overrides,
   };
   return Object.fromEntries(Object.entries(base).map(([k, value]) => [k, { value, description: `About ${k}`, updatedAt: at, updatedBy: null }])) as SettingsResponse;

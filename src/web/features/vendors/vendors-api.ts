@@ -81,7 +81,9 @@ export function useSetVendorStatus() {
   const queryClient = useQueryClient();
   return useMutation({
     ...mutationOf(setVendorStatusEndpoint),
-    mutationFn: ({ id, isActive }: { id: string; isActive: boolean }) => callApi(setVendorStatusEndpoint, { params: { id }, body: { isActive } }),
+    // A blank reason is left out: a disable then answers 400 naming `reason`.
+    mutationFn: ({ id, isActive, reason }: { id: string; isActive: boolean; reason?: string }) =>
+      callApi(setVendorStatusEndpoint, { params: { id }, body: { isActive, ...(reason?.trim() ? { reason: reason.trim() } : {}) } }),
     onSuccess: (vendor) => {
       // The row changes at once; counts and filtered pages follow from the refetch.
       updateCachedLists(queryClient, (data) => ({ ...data, vendors: data.vendors.map((v) => (v.id === vendor.id ? { ...v, ...vendor } : v)) }));
@@ -93,7 +95,8 @@ export function useSetVendorStatus() {
 export function useBulkVendorStatus() {
   return useMutation({
     ...mutationOf(bulkVendorStatusEndpoint),
-    mutationFn: ({ ids, isActive }: { ids: string[]; isActive: boolean }) => callApi(bulkVendorStatusEndpoint, { body: { ids, isActive } }),
+    mutationFn: ({ ids, isActive, reason }: { ids: string[]; isActive: boolean; reason?: string }) =>
+      callApi(bulkVendorStatusEndpoint, { body: { ids, isActive, ...(reason?.trim() ? { reason: reason.trim() } : {}) } }),
   });
 }
 

@@ -95,9 +95,11 @@ describe("VendorsPage sorting, bulk status and CSV (issue 23)", () => {
     await userEvent.click(screen.getByRole("button", { name: "Disable selected" }));
     const dialog = await screen.findByRole("alertdialog");
     expect(within(dialog).getByRole("heading", { name: "Disable 2 vendors" })).toBeInTheDocument();
+    expect(within(dialog).getByRole("button", { name: "Disable 2 vendors" })).toBeDisabled();
+    await userEvent.type(within(dialog).getByLabelText("Reason (the artist is told it)"), "Season closed");
     await userEvent.click(within(dialog).getByRole("button", { name: "Disable 2 vendors" }));
     expect(await screen.findByText("2 vendors disabled")).toBeInTheDocument();
-    expect(posted).toEqual({ ids: ["v1", "v2"], isActive: false });
+    expect(posted).toEqual({ ids: ["v1", "v2"], isActive: false, reason: "Season closed" });
     expect(fetchMock.mock.calls.filter((c) => String(c[0]) === "/api/admin/vendors/bulk-status")).toHaveLength(1);
     await waitFor(() => expect(screen.queryByText(/selected$/)).not.toBeInTheDocument());
   });

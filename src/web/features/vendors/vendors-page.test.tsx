@@ -89,6 +89,7 @@ describe("VendorsPage", () => {
     });
     renderPage();
     await userEvent.click(await screen.findByRole("button", { name: "Disable Moonlit Ceramics" }));
+    await userEvent.type(await screen.findByLabelText("Reason (the artist is told it)"), "Test");
     await userEvent.click(await screen.findByRole("button", { name: "Disable Vendor" }));
     expect(await screen.findByText(/^Failed to disable vendor: API Error: Service Unavailable/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Delete Moonlit Ceramics" }));

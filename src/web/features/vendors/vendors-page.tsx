@@ -80,13 +80,13 @@ export default function VendorsPage() {
   const selection = useQueryRowSelection(list, vendorIds);
   const columns = useVendorColumns({ storefrontUrl: config.data?.storefrontUrl ?? "", onStatus: setStatusTarget, onDelete: setDeleteTarget });
 
-  const confirmStatus = () => {
+  const confirmStatus = (reason: string) => {
     const vendor = statusTarget;
     setStatusTarget(null);
     if (!vendor) return;
     const isActive = !vendor.isActive;
     setStatus.mutate(
-      { id: vendor.id, isActive },
+      { id: vendor.id, isActive, reason },
       {
         onSuccess: () => toast({ title: `${vendor.name} ${isActive ? "enabled" : "disabled"}`, variant: "success" }),
         onError: (error) => toast({ title: `Failed to ${isActive ? "enable" : "disable"} vendor: ${errorMessage(error)}`, variant: "destructive" }),
