@@ -15,6 +15,7 @@ export const SETTING_KEY_LIST = [
   "maintenance_mode",
   "support_email",
   "announcement_message",
+  "artist_approval",
   "artist_reason_templates",
   "listing_reason_templates",
 ] as const;

@@ -63,6 +63,8 @@ export const vendorCountsSchema = z.object({
   active: z.number(),
   inactive: z.number(),
   internal: z.number(),
+  /** Applications waiting for a decision (the Applications tab's badge). */
+  applications: z.number(),
 });
 export type VendorCounts = z.infer<typeof vendorCountsSchema>;
 
@@ -382,4 +384,116 @@ export const bulkVendorStatusEndpoint = defineEndpoint({
   success: { status: 200, description: "How many changed", schema: bulkVendorStatusResponseSchema },
   errors: [400, 404, 409, 415],
   invalidates: ["vendors", "featured-artist", "dashboard", "analytics"],
+});
+
+// --- Applications (docs/product.md §20.2) ---------------------------------------------------------
+
+/** The most sample images one application carries. */
+export const MAX_APPLICATION_IMAGES = 6;
+export const MAX_APPLICATIONS_PAGE = 100;
+
+/** One application waiting in the queue, with everything the artist sent. */
+export const applicationItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  owner: z.string(),
+  email: z.string(),
+  slug: z.string(),
+  /** The storefront's id of the artist (null for one made in the panel). */
+  artistId: z.string().nullable(),
+  status: artistStatusSchema,
+  /** When the application arrived (or was sent again after changes were asked for). */
+  appliedAt: z.string(),
+  /** What the artist sent; null when the storefront sent no application with the artist. */
+  application: artistApplicationSchema.nullable(),
+});
+export type ApplicationItem = z.infer<typeof applicationItemSchema>;
+
+/** GET /api/admin/vendors/applications?limit&cursor: oldest first. */
+export const applicationsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_APPLICATIONS_PAGE).default(20),
+  cursor: z.string().min(1).max(300).optional(),
+});
+export type ApplicationsQuery = z.infer<typeof applicationsQuerySchema>;
+
+export const applicationsResponseSchema = z.object({
+  applications: z.array(applicationItemSchema),
+  /** Applications waiting (all pages). */
+  total: z.number(),
+  /** Pass as `cursor` for the next page; null on the last. */
+  nextCursor: z.string().nullable(),
+});
+export type ApplicationsResponse = z.infer<typeof applicationsResponseSchema>;
+
+export const APPLICATION_DECISIONS = ["approve", "reject", "request_changes"] as const;
+export type ApplicationDecision = (typeof APPLICATION_DECISIONS)[number];
+
+/** POST /api/admin/vendors/{id}/application: a reject names its reason, a request for changes its message. */
+export const applicationDecisionRequestSchema = z
+  .strictObject({
+    decision: z.enum(APPLICATION_DECISIONS, { error: `must be one of ${APPLICATION_DECISIONS.join(", ")}` }),
+    reason: decisionReasonSchema.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.decision === "reject" && !body.reason) ctx.addIssue({ code: "custom", path: ["reason"], message: "is required to reject an application (the artist is told it)" });
+    if (body.decision === "request_changes" && !body.reason) ctx.addIssue({ code: "custom", path: ["reason"], message: "is required to ask for changes (the message the artist is sent)" });
+  });
+export type ApplicationDecisionRequest = z.input<typeof applicationDecisionRequestSchema>;
+
+export const applicationDecisionResponseSchema = vendorListItemSchema.extend({ artistStatus: artistStatusSchema });
+export type ApplicationDecisionResponse = z.infer<typeof applicationDecisionResponseSchema>;
+
+/** POST /api/admin/vendors/applications/bulk-approve */
+export const bulkApproveApplicationsRequestSchema = z.strictObject({
+  ids: z
+    .array(z.string().min(1).max(100))
+    .min(1, "must name at least one application")
+    .max(MAX_BULK_VENDORS, `must name at most ${MAX_BULK_VENDORS} applications`)
+    .refine((ids) => new Set(ids).size === ids.length, "must not name an application twice"),
+  reason: decisionReasonSchema.optional(),
+});
+export type BulkApproveApplicationsRequest = z.input<typeof bulkApproveApplicationsRequestSchema>;
+
+export const bulkApproveApplicationsResponseSchema = z.object({ approved: z.number() });
+
+export const listApplicationsEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/vendors/applications",
+  area: "vendors",
+  access: "admin",
+  summary: "The artists' applications waiting for a decision, oldest first",
+  description: "Keyset pages of the (approval status, applied at) index, every page the same cost. `total` is the number waiting (a counter).",
+  query: applicationsQuerySchema,
+  success: { status: 200, description: "The page, the number waiting and the next cursor", schema: applicationsResponseSchema },
+  errors: [400],
+});
+
+export const decideApplicationEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/admin/vendors/{id}/application",
+  area: "vendors",
+  access: "admin",
+  summary: "Approve an artist's application, reject it with a reason, or ask for changes with a message",
+  description:
+    "Applies to a pending application (or one waiting for changes). Approving makes the artist active; rejecting and asking for changes keep it inactive. One audit row, one `artist.status_changed` with the reason and one e-mail to the artist, in one transaction. 409 for an artist already decided.",
+  params: vendorIdParams,
+  body: applicationDecisionRequestSchema,
+  bodyExample: { decision: "reject", reason: "The portfolio does not show enough original work yet" },
+  success: { status: 200, description: "The artist as the list shows it, with its new status", schema: applicationDecisionResponseSchema },
+  errors: [400, 404, 409, 415],
+  invalidates: ["vendors", "dashboard", "analytics"],
+});
+
+export const bulkApproveApplicationsEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/admin/vendors/applications/bulk-approve",
+  area: "vendors",
+  access: "admin",
+  summary: `Approve up to ${MAX_BULK_VENDORS} applications at once, all or nothing`,
+  description: "An unknown id (404) or an artist whose application is not waiting (409) approves none. One audit row names them all; each artist gets its event and its e-mail.",
+  body: bulkApproveApplicationsRequestSchema,
+  bodyExample: { ids: ["0193a0c4-8a5e-7c1e-9a51-2f4b6c8d9e01"] },
+  success: { status: 200, description: "How many were approved", schema: bulkApproveApplicationsResponseSchema },
+  errors: [400, 404, 409, 415],
+  invalidates: ["vendors", "dashboard", "analytics"],
 });

@@ -40,6 +40,10 @@ export const SETTINGS_CATALOG = {
     description: "Announcement shown to all artists on their dashboard (empty hides it)",
     defaultValue: "",
   },
+  artist_approval: {
+    description: "When on, an artist who signs up on the storefront waits in the Applications queue until approved; when off, a new artist is active at once",
+    defaultValue: "off",
+  },
   artist_reason_templates: {
     description: "Reasons offered when suspending an artist or deciding an application, one per line (the operator may edit the text before sending)",
     defaultValue: [

@@ -51,7 +51,7 @@ export async function readVendorCounts(db: Executor): Promise<VendorCounts> {
   const c = await readCounters(db);
   const total = c[COUNTERS.vendorsTotal];
   const active = c[COUNTERS.vendorsActive];
-  return { total, active, inactive: total - active, internal: c[COUNTERS.vendorsInternal] };
+  return { total, active, inactive: total - active, internal: c[COUNTERS.vendorsInternal], applications: c[COUNTERS.vendorsPending] };
 }
 
 /** Shorter queries have no trigram, so no index can serve them (they fall back to a scan). */

@@ -26,6 +26,7 @@ function makeSettings(overrides: Partial<Record<keyof SettingsResponse, string>>
     maintenance_mode: "false",
     support_email: "support@hki.global",
     announcement_message: "",
+    artist_approval: "off",
     artist_reason_templates: "Not original work",
     listing_reason_templates: "Infringement",
     ...overrides,

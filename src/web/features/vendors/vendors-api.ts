@@ -3,7 +3,11 @@ import {
   type AdminVendorsResponse,
   type VendorSort,
   type VendorStatusFilter,
+  bulkApproveApplicationsEndpoint,
   bulkVendorStatusEndpoint,
+  decideApplicationEndpoint,
+  listApplicationsEndpoint,
+  type ApplicationDecision,
   deleteVendorEndpoint,
   getVendorDetailEndpoint,
   listAdminVendorsEndpoint,
@@ -133,5 +137,33 @@ export function useRefreshPayoutAccount() {
     ...mutationOf(refreshPayoutAccountEndpoint),
     mutationFn: (id: string) => callApi(refreshPayoutAccountEndpoint, { params: { id } }),
     onSuccess: (data, id) => queryClient.setQueryData(queryKeys.financials.vendor(id), data),
+  });
+}
+
+export const APPLICATIONS_PAGE_SIZE = 20;
+
+/** The Applications queue, oldest first, one keyset page at a time (docs/product.md §20.2). */
+export function useApplications(cursor: string | null) {
+  return useQuery({
+    queryKey: queryKeys.vendors.applications(cursor),
+    queryFn: ({ signal }) => callApi(listApplicationsEndpoint, { query: { limit: APPLICATIONS_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Approves, rejects (with the reason) or asks for changes (with the message); the vendors, dashboard and analytics areas refresh after. */
+export function useDecideApplication() {
+  return useMutation({
+    ...mutationOf(decideApplicationEndpoint),
+    mutationFn: ({ id, decision, reason }: { id: string; decision: ApplicationDecision; reason: string }) =>
+      callApi(decideApplicationEndpoint, { params: { id }, body: { decision, ...(reason.trim() ? { reason: reason.trim() } : {}) } }),
+  });
+}
+
+/** Approves the selected applications at once (all or nothing on the server). */
+export function useBulkApproveApplications() {
+  return useMutation({
+    ...mutationOf(bulkApproveApplicationsEndpoint),
+    mutationFn: ({ ids, reason }: { ids: string[]; reason: string }) => callApi(bulkApproveApplicationsEndpoint, { body: { ids, ...(reason.trim() ? { reason: reason.trim() } : {}) } }),
   });
 }

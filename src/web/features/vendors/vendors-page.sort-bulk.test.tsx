@@ -31,7 +31,7 @@ const answer = (nextCursor: string | null = null): AdminVendorsResponse => ({
   totalCapped: false,
   page: 1,
   limit: 20,
-  counts: { total: 45, active: 40, inactive: 5, internal: 0 },
+  counts: { total: 45, active: 40, inactive: 5, internal: 0, applications: 0 },
   nextCursor,
 });
 const config = { storefrontUrl: "http://store.test", authProviderName: "Clerk" };

@@ -18,7 +18,7 @@ const page = (vendors: AdminVendorsResponse["vendors"], total = vendors.length):
   totalCapped: false,
   page: 1,
   limit: 20,
-  counts: { total: 50_000, active: 49_000, inactive: 1_000, internal: 3 },
+  counts: { total: 50_000, active: 49_000, inactive: 1_000, internal: 3, applications: 0 },
   nextCursor: null,
 });
 const moon = {
