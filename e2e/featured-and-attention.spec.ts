@@ -76,6 +76,8 @@ const FILTERED: Record<AttentionItem["key"], (page: Page, href: URL) => Promise<
     await expect(page.getByTestId("error-card-error")).toHaveAttribute("aria-pressed", "true");
     for (const row of await page.getByTestId("error-row").all()) await expect(row).toContainText(/error/i);
   },
+  // The Vendors screen's Applications tab: the queue, oldest first.
+  applications_waiting: (page) => expect(page.getByRole("table", { name: "Applications" })).toBeVisible(),
   vendors_over_product_limit: async (page) => {
     await expect(page.locator("#product-over-limit")).toHaveValue("over");
     await expect(page.getByTestId("product-over-limit-filter")).toBeVisible();

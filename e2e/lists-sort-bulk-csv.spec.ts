@@ -231,7 +231,7 @@ test.describe("lists: sort, bulk actions, CSV (issue 23)", () => {
     const statusOf = async (slug: string) => (await api.get<AdminVendorsResponse>(`/api/admin/vendors?search=${encodeURIComponent(slug)}`)).vendors.find((v) => v.slug === slug)!.isActive;
 
     // Through the API: an unknown id among real ones refuses the request; nothing changed.
-    const refused = await api.post("/api/admin/vendors/bulk-status", { ids: [a!.id, b!.id, "no-such-vendor"], isActive: false });
+    const refused = await api.post("/api/admin/vendors/bulk-status", { ids: [a!.id, b!.id, "no-such-vendor"], isActive: false, reason: "Orders not shipped" });
     expect(refused.status()).toBe(404);
     expect(await refused.text()).toContain("no-such-vendor");
     expect(await statusOf(a!.slug)).toBe(true);
@@ -253,6 +253,7 @@ test.describe("lists: sort, bulk actions, CSV (issue 23)", () => {
     await page.getByRole("button", { name: "Disable selected" }).click();
     const dialog = page.getByRole("alertdialog");
     await expect(dialog.getByRole("heading", { name: "Disable 2 vendors" })).toBeVisible();
+    await dialog.getByLabel("Reason (the artist is told it)").fill("Season closed");
     await dialog.getByRole("button", { name: "Disable 2 vendors" }).click();
     await expect(page.getByText(/^Failed to disable 2 vendors: .*no-such-vendor/)).toBeVisible();
     expect(await statusOf(a!.slug)).toBe(true);
@@ -261,6 +262,7 @@ test.describe("lists: sort, bulk actions, CSV (issue 23)", () => {
 
     // Now for real: both disabled in one call, counted, audited once.
     await page.getByRole("button", { name: "Disable selected" }).click();
+    await page.getByRole("alertdialog").getByLabel("Reason (the artist is told it)").fill("Season closed");
     await page.getByRole("alertdialog").getByRole("button", { name: "Disable 2 vendors" }).click();
     await expect(page.getByText("2 vendors disabled", { exact: true })).toBeVisible();
     expect(await statusOf(a!.slug)).toBe(false);

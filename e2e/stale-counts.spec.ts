@@ -62,6 +62,7 @@ test.describe("counts after a change elsewhere", () => {
       await page.getByLabel("Search vendors").fill(vendor.slug);
       const row = page.getByTestId(`vendor-row-${vendor.slug}`);
       await row.getByRole("button", { name: `Disable ${vendor.name}` }).click();
+      await page.getByRole("alertdialog").getByLabel("Reason (the artist is told it)").fill("Orders not shipped");
       await page.getByRole("alertdialog").getByRole("button", { name: "Disable Vendor" }).click();
       await expect(row.getByText("Inactive", { exact: true })).toBeVisible();
 

@@ -61,6 +61,9 @@ test.describe("vendors", () => {
     await expect(dialog).toContainText("hidden from public listings");
     await expect(dialog).toContainText("vendor dashboard");
     await expect(dialog).toContainText("reactivated");
+    // The reason is required (the artist is told it): a template from Settings fills it.
+    await expect(dialog.getByRole("button", { name: "Disable Vendor" })).toBeDisabled();
+    await dialog.getByRole("list", { name: "Reason templates" }).getByRole("button").first().click();
     await dialog.getByRole("button", { name: "Disable Vendor" }).click();
     await expect(row.getByText("Inactive", { exact: true })).toBeVisible();
     await expect.poll(async () => (await apiGet<VendorDetail>(request, token, `/api/admin/vendors/${vendor.id}`)).body.status).toBe("suspended");
@@ -87,7 +90,12 @@ test.describe("vendors", () => {
     await expect(page).toHaveURL(/tab=settings/);
     await page.reload();
     await page.getByRole("button", { name: "Suspend Vendor" }).click();
+    const dialog = page.getByRole("alertdialog");
+    await dialog.getByLabel("Reason (the artist is told it)").fill("Orders not shipped for a month");
+    await dialog.getByRole("button", { name: "Suspend Vendor" }).click();
     await expect(page.getByRole("button", { name: "Reactivate Vendor" })).toBeVisible();
+    await expect(page.getByText("Reason: Orders not shipped for a month")).toBeVisible();
+    await expect(page.getByRole("table", { name: "Status history" })).toContainText("Orders not shipped for a month");
     await expect(page.getByRole("button", { name: "Activate Vendor", exact: true })).toBeVisible();
     await expect.poll(async () => (await apiGet<VendorDetail>(request, token, `/api/admin/vendors/${vendor.id}`)).body.status).toBe("suspended");
 

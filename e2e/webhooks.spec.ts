@@ -61,6 +61,7 @@ test.describe("webhooks", () => {
     await page.getByLabel("Search vendors").fill(artist.slug);
     const row = page.getByTestId(`vendor-row-${artist.slug}`);
     await row.getByRole("button", { name: `Disable ${artist.name}` }).click();
+    await page.getByRole("alertdialog").getByLabel("Reason (the artist is told it)").fill("Orders not shipped");
     await page.getByRole("alertdialog").getByRole("button", { name: "Disable Vendor" }).click();
     await expect(row.getByText("Inactive", { exact: true })).toBeVisible();
 

@@ -17,6 +17,11 @@
  * as --webhook-secret (or HKI_WEBHOOK_SECRET); every delivery is verified with the
  * `standardwebhooks` package and printed (a forged one is answered 400). Without --key it only
  * listens, until stopped.
+ *
+ * With --apply it sends instead one artist who applies to sell (docs/integration.md "Applications"):
+ * `artist.created` with an application whose sample images are on the storefront's host
+ * (--storefront-url, default http://localhost:5174: the panel's STOREFRONT_URL), prints the artist
+ * and, with --listen, keeps printing the decisions until stopped.
  */
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
@@ -32,6 +37,9 @@ interface Options {
   duration: number;
   batch: number;
   seed: number;
+  /** Send one artist's application instead of a stream. */
+  apply: boolean;
+  storefrontUrl: string;
 }
 
 interface Event {
@@ -59,12 +67,16 @@ function readOptions(argv: string[]): Options {
       seed: { type: "string" },
       listen: { type: "string" },
       "webhook-secret": { type: "string" },
+      apply: { type: "boolean", default: false },
+      "storefront-url": { type: "string", default: "http://localhost:5174" },
       help: { type: "boolean", default: false },
     },
     strict: true,
   });
   if (values.help) {
-    console.log("npm run storefront:simulate -- --url URL --key KEY [--rate N (events/s)] [--duration S] [--batch N] [--seed N] [--listen PORT --webhook-secret whsec_…]");
+    console.log(
+      "npm run storefront:simulate -- --url URL --key KEY [--rate N (events/s)] [--duration S] [--batch N] [--seed N] [--listen PORT --webhook-secret whsec_…] [--apply [--storefront-url URL]]",
+    );
     process.exit(0);
   }
   const key = values.key ?? process.env.HKI_API_KEY ?? null;
@@ -88,6 +100,8 @@ function readOptions(argv: string[]): Options {
     duration,
     batch,
     seed: values.seed === undefined ? Date.now() % 1_000_000_007 : Number(values.seed),
+    apply: values.apply ?? false,
+    storefrontUrl: values["storefront-url"]!.replace(/\/$/, ""),
   };
 }
 
@@ -343,11 +357,42 @@ function countBy<T>(items: T[], key: (item: T) => string): string {
   return [...counts].map(([k, n]) => `${k}×${n}`).join(", ");
 }
 
+/** One artist applying to sell: artist.created with its application (portfolio, statement, images on the storefront's host). */
+async function sendApplication(options: Options): Promise<void> {
+  const n = `${options.seed}`;
+  const event: Event = {
+    id: `sim-apply-${n}`,
+    type: "artist.created",
+    occurredAt: new Date().toISOString(),
+    data: {
+      artistId: `sim-applicant-${n}`,
+      name: `Applicant Studio ${n}`,
+      ownerName: "Ines Applicant",
+      email: `applicant.${n}@example.com`,
+      slug: `applicant-studio-${n}`,
+      application: {
+        portfolioUrl: `https://portfolio.example.com/applicant-${n}`,
+        statement: "Woodcut prints of northern coasts, each cut and printed by hand in editions of twenty.",
+        sampleImageUrls: [1, 2, 3].map((i) => `${options.storefrontUrl}/uploads/applicant-${n}-${i}.jpg`),
+        referral: "The Helsinki print fair",
+      },
+    },
+  };
+  const [result] = await send(options, [event]);
+  console.log(`Applied: the artist "Applicant Studio ${n}" (sim-applicant-${n}, /applicant-studio-${n}) -> ${result?.status}${result?.error ? ` ${result.error.code} ${result.error.message}` : ""}`);
+  if (result?.status === "rejected") process.exitCode = 1;
+}
+
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
   const stopListening = options.listen !== null ? await listenForWebhooks(options.listen, options.webhookSecret!) : null;
   // Listening only: until stopped.
   if (options.key === null) return;
+  if (options.apply) {
+    await sendApplication(options);
+    // Listening: the decision arrives when an operator takes it, until stopped.
+    return;
+  }
   const store = new Storefront(options.seed);
   const totals = { sent: 0, applied: 0, duplicate: 0, stale: 0, rejected: 0, badData: 0 };
   const refused: Event[] = [];

@@ -86,8 +86,11 @@ import { ingestEventsEndpoint } from "./integrations-events.ts";
 import { clerkWebhookEndpoint, listIncomingEventsEndpoint, retryIncomingEventEndpoint, stripeWebhookEndpoint } from "./integrations-inbound.ts";
 import { getSettingsEndpoint, settingHistoryEndpoint, updateSettingsEndpoint } from "./settings.ts";
 import {
+  bulkApproveApplicationsEndpoint,
   bulkVendorStatusEndpoint,
+  decideApplicationEndpoint,
   deleteVendorEndpoint,
+  listApplicationsEndpoint,
   getVendorDetailEndpoint,
   listAdminVendorsEndpoint,
   listVendorProductsEndpoint,
@@ -125,6 +128,9 @@ export const apiEndpointsByName = {
   setVendorStatusEndpoint,
   bulkVendorStatusEndpoint,
   deleteVendorEndpoint,
+  listApplicationsEndpoint,
+  decideApplicationEndpoint,
+  bulkApproveApplicationsEndpoint,
   dashboardStatsEndpoint,
   dashboardAttentionEndpoint,
   analyticsEndpoint,

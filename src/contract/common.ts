@@ -66,3 +66,16 @@ export function identityTextSchema(options: { max: number; requiredMessage: stri
       if (found) ctx.addIssue({ code: "custom", message: `must not contain control, invisible or direction-changing characters (found ${found})` });
     });
 }
+
+/** Longest reason a decision takes (the artist is shown it). */
+export const MAX_DECISION_REASON_LENGTH = 500;
+
+/**
+ * The reason of a decision: a template's text or the operator's own (docs/product.md "Reasons for
+ * every decision"), trimmed; blank counts as none.
+ */
+export const decisionReasonSchema = z
+  .string({ error: "must be a string" })
+  .trim()
+  .max(MAX_DECISION_REASON_LENGTH, `must be at most ${MAX_DECISION_REASON_LENGTH} characters`)
+  .refine((s) => !s.includes("\u0000"), "must not contain NUL characters");

@@ -79,6 +79,7 @@ export const ATTENTION_KEYS = [
   "announcement_failures",
   "errors_spike",
   "vendors_over_product_limit",
+  "applications_waiting",
   "invitations_expiring",
   "featured_slot",
   "owner_accounts_deleted",

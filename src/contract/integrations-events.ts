@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { forbiddenIdentityCharacter, identityTextSchema } from "./common.ts";
 import { defineEndpoint } from "./endpoint.ts";
+import { MAX_APPLICATION_IMAGES } from "./vendors.ts";
 
 /**
  * The storefront's events (docs/integration.md): what happened on the storefront, sent in batches
@@ -60,6 +61,34 @@ export const artistCustomizationSchema = z.strictObject({
   customHtml: plainText(50_000).nullable().optional(),
 });
 
+const webUrl = (what: string) =>
+  z
+    .string({ error: `must be ${what}` })
+    .max(2000, "must be at most 2000 characters")
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === "https:" || url.protocol === "http:") && !url.username && !url.password;
+      } catch {
+        return false;
+      }
+    }, `must be ${what}`);
+
+/**
+ * What an artist sends to apply (docs/integration.md "Applications"): kept with the artist and shown
+ * in full on the Applications tab. Sample images must be on the storefront's own host (its
+ * STOREFRONT_URL's origin): the panel shows no image from anywhere else.
+ */
+export const artistApplicationDataSchema = z.strictObject({
+  portfolioUrl: webUrl("an http(s) URL"),
+  statement: plainText(5000).refine((s) => s.trim() !== "", "is required"),
+  sampleImageUrls: z
+    .array(webUrl("an http(s) URL of an image on the storefront's host"), { error: "must be a list of image URLs" })
+    .max(MAX_APPLICATION_IMAGES, `must hold at most ${MAX_APPLICATION_IMAGES} images`),
+  referral: plainText(200).optional(),
+});
+export type ArtistApplicationData = z.infer<typeof artistApplicationDataSchema>;
+
 export const artistDataSchema = z.strictObject({
   artistId: externalIdSchema,
   name: identityTextSchema({ max: 200, requiredMessage: "is required" }),
@@ -74,6 +103,8 @@ export const artistDataSchema = z.strictObject({
     .regex(/^acct_[A-Za-z0-9]{1,64}$/, "must be a Stripe account id (acct_…)")
     .optional(),
   customization: artistCustomizationSchema.optional(),
+  /** The artist's application: with 'Artist approval' on, a new artist waits in the Applications queue (docs/integration.md). */
+  application: artistApplicationDataSchema.optional(),
 });
 export type ArtistData = z.infer<typeof artistDataSchema>;
 

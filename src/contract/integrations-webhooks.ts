@@ -27,7 +27,7 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export type EventOutType = WebhookEventType | "webhook.test";
 
 export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
-  "artist.status_changed": "An artist enabled, disabled or suspended",
+  "artist.status_changed": "An artist enabled, disabled or suspended, or its application decided",
   "artist.deleted": "An artist deleted",
   "product.status_changed": "A product hidden or restored",
   "featured_artist.changed": "The featured artist or the next one changed",
@@ -68,7 +68,16 @@ export const MAX_WEBHOOK_DELIVERIES_PAGE = 100;
 /** An artist as every event names it: the panel's id and the storefront's (null when it did not come from the storefront). */
 const artistRef = { vendorId: z.string(), artistId: z.string().nullable() };
 
-export const artistStatusChangedSchema = z.object({ ...artistRef, status: z.enum(["active", "inactive", "suspended", "pending", "rejected"]), reason: z.string().nullable() });
+/**
+ * `status`: active, inactive (disabled or suspended), pending (an application waiting),
+ * changes_requested (the artist is asked to change its application: `reason` says what) or rejected;
+ * `reason`: what the artist is told (null when the operator gave none, as for an enable without a note).
+ */
+export const artistStatusChangedSchema = z.object({
+  ...artistRef,
+  status: z.enum(["active", "inactive", "suspended", "pending", "changes_requested", "rejected"]),
+  reason: z.string().nullable(),
+});
 export const artistDeletedSchema = z.object(artistRef);
 export const productStatusChangedSchema = z.object({
   productId: z.string(),

@@ -10,8 +10,11 @@ import { defineEndpoint } from "./endpoint.ts";
 /** The name the CSV export of the list is registered under (POST /api/admin/exports {kind}). */
 export const PRODUCTS_EXPORT_KIND = "products";
 
-/** `active`: listed in its store; `draft`: the artist has not listed it; `hidden`: taken down by an operator. */
-export const PRODUCT_STATUSES = ["active", "draft", "hidden"] as const;
+/**
+ * `active`: listed in its store; `draft`: the artist has not listed it; `hidden`: taken down by an
+ * operator; `pending_review`: waiting in the Review queue, not live; `rejected`: refused in review.
+ */
+export const PRODUCT_STATUSES = ["active", "draft", "hidden", "pending_review", "rejected"] as const;
 export const productStatusSchema = z.enum(PRODUCT_STATUSES);
 export type ProductStatus = z.infer<typeof productStatusSchema>;
 
@@ -111,7 +114,9 @@ export type ProductsResponse = z.infer<typeof productsResponseSchema>;
 
 export const productModerationEntrySchema = z.object({
   id: z.string(),
-  action: z.enum(["hide", "restore"]),
+  action: z.enum(["hide", "restore", "approve", "reject"]),
+  /** A takedown for infringement, counted against the artist. */
+  infringement: z.boolean(),
   fromStatus: productStatusSchema,
   toStatus: productStatusSchema,
   reason: z.string().nullable(),

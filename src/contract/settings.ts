@@ -17,7 +17,21 @@ export const SETTING_KEY_LIST = [
   "support_email",
   "announcement_message",
   "require_two_step_sign_in",
+  "artist_approval",
+  "artist_reason_templates",
+  "listing_reason_templates",
 ] as const;
+
+/** The most templates one reason-templates setting holds, and the longest each may be. */
+export const MAX_REASON_TEMPLATES = 20;
+
+/** The templates of a reason-templates setting: one per line, blank lines skipped. */
+export function reasonTemplatesOf(value: string): string[] {
+  return value
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+}
 export const settingKeySchema = z.enum(SETTING_KEY_LIST);
 export type SettingKeyName = z.infer<typeof settingKeySchema>;
 

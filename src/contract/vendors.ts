@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageQuerySchema, queryBoolean } from "./common.ts";
+import { decisionReasonSchema, pageQuerySchema, queryBoolean } from "./common.ts";
 import { defineEndpoint } from "./endpoint.ts";
 
 /** Vendor as the list shows it (docs/product.md §11.3). */
@@ -63,6 +63,8 @@ export const vendorCountsSchema = z.object({
   active: z.number(),
   inactive: z.number(),
   internal: z.number(),
+  /** Applications waiting for a decision (the Applications tab's badge). */
+  applications: z.number(),
 });
 export type VendorCounts = z.infer<typeof vendorCountsSchema>;
 
@@ -121,6 +123,37 @@ export const vendorCustomizationSchema = z.object({
 });
 export type VendorCustomization = z.infer<typeof vendorCustomizationSchema>;
 
+/**
+ * An artist's status as its history and the storefront name it: `pending` (an application waiting),
+ * `changes_requested` (the operator asked the artist for more), `rejected`, or once admitted
+ * `active` / `inactive` (disabled or suspended).
+ */
+export const ARTIST_STATUSES = ["active", "inactive", "pending", "changes_requested", "rejected"] as const;
+export const artistStatusSchema = z.enum(ARTIST_STATUSES);
+export type ArtistStatus = z.infer<typeof artistStatusSchema>;
+
+/** What an artist sends with its application (artist.created's `application`), as the panel keeps it. */
+export const artistApplicationSchema = z.object({
+  portfolioUrl: z.string(),
+  statement: z.string(),
+  /** At most 6, each on the storefront's image host (docs/integration.md). */
+  sampleImageUrls: z.array(z.string()),
+  referral: z.string().nullable(),
+});
+export type ArtistApplication = z.infer<typeof artistApplicationSchema>;
+
+/** One decision on an artist's status: who, when and why (newest first on the artist's page). */
+export const vendorStatusEntrySchema = z.object({
+  id: z.string(),
+  action: z.enum(["disable", "enable", "approve", "reject", "request_changes", "apply"]),
+  fromStatus: artistStatusSchema,
+  toStatus: artistStatusSchema,
+  reason: z.string().nullable(),
+  actorEmail: z.string(),
+  createdAt: z.string(),
+});
+export type VendorStatusEntry = z.infer<typeof vendorStatusEntrySchema>;
+
 /** GET /api/admin/vendors/{id} (docs/product.md §11.3). */
 export const vendorDetailSchema = z.object({
   id: z.string(),
@@ -133,23 +166,44 @@ export const vendorDetailSchema = z.object({
   joinedDate: z.string(),
   stats: vendorStatsSchema,
   customization: vendorCustomizationSchema,
+  /** The artist's status with its admission (ARTIST_STATUSES). */
+  artistStatus: artistStatusSchema,
+  /** The reason of the latest status decision (what the artist was told); null when none was given. */
+  statusReason: z.string().nullable(),
+  /** Its status decisions, newest first (the most recent 50). */
+  statusHistory: z.array(vendorStatusEntrySchema),
+  /** The application the artist sent; null for an artist that sent none. */
+  application: artistApplicationSchema.nullable(),
+  appliedAt: z.string().nullable(),
+  /** Its listings go live without review. */
+  trusted: z.boolean(),
+  /** Listings taken down for infringement. */
+  takedowns: z.number(),
 });
 export type VendorDetail = z.infer<typeof vendorDetailSchema>;
 
+/** A disable or suspend names its reason (the artist is told it); an enable may carry a note. */
+const reasonToDisable = (body: { isActive: boolean; reason?: string | undefined }, ctx: z.RefinementCtx) => {
+  if (!body.isActive && !body.reason) ctx.addIssue({ code: "custom", path: ["reason"], message: "is required to disable or suspend a vendor (the artist is told it)" });
+};
+
 /** PATCH /api/vendors/{id}/status */
-export const vendorStatusRequestSchema = z.strictObject({ isActive: z.boolean() });
-export type VendorStatusRequest = z.infer<typeof vendorStatusRequestSchema>;
+export const vendorStatusRequestSchema = z.strictObject({ isActive: z.boolean(), reason: decisionReasonSchema.optional() }).superRefine(reasonToDisable);
+export type VendorStatusRequest = z.input<typeof vendorStatusRequestSchema>;
 
 /** POST /api/admin/vendors/bulk-status */
-export const bulkVendorStatusRequestSchema = z.strictObject({
-  ids: z
-    .array(z.string().min(1).max(100))
-    .min(1, "must name at least one vendor")
-    .max(MAX_BULK_VENDORS, `must name at most ${MAX_BULK_VENDORS} vendors`)
-    .refine((ids) => new Set(ids).size === ids.length, "must not name a vendor twice"),
-  isActive: z.boolean(),
-});
-export type BulkVendorStatusRequest = z.infer<typeof bulkVendorStatusRequestSchema>;
+export const bulkVendorStatusRequestSchema = z
+  .strictObject({
+    ids: z
+      .array(z.string().min(1).max(100))
+      .min(1, "must name at least one vendor")
+      .max(MAX_BULK_VENDORS, `must name at most ${MAX_BULK_VENDORS} vendors`)
+      .refine((ids) => new Set(ids).size === ids.length, "must not name a vendor twice"),
+    isActive: z.boolean(),
+    reason: decisionReasonSchema.optional(),
+  })
+  .superRefine(reasonToDisable);
+export type BulkVendorStatusRequest = z.input<typeof bulkVendorStatusRequestSchema>;
 
 export const bulkVendorStatusResponseSchema = z.object({
   /** Vendors whose status changed. */
@@ -183,8 +237,8 @@ export const vendorProductSchema = z.object({
   /** US dollars. */
   price: z.number(),
   inventory: z.number(),
-  /** 'hidden': taken down by an operator (docs/product.md §16). */
-  status: z.enum(["listed", "draft", "hidden"]),
+  /** 'hidden': taken down by an operator (docs/product.md §16); 'pending_review': waiting in review; 'rejected': refused in review. */
+  status: z.enum(["listed", "draft", "hidden", "pending_review", "rejected"]),
   sold: z.number(),
   /** US dollars. */
   revenue: z.number(),
@@ -290,12 +344,14 @@ export const setVendorStatusEndpoint = defineEndpoint({
   path: "/api/vendors/{id}/status",
   area: "vendors",
   access: { roles: ["admin", "support"] },
-  summary: "Enable or disable a vendor's store",
+  summary: "Enable or disable a vendor's store (a disable with the reason the artist is told)",
+  description:
+    "Disabling (suspending) requires `reason` (400 naming it otherwise): it is kept with the change in the artist's status history, sent in `artist.status_changed` and e-mailed to the artist. Enabling may carry one as a note. An artist whose application is not approved cannot be enabled (409): decide the application.",
   params: vendorIdParams,
   body: vendorStatusRequestSchema,
-  bodyExample: { isActive: false },
+  bodyExample: { isActive: false, reason: "Repeated complaints about orders not shipped" },
   success: { status: 200, description: "The vendor as the list shows it", schema: vendorListItemSchema },
-  errors: [400, 404, 415],
+  errors: [400, 404, 409, 415],
   invalidates: ["vendors", "featured-artist", "dashboard", "analytics"],
 });
 
@@ -322,10 +378,122 @@ export const bulkVendorStatusEndpoint = defineEndpoint({
   access: { roles: ["admin", "support"] },
   summary: `Enable or disable up to ${MAX_BULK_VENDORS} vendors at once, all or nothing`,
   description:
-    "An unknown id (404, naming it) changes nothing. Vendors already in the status asked for are left as they are; a disabled vendor's feature ends (docs/product.md §18.1); one audit row names them all, in the same transaction.",
+    "An unknown id (404, naming it) or an artist whose application is not approved (409, when enabling) changes nothing. Disabling names the reason each artist is told (400 naming `reason` without one). Vendors already in the status asked for are left as they are; a disabled vendor's feature ends (docs/product.md §18.1); one audit row names them all, in the same transaction.",
   body: bulkVendorStatusRequestSchema,
-  bodyExample: { ids: ["0193a0c4-8a5e-7c1e-9a51-2f4b6c8d9e01"], isActive: false },
+  bodyExample: { ids: ["0193a0c4-8a5e-7c1e-9a51-2f4b6c8d9e01"], isActive: false, reason: "Store closed for a season" },
   success: { status: 200, description: "How many changed", schema: bulkVendorStatusResponseSchema },
-  errors: [400, 404, 415],
+  errors: [400, 404, 409, 415],
   invalidates: ["vendors", "featured-artist", "dashboard", "analytics"],
+});
+
+// --- Applications (docs/product.md §20.2) ---------------------------------------------------------
+
+/** The most sample images one application carries. */
+export const MAX_APPLICATION_IMAGES = 6;
+export const MAX_APPLICATIONS_PAGE = 100;
+
+/** One application waiting in the queue, with everything the artist sent. */
+export const applicationItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  owner: z.string(),
+  email: z.string(),
+  slug: z.string(),
+  /** The storefront's id of the artist (null for one made in the panel). */
+  artistId: z.string().nullable(),
+  status: artistStatusSchema,
+  /** When the application arrived (or was sent again after changes were asked for). */
+  appliedAt: z.string(),
+  /** What the artist sent; null when the storefront sent no application with the artist. */
+  application: artistApplicationSchema.nullable(),
+});
+export type ApplicationItem = z.infer<typeof applicationItemSchema>;
+
+/** GET /api/admin/vendors/applications?limit&cursor: oldest first. */
+export const applicationsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_APPLICATIONS_PAGE).default(20),
+  cursor: z.string().min(1).max(300).optional(),
+});
+export type ApplicationsQuery = z.infer<typeof applicationsQuerySchema>;
+
+export const applicationsResponseSchema = z.object({
+  applications: z.array(applicationItemSchema),
+  /** Applications waiting (all pages). */
+  total: z.number(),
+  /** Pass as `cursor` for the next page; null on the last. */
+  nextCursor: z.string().nullable(),
+});
+export type ApplicationsResponse = z.infer<typeof applicationsResponseSchema>;
+
+export const APPLICATION_DECISIONS = ["approve", "reject", "request_changes"] as const;
+export type ApplicationDecision = (typeof APPLICATION_DECISIONS)[number];
+
+/** POST /api/admin/vendors/{id}/application: a reject names its reason, a request for changes its message. */
+export const applicationDecisionRequestSchema = z
+  .strictObject({
+    decision: z.enum(APPLICATION_DECISIONS, { error: `must be one of ${APPLICATION_DECISIONS.join(", ")}` }),
+    reason: decisionReasonSchema.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.decision === "reject" && !body.reason) ctx.addIssue({ code: "custom", path: ["reason"], message: "is required to reject an application (the artist is told it)" });
+    if (body.decision === "request_changes" && !body.reason) ctx.addIssue({ code: "custom", path: ["reason"], message: "is required to ask for changes (the message the artist is sent)" });
+  });
+export type ApplicationDecisionRequest = z.input<typeof applicationDecisionRequestSchema>;
+
+export const applicationDecisionResponseSchema = vendorListItemSchema.extend({ artistStatus: artistStatusSchema });
+export type ApplicationDecisionResponse = z.infer<typeof applicationDecisionResponseSchema>;
+
+/** POST /api/admin/vendors/applications/bulk-approve */
+export const bulkApproveApplicationsRequestSchema = z.strictObject({
+  ids: z
+    .array(z.string().min(1).max(100))
+    .min(1, "must name at least one application")
+    .max(MAX_BULK_VENDORS, `must name at most ${MAX_BULK_VENDORS} applications`)
+    .refine((ids) => new Set(ids).size === ids.length, "must not name an application twice"),
+  reason: decisionReasonSchema.optional(),
+});
+export type BulkApproveApplicationsRequest = z.input<typeof bulkApproveApplicationsRequestSchema>;
+
+export const bulkApproveApplicationsResponseSchema = z.object({ approved: z.number() });
+
+export const listApplicationsEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/vendors/applications",
+  area: "vendors",
+  access: "staff",
+  summary: "The artists' applications waiting for a decision, oldest first",
+  description: "Keyset pages of the (approval status, applied at) index, every page the same cost. `total` is the number waiting (a counter).",
+  query: applicationsQuerySchema,
+  success: { status: 200, description: "The page, the number waiting and the next cursor", schema: applicationsResponseSchema },
+  errors: [400],
+});
+
+export const decideApplicationEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/admin/vendors/{id}/application",
+  area: "vendors",
+  access: { roles: ["admin", "support"] },
+  summary: "Approve an artist's application, reject it with a reason, or ask for changes with a message",
+  description:
+    "Applies to a pending application (or one waiting for changes). Approving makes the artist active; rejecting and asking for changes keep it inactive. One audit row, one `artist.status_changed` with the reason and one e-mail to the artist, in one transaction. 409 for an artist already decided.",
+  params: vendorIdParams,
+  body: applicationDecisionRequestSchema,
+  bodyExample: { decision: "reject", reason: "The portfolio does not show enough original work yet" },
+  success: { status: 200, description: "The artist as the list shows it, with its new status", schema: applicationDecisionResponseSchema },
+  errors: [400, 404, 409, 415],
+  invalidates: ["vendors", "dashboard", "analytics"],
+});
+
+export const bulkApproveApplicationsEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/admin/vendors/applications/bulk-approve",
+  area: "vendors",
+  access: { roles: ["admin", "support"] },
+  summary: `Approve up to ${MAX_BULK_VENDORS} applications at once, all or nothing`,
+  description: "An unknown id (404) or an artist whose application is not waiting (409) approves none. One audit row names them all; each artist gets its event and its e-mail.",
+  body: bulkApproveApplicationsRequestSchema,
+  bodyExample: { ids: ["0193a0c4-8a5e-7c1e-9a51-2f4b6c8d9e01"] },
+  success: { status: 200, description: "How many were approved", schema: bulkApproveApplicationsResponseSchema },
+  errors: [400, 404, 409, 415],
+  invalidates: ["vendors", "dashboard", "analytics"],
 });

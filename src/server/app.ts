@@ -14,7 +14,7 @@ import { HttpError } from "./platform/http/http-error.ts";
 import type { UnofficialStatusCode } from "hono/utils/http-status";
 import { LedgerError } from "./domain/ledger/ledger-error.ts";
 import { randomUUID } from "node:crypto";
-import { secureServerResponse, securityHeaders } from "./platform/http/security-headers.ts";
+import { secureServerResponse, securityHeaders, storefrontOrigin } from "./platform/http/security-headers.ts";
 import { type TrustProxy, addressKey, resolveClientAddress } from "./platform/http/client-address.ts";
 import { logAccess } from "./platform/request/access-log.ts";
 import { logEvent } from "./platform/logging/logger.ts";
@@ -68,15 +68,20 @@ function clerkOrigin(config: AppDeps["config"]): string | undefined {
   return config.authProvider === "clerk" ? issuerFromPublishableKey(config.clerkPublishableKey) : undefined;
 }
 
+/** The outside origins the policy lets the browser reach: Clerk's Frontend API, and the storefront's images (security-headers.ts). */
+function headerOptions(config: AppDeps["config"]) {
+  return { clerkFrontendApiOrigin: clerkOrigin(config), storefrontImageOrigin: storefrontOrigin(config.storefrontUrl) };
+}
+
 /** The node:http response class the server runs with: it writes the security headers (security-headers.ts). */
 export function serverResponseClass(config: AppDeps["config"]): ReturnType<typeof secureServerResponse> {
-  return secureServerResponse({ clerkFrontendApiOrigin: clerkOrigin(config) });
+  return secureServerResponse(headerOptions(config));
 }
 
 /** Builds the whole HTTP app from injected dependencies: no globals, so tests get a fresh one each. */
 export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<AppEnv>> } = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ router: new MatchCacheRouter() });
-  app.use("*", securityHeaders({ clerkFrontendApiOrigin: clerkOrigin(deps.config) }));
+  app.use("*", securityHeaders(headerOptions(deps.config)));
   app.use("*", observeRequests(deps));
   guardApi(app, deps);
 

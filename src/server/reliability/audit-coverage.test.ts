@@ -4,6 +4,7 @@ import { inviteResponseSchema } from "../../contract/admin-users.ts";
 import type { PasskeyCreationOptions, PasskeyRequestOptions } from "../../contract/auth.ts";
 import { SoftwareAuthenticator } from "../testing/software-authenticator.ts";
 import { addPendingPayouts, markPayoutFailed, markPayoutProcessing, markPayoutUnknown } from "../domain/ledger/payouts.ts";
+import { createVendor } from "../domain/ledger/vendors.ts";
 import { type AppRoute, appRoutes } from "../testing/app-routes.ts";
 import { type FakeStripeServer, startFakeStripe } from "../testing/fake-stripe-server.ts";
 import { TEST_PASSWORD, type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
@@ -54,6 +55,14 @@ async function anInvitation(ctx: TestContext, admin: { token: string }) {
   const res = await ctx.request("/api/admin/users/invite", { method: "POST", token: admin.token, json: { email: unique("invitee"), role: "viewer" } });
   expect(res.status).toBe(201);
   return inviteResponseSchema.parse(await res.json()).invitation;
+}
+
+/** A new artist whose application waits for a decision (docs/product.md §20.2). */
+async function aPendingApplicant(ctx: TestContext): Promise<string> {
+  const slug = unique("applicant")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-");
+  return (await createVendor(ctx.database.db, { name: slug, ownerName: "Applicant", email: `${slug}@example.com`, slug, approvalStatus: "pending" }, ctx.clock)).id;
 }
 
 async function anActiveVendor(ctx: TestContext): Promise<string> {
@@ -211,13 +220,18 @@ const RECIPES: Record<string, Recipe> = {
     const response = user.authenticator.assert((await options.json()) as PasskeyRequestOptions);
     return { path: "/api/auth/sign-in/second-step/passkey", json: { challenge: secondStep.challenge, response }, token: null };
   },
-  "PATCH /api/vendors/:id/status": async (ctx) => ({ path: `/api/vendors/${await anActiveVendor(ctx)}/status`, json: { isActive: false } }),
+  "PATCH /api/vendors/:id/status": async (ctx) => ({ path: `/api/vendors/${await anActiveVendor(ctx)}/status`, json: { isActive: false, reason: "Orders not shipped" } }),
   // Two active vendors and one already disabled: one audit row for the whole request (issue 23).
   "POST /api/admin/vendors/bulk-status": async (ctx) => {
     const rows = await ctx.database.db.selectFrom("vendors").select("id").orderBy("id", "desc").limit(3).execute();
     expect(rows).toHaveLength(3);
-    return { path: "/api/admin/vendors/bulk-status", json: { ids: rows.map((r) => r.id), isActive: false } };
+    return { path: "/api/admin/vendors/bulk-status", json: { ids: rows.map((r) => r.id), isActive: false, reason: "Orders not shipped" } };
   },
+  "POST /api/admin/vendors/:id/application": async (ctx) => ({ path: `/api/admin/vendors/${await aPendingApplicant(ctx)}/application`, json: { decision: "reject", reason: "Coverage" } }),
+  "POST /api/admin/vendors/applications/bulk-approve": async (ctx) => ({
+    path: "/api/admin/vendors/applications/bulk-approve",
+    json: { ids: [await aPendingApplicant(ctx), await aPendingApplicant(ctx)] },
+  }),
   "DELETE /api/vendors/:id": async (ctx) => ({ path: `/api/vendors/${await anActiveVendor(ctx)}?action=delete`, json: { deleteFromClerk: false } }),
   "PUT /api/admin/settings": async () => ({ path: "/api/admin/settings", json: { announcement_message: `Coverage ${++sequence}` } }),
   // An export takes data out of the panel: who, which list, which filters, how many rows (issue 18, finding 9).

@@ -117,7 +117,7 @@ describe.each(testDatabaseKinds)("changes made through one replica, seen by the 
     expect(await answeredFromCache("read", activeOnB)).toBe(true);
     expect(await activeOnB()).toBe(active);
 
-    const res = await a.request(`/api/vendors/${vendor.id}/status`, { method: "PATCH", token: admin.token, json: { isActive: false } });
+    const res = await a.request(`/api/vendors/${vendor.id}/status`, { method: "PATCH", token: admin.token, json: { isActive: false, reason: "Orders not shipped" } });
     expect(res.status).toBe(200);
 
     expect(await eventually(async () => (await activeOnB()) === active - 1)).toBeLessThanOrEqual(SEEN_WITHIN_MS);
@@ -144,7 +144,7 @@ describe.each(testDatabaseKinds)("changes made through one replica, seen by the 
     // Each of them is answered from B's read cache once the set-up's writes have arrived.
     for (const read of Object.values(reads)) expect(await answeredFromCache("read", read)).toBe(true);
 
-    expect((await a.request(`/api/vendors/${vendor.id}/status`, { method: "PATCH", token: admin.token, json: { isActive: false } })).status).toBe(200);
+    expect((await a.request(`/api/vendors/${vendor.id}/status`, { method: "PATCH", token: admin.token, json: { isActive: false, reason: "Orders not shipped" } })).status).toBe(200);
     expect((await a.request("/api/admin/errors/err-kept-1/archive", { method: "POST", token: admin.token })).status).toBe(200);
     const newFee = fee === "12" ? "13" : "12";
     expect((await a.request("/api/admin/settings", { method: "PUT", token: admin.token, json: { platform_fee_percentage: newFee } })).status).toBe(200);

@@ -20,5 +20,5 @@ export const PAYOUT_STATUS_LABELS: Record<PayoutStatusName, string> = { pending:
 export const PAYOUT_BADGE: Record<PayoutStatusName, BadgeVariant> = { pending: "secondary", processing: "info", unknown: "warning", paid: "success", failed: "destructive", canceled: "warning" };
 
 /** A product in the catalogue (docs/product.md §16); `hidden`: taken down by an operator. */
-export const PRODUCT_STATUS_LABELS: Record<ProductStatus, string> = { active: "Active", draft: "Draft", hidden: "Hidden" };
-export const PRODUCT_BADGE: Record<ProductStatus, BadgeVariant> = { active: "success", draft: "secondary", hidden: "destructive" };
+export const PRODUCT_STATUS_LABELS: Record<ProductStatus, string> = { active: "Active", draft: "Draft", hidden: "Hidden", pending_review: "In review", rejected: "Rejected" };
+export const PRODUCT_BADGE: Record<ProductStatus, BadgeVariant> = { active: "success", draft: "secondary", hidden: "destructive", pending_review: "warning", rejected: "destructive" };

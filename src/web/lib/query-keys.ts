@@ -36,6 +36,8 @@ export const queryKeys = {
     announcementPicker: (search: string) => key("announcement-picker", search),
     /** Artists matching a search, for the Orders screen's artist filter. */
     orderArtists: (search: string) => key("order-artists", search),
+    /** The Applications queue's pages (docs/product.md §20.2). */
+    applications: (cursor: string | null) => key("applications", cursor),
   })),
   dashboard: area("dashboard", (key) => ({
     stats: () => key("stats"),

@@ -21,7 +21,7 @@ describe.each(testDatabaseKinds)("audit rows of admin actions (%s)", (kind) => {
     const res = await ctx.request(`/api/vendors/${vendor.id}/status`, {
       method: "PATCH",
       token: admin.token,
-      json: { isActive: false },
+      json: { isActive: false, reason: "Orders not shipped" },
       headers: { "x-request-id": "req-42", "user-agent": "audit-test" },
     });
     expect(res.status).toBe(200);
@@ -121,13 +121,13 @@ describe.each(testDatabaseKinds)("audit rows of admin actions (%s)", (kind) => {
     const activeLog = await logOf("vendor", active!.id);
     const enable = await act("PATCH", `/api/vendors/${active!.id}/status`, { isActive: true });
     expect(enable).toMatchObject({ status: 200, body: { id: active!.id, isActive: true }, audit: [] });
-    const disable = await act("PATCH", `/api/vendors/${inactive!.id}/status`, { isActive: false });
+    const disable = await act("PATCH", `/api/vendors/${inactive!.id}/status`, { isActive: false, reason: "Orders not shipped" });
     expect(disable).toMatchObject({ status: 200, audit: [] });
     const bulkNoOp = await act("POST", "/api/admin/vendors/bulk-status", { ids: [active!.id, other!.id], isActive: true });
     expect(bulkNoOp).toMatchObject({ status: 200, body: { changed: 0, unchanged: 2 }, audit: [] });
     expect(await logOf("vendor", active!.id)).toEqual(activeLog);
 
-    const mixed = await act("POST", "/api/admin/vendors/bulk-status", { ids: [inactive!.id, other!.id], isActive: false });
+    const mixed = await act("POST", "/api/admin/vendors/bulk-status", { ids: [inactive!.id, other!.id], isActive: false, reason: "Orders not shipped" });
     expect(mixed).toMatchObject({ status: 200, body: { changed: 1, unchanged: 1 } });
     expect(mixed.audit).toHaveLength(1);
     expect(mixed.audit[0]).toMatchObject({ action: "vendor.bulk_disable", target_id: "1 vendors", target_label: other!.name });

@@ -17,6 +17,12 @@ export const COUNTERS = {
   productsListed: "products_listed",
   /** Products with status 'hidden' (taken down by moderation; drafts are the rest). Migration 013. */
   productsHidden: "products_hidden",
+  /** Products with status 'pending_review' (waiting in the Review queue). Migration 030. */
+  productsPendingReview: "products_pending_review",
+  /** Products with status 'rejected' (refused in review). Migration 030. */
+  productsRejected: "products_rejected",
+  /** Vendors whose application waits for a decision (approval_status 'pending'). Migration 030. */
+  vendorsPending: "vendors_pending",
   /** Vendors whose listed products exceed the max_products_per_vendor setting. Migration 013. */
   vendorsOverProductLimit: "vendors_over_product_limit",
   /** Subscriptions with status 'active'. */

@@ -35,10 +35,12 @@ export function panelStatusOf(status: StorefrontProductStatus): "listed" | "draf
 }
 
 /** Counter deltas of one product entering (+1) or leaving (-1) a status. */
-function statusCounters(status: ProductStatus, sign: 1 | -1): Partial<Record<CounterName, number>> {
+export function statusCounters(status: ProductStatus, sign: 1 | -1): Partial<Record<CounterName, number>> {
   return {
     [COUNTERS.productsListed]: status === "listed" ? sign : 0,
     [COUNTERS.productsHidden]: status === "hidden" ? sign : 0,
+    [COUNTERS.productsPendingReview]: status === "pending_review" ? sign : 0,
+    [COUNTERS.productsRejected]: status === "rejected" ? sign : 0,
   };
 }
 

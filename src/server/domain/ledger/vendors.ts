@@ -1,6 +1,7 @@
 import type { Clock } from "../../platform/clock.ts";
 import { newId } from "../../platform/db/ids.ts";
-import type { Vendor } from "../../platform/db/schema.ts";
+import type { Vendor, VendorApprovalStatus, VendorStatusChangesTable } from "../../platform/db/schema.ts";
+import type { ArtistApplication, ArtistStatus } from "../../../contract/vendors.ts";
 import { COUNTERS, incrementCounters } from "./counters.ts";
 import { CHUNK_ROWS, type Executor, inTransaction } from "../../platform/db/executor.ts";
 import { dayOf, isoTime, LedgerError } from "./ledger-error.ts";
@@ -29,6 +30,17 @@ export interface CreateVendorInput {
   customHtml?: string | null;
   /** The storefront's id of the artist, for vendors that came from the storefront (migration 023). */
   externalId?: string | null;
+  /**
+   * Its admission (migration 030): approved by default; an artist not approved is never active.
+   * `application` is what it sent (stored as JSON), `appliedAt` when (defaults to joinedAt).
+   */
+  approvalStatus?: VendorApprovalStatus;
+  application?: ArtistApplication | null;
+  appliedAt?: Date | string;
+  /** Its listings skip review. */
+  trusted?: boolean;
+  /** Listings taken down for infringement (seeds only; the ledger counts them with each takedown). */
+  takedowns?: number;
   /** Its payout account (docs/product.md §15); by default not connected. */
   payoutAccount?: { stripeAccountId: string | null; status: "active" | "pending" | "restricted" | "not_connected" };
 }
@@ -36,6 +48,8 @@ export interface CreateVendorInput {
 /** Creates a vendor with its vendor_totals row, counts it, and adds it to its joined day's new_vendors. */
 export async function createVendor(db: Executor, input: CreateVendorInput, clock: Clock): Promise<Vendor> {
   const now = clock.now().toISOString();
+  const approvalStatus = input.approvalStatus ?? "approved";
+  const joinedAt = input.joinedAt === undefined ? now : isoTime(input.joinedAt);
   const vendor: Vendor = {
     id: input.id ?? newId(),
     name: input.name,
@@ -43,9 +57,9 @@ export async function createVendor(db: Executor, input: CreateVendorInput, clock
     email: input.email,
     slug: input.slug,
     owner_user_id: input.ownerUserId ?? null,
-    is_active: input.isActive === false ? 0 : 1,
+    is_active: input.isActive === false || approvalStatus !== "approved" ? 0 : 1,
     is_internal: input.isInternal ? 1 : 0,
-    joined_at: input.joinedAt === undefined ? now : isoTime(input.joinedAt),
+    joined_at: joinedAt,
     theme: input.theme ?? "default",
     primary_color: input.primaryColor ?? "#111827",
     secondary_color: input.secondaryColor ?? "#6b7280",
@@ -54,6 +68,12 @@ export async function createVendor(db: Executor, input: CreateVendorInput, clock
     custom_html: input.customHtml ?? null,
     updated_at: now,
     external_id: input.externalId ?? null,
+    approval_status: approvalStatus,
+    application: input.application ? JSON.stringify(input.application) : null,
+    applied_at: input.application || approvalStatus !== "approved" ? (input.appliedAt === undefined ? joinedAt : isoTime(input.appliedAt)) : null,
+    status_reason: null,
+    trusted: input.trusted ? 1 : 0,
+    takedowns: input.takedowns ?? 0,
   };
   return inTransaction(db, async (trx) => {
     await trx.insertInto("vendors").values(vendor).execute();
@@ -63,6 +83,7 @@ export async function createVendor(db: Executor, input: CreateVendorInput, clock
       [COUNTERS.vendorsTotal]: 1,
       [COUNTERS.vendorsActive]: vendor.is_active,
       [COUNTERS.vendorsInternal]: vendor.is_internal,
+      [COUNTERS.vendorsPending]: approvalStatus === "pending" ? 1 : 0,
     });
     await addToDailyPlatformTotals(trx, dayOf(vendor.joined_at), { newVendors: 1 });
     return vendor;
@@ -76,26 +97,82 @@ export interface VendorStatusChange {
   changed: boolean;
 }
 
+/** Who decided a change of an artist's status, and why (the reason the artist is shown; null where none is asked for). */
+export interface StatusDecision {
+  reason: string | null;
+  actor: { id: string | null; email: string };
+}
+
+/** An artist's status as the history and the storefront name it: its admission first, then whether it is active. */
+export function artistStatusOf(v: Pick<Vendor, "is_active" | "approval_status">): ArtistStatus {
+  if (v.approval_status !== "approved") return v.approval_status;
+  return v.is_active === 1 ? "active" : "inactive";
+}
+
+/** Writes one row of an artist's status history (vendor_status_changes), in the caller's transaction. */
+export async function recordVendorStatusChange(
+  db: Executor,
+  vendorId: string,
+  change: { action: VendorStatusChangesTable["action"]; from: ArtistStatus; to: ArtistStatus; reason: string | null; actor: StatusDecision["actor"]; at: string },
+): Promise<void> {
+  await db
+    .insertInto("vendor_status_changes")
+    .values({
+      id: newId(),
+      vendor_id: vendorId,
+      action: change.action,
+      from_status: change.from,
+      to_status: change.to,
+      reason: change.reason,
+      actor_id: change.actor.id,
+      actor_email: change.actor.email,
+      created_at: change.at,
+    })
+    .execute();
+}
+
 /**
  * Enables or disables a vendor; null when no such vendor exists. Conditional on the status read (as
  * products and payouts are): of two changes racing on PostgreSQL, only the one whose update finds
  * the status it read moves the counter; the other finds the vendor already in the status asked for
- * and reports no change.
+ * and reports no change. With a decision, a change keeps its reason on the vendor (the artist's
+ * page shows it) and a row of the status history. An artist whose application is not approved
+ * cannot be enabled (invalid_state): its application is decided first.
  */
-export async function setVendorActive(db: Executor, vendorId: string, isActive: boolean, clock: Clock): Promise<VendorStatusChange | null> {
+export async function setVendorActive(db: Executor, vendorId: string, isActive: boolean, clock: Clock, decision?: StatusDecision): Promise<VendorStatusChange | null> {
   return inTransaction(db, async (trx) => {
     const current = await trx.selectFrom("vendors").selectAll().where("id", "=", vendorId).executeTakeFirst();
     if (!current) return null;
     const next = isActive ? 1 : 0;
     if (current.is_active === next) return { before: current, after: current, changed: false };
+    if (isActive && current.approval_status !== "approved") {
+      throw new LedgerError("invalid_state", `${current.name} has not been admitted (its application is ${current.approval_status.replace("_", " ")}): decide the application instead`);
+    }
     const updatedAt = clock.now().toISOString();
-    const updated = await trx.updateTable("vendors").set({ is_active: next, updated_at: updatedAt }).where("id", "=", vendorId).where("is_active", "=", current.is_active).executeTakeFirst();
+    const statusReason = decision ? decision.reason : current.status_reason;
+    const updated = await trx
+      .updateTable("vendors")
+      .set({ is_active: next, updated_at: updatedAt, status_reason: statusReason })
+      .where("id", "=", vendorId)
+      .where("is_active", "=", current.is_active)
+      .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) {
       const now = await trx.selectFrom("vendors").selectAll().where("id", "=", vendorId).executeTakeFirst();
       return now ? { before: now, after: now, changed: false } : null;
     }
     await incrementCounters(trx, { [COUNTERS.vendorsActive]: next - current.is_active });
-    return { before: current, after: { ...current, is_active: next, updated_at: updatedAt }, changed: true };
+    const after: Vendor = { ...current, is_active: next, updated_at: updatedAt, status_reason: statusReason };
+    if (decision) {
+      await recordVendorStatusChange(trx, vendorId, {
+        action: isActive ? "enable" : "disable",
+        from: artistStatusOf(current),
+        to: artistStatusOf(after),
+        reason: decision.reason,
+        actor: decision.actor,
+        at: updatedAt,
+      });
+    }
+    return { before: current, after, changed: true };
   });
 }
 
@@ -178,6 +255,8 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
         [COUNTERS.productsTotal]: -rows.length,
         [COUNTERS.productsListed]: -rows.filter((p) => p.status === "listed").length,
         [COUNTERS.productsHidden]: -rows.filter((p) => p.status === "hidden").length,
+        [COUNTERS.productsPendingReview]: -rows.filter((p) => p.status === "pending_review").length,
+        [COUNTERS.productsRejected]: -rows.filter((p) => p.status === "rejected").length,
       });
       result.products += rows.length;
     }
@@ -207,11 +286,13 @@ export async function deleteVendorCascade(db: Executor, vendorId: string): Promi
     const totals = await trx.selectFrom("vendor_totals").select("listed_products").where("vendor_id", "=", vendorId).executeTakeFirst();
     if (totals && Number(totals.listed_products) > (await readProductLimit(trx))) await incrementCounters(trx, { [COUNTERS.vendorsOverProductLimit]: -1 });
     await trx.deleteFrom("vendor_totals").where("vendor_id", "=", vendorId).execute();
+    await trx.deleteFrom("vendor_status_changes").where("vendor_id", "=", vendorId).execute();
     await trx.deleteFrom("vendors").where("id", "=", vendorId).execute();
     await incrementCounters(trx, {
       [COUNTERS.vendorsTotal]: -1,
       [COUNTERS.vendorsActive]: -vendor.is_active,
       [COUNTERS.vendorsInternal]: -vendor.is_internal,
+      [COUNTERS.vendorsPending]: vendor.approval_status === "pending" ? -1 : 0,
     });
     await addToDailyPlatformTotals(trx, dayOf(vendor.joined_at), { newVendors: -1 });
     return result;

@@ -48,17 +48,20 @@ describe.each(testDatabaseKinds)("events out, one per decision, in its transacti
     const a = await vendor("ada");
     await ctx.database.db.updateTable("vendors").set({ external_id: "art_ada" }).where("id", "=", a.id).execute();
     const b = await vendor("bea");
-    expect((await call(`/api/vendors/${a.id}/status`, "PATCH", { isActive: false })).status).toBe(200);
-    expect(await newEvents()).toEqual([{ id: expect.any(String), type: "artist.status_changed", createdAt: NOW, data: { vendorId: a.id, artistId: "art_ada", status: "inactive", reason: null } }]);
+    expect((await call(`/api/vendors/${a.id}/status`, "PATCH", { isActive: false, reason: "Orders not shipped" })).status).toBe(200);
+    expect(await newEvents()).toEqual([
+      { id: expect.any(String), type: "artist.status_changed", createdAt: NOW, data: { vendorId: a.id, artistId: "art_ada", status: "inactive", reason: "Orders not shipped" } },
+    ]);
     // Asking for the status it has already: no decision, no event.
-    expect((await call(`/api/vendors/${a.id}/status`, "PATCH", { isActive: false })).status).toBe(200);
+    expect((await call(`/api/vendors/${a.id}/status`, "PATCH", { isActive: false, reason: "Orders not shipped" })).status).toBe(200);
     expect(await newEvents()).toEqual([]);
-    expect((await call("/api/admin/vendors/bulk-status", "POST", { ids: [a.id, b.id], isActive: false })).status).toBe(200);
-    expect((await newEvents()).map((e) => [e.type, e.data.vendorId, e.data.status])).toEqual([["artist.status_changed", b.id, "inactive"]]);
+    expect((await call("/api/admin/vendors/bulk-status", "POST", { ids: [a.id, b.id], isActive: false, reason: "Orders not shipped" })).status).toBe(200);
+    expect((await newEvents()).map((e) => [e.type, e.data.vendorId, e.data.status, e.data.reason])).toEqual([["artist.status_changed", b.id, "inactive", "Orders not shipped"]]);
+    // An enable needs no reason: the event says so with null.
     expect((await call("/api/admin/vendors/bulk-status", "POST", { ids: [a.id, b.id], isActive: true })).status).toBe(200);
-    expect((await newEvents()).map((e) => [e.data.vendorId, e.data.status])).toEqual([
-      [a.id, "active"],
-      [b.id, "active"],
+    expect((await newEvents()).map((e) => [e.data.vendorId, e.data.status, e.data.reason])).toEqual([
+      [a.id, "active", null],
+      [b.id, "active", null],
     ]);
     expect((await call(`/api/vendors/${b.id}?action=delete`, "DELETE", { deleteFromClerk: false })).status).toBe(200);
     expect(await newEvents()).toEqual([expect.objectContaining({ type: "artist.deleted", data: { vendorId: b.id, artistId: null } })]);
@@ -70,7 +73,7 @@ describe.each(testDatabaseKinds)("events out, one per decision, in its transacti
 
   it("a decision that fails records nothing: an unknown id in a bulk change, a refused feature, a rolled-back transaction", async () => {
     const a = await vendor("cy");
-    expect((await call("/api/admin/vendors/bulk-status", "POST", { ids: [a.id, "no-such-vendor"], isActive: false })).status).toBe(404);
+    expect((await call("/api/admin/vendors/bulk-status", "POST", { ids: [a.id, "no-such-vendor"], isActive: false, reason: "Orders not shipped" })).status).toBe(404);
     await ctx.database.db.updateTable("vendors").set({ is_active: 0 }).where("id", "=", a.id).execute();
     expect((await call("/api/admin/featured-artist", "POST", { vendorId: a.id, duration: 7 })).status).toBe(422);
     await expect(
@@ -117,7 +120,7 @@ describe.each(testDatabaseKinds)("events out, one per decision, in its transacti
     await call("/api/admin/featured-artist", "POST", { vendorId: c.id, duration: 3, startAfterCurrent: true });
     expect(await newEvents()).toEqual([]);
     // Disabling the current artist ends its feature: the next one starts now.
-    await call(`/api/vendors/${a.id}/status`, "PATCH", { isActive: false });
+    await call(`/api/vendors/${a.id}/status`, "PATCH", { isActive: false, reason: "Orders not shipped" });
     const events = await newEvents();
     expect(events.map((e) => e.type)).toEqual(["artist.status_changed", "featured_artist.changed"]);
     expect(events[1]!.data).toEqual({ current: { vendorId: b.id, artistId: null, startsAt: NOW, endsAt: "2026-11-25T12:00:00.000Z" }, next: expect.objectContaining({ vendorId: c.id }) });

@@ -45,8 +45,31 @@ export const SETTINGS_CATALOG = {
     defaultValue: "",
   },
   require_two_step_sign_in: {
-    description: "When enabled, every staff member without a second factor must set up two-step sign-in at their next sign-in, and nobody can turn theirs off",
+    description: "When enabled, every staff member without a second factor must set up two-step sign-in at their next sign-in, and nobody can remove their last second factor",
     defaultValue: "false",
+  },
+  artist_approval: {
+    description: "When on, an artist who signs up on the storefront waits in the Applications queue until approved; when off, a new artist is active at once",
+    defaultValue: "off",
+  },
+  artist_reason_templates: {
+    description: "Reasons offered when suspending an artist or deciding an application, one per line (the operator may edit the text before sending)",
+    defaultValue: [
+      "Repeated complaints from buyers about orders not shipped",
+      "Payment details could not be verified",
+      "The work shown is not the artist's own",
+      "The portfolio does not show enough original work yet",
+      "Please add a portfolio link that shows your recent work",
+    ].join("\n"),
+  },
+  listing_reason_templates: {
+    description: "Reasons offered when hiding or rejecting a listing, one per line (the operator may edit the text before sending)",
+    defaultValue: [
+      "Infringement: the work is not the artist's own",
+      "Images are missing or of too low quality",
+      "The listing breaks the marketplace's rules",
+      "Price or description is misleading",
+    ].join("\n"),
   },
 } as const satisfies Record<string, { description: string; defaultValue: string }>;
 

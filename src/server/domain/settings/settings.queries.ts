@@ -148,3 +148,9 @@ export async function feeRateBasisPointsAt(db: Executor, at: string): Promise<nu
   if (later === undefined) return currentFeeRateBasisPoints(db);
   return (later.old_value === null ? null : percentageToBasisPoints(later.old_value)) ?? DEFAULT_FEE_RATE_BASIS_POINTS;
 }
+
+/** One setting's stored value, or its default when the row is missing (a primary-key read). */
+export async function readSettingValue(db: Executor, key: SettingKey): Promise<string> {
+  const row = await db.selectFrom("platform_settings").select("value").where("key", "=", key).executeTakeFirst();
+  return row?.value ?? SETTINGS_CATALOG[key].defaultValue;
+}

@@ -3,6 +3,7 @@ import { selectLiveSlots, splitLive } from "../../domain/featured-artist/feature
 import { centsToDollars } from "../../domain/money.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import {
+  applicationsWaiting,
   errorsInHours,
   failedAnnouncementDeliveries,
   invitationsExpiring,
@@ -136,6 +137,25 @@ const overProductLimit: AttentionProvider = async (db) => {
   return item({ key: "vendors_over_product_limit", label: "Artists over the product limit", count, severity: "warning", href: "/products?overLimit=true" });
 };
 
+/** How long the oldest entry of a queue has waited: 'the oldest for 3 days' (hours under a day). */
+export function oldestWaiting(oldest: string | null, now: Date): string | null {
+  if (oldest === null) return null;
+  const ms = Math.max(0, now.getTime() - Date.parse(oldest));
+  if (ms < DAY_MS) {
+    const hours = Math.floor(ms / HOUR_MS);
+    return `The oldest has waited ${hours} ${plural(hours, "hour", "hours")}`;
+  }
+  const days = Math.floor(ms / DAY_MS);
+  return `The oldest has waited ${days} ${plural(days, "day", "days")}`;
+}
+
+/** Artists' applications waiting for a decision (docs/product.md §20.2), with how long the oldest has waited. */
+const applications: AttentionProvider = async (db, now) => {
+  const { count, oldest } = await applicationsWaiting(db);
+  if (count <= 0) return null;
+  return item({ key: "applications_waiting", label: "Artist applications waiting for a decision", count, detail: oldestWaiting(oldest, now), severity: "warning", href: "/vendors?tab=applications" });
+};
+
 const invitations: AttentionProvider = async (db, now) => {
   const count = await invitationsExpiring(db, now.toISOString(), new Date(now.getTime() + 2 * DAY_MS).toISOString(), ATTENTION_COUNT_CAP);
   if (count === 0) return null;
@@ -188,6 +208,7 @@ export const ATTENTION_PROVIDERS: readonly AttentionProvider[] = [
   announcementFailures,
   errors,
   overProductLimit,
+  applications,
   invitations,
   featuredSlot,
   deletedOwnerAccounts,

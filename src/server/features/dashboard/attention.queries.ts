@@ -159,3 +159,16 @@ export async function openDisputes(db: Executor, cap: number): Promise<{ count: 
   const line = await db.selectFrom("dispute_lines").select("order_id").where("dispute_id", "=", first.id).orderBy("order_id").limit(1).executeTakeFirst();
   return { count, first: { id: first.id, dueBy: first.evidence_due_by, orderId: line?.order_id ?? null } };
 }
+
+/**
+ * A review queue's size and its oldest entry (docs/product.md §20): the count from its counter, the
+ * oldest the first entry of the queue's index — applications by (approval_status, applied_at, id),
+ * listings under review by (status, created_at, id).
+ */
+export async function applicationsWaiting(db: Executor): Promise<{ count: number; oldest: string | null }> {
+  const [counter, oldest] = await Promise.all([
+    db.selectFrom("counters").select("value").where("name", "=", COUNTERS.vendorsPending).executeTakeFirst(),
+    db.selectFrom("vendors").select("applied_at").where("approval_status", "=", "pending").orderBy("applied_at").orderBy("id").limit(1).executeTakeFirst(),
+  ]);
+  return { count: Number(counter?.value ?? 0), oldest: oldest?.applied_at ?? null };
+}

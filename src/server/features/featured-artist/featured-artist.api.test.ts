@@ -146,7 +146,7 @@ describe.each(testDatabaseKinds)("featured artist (%s)", (kind) => {
     await featureOk({ vendorId: v.ada, duration: 1, startAfterCurrent: true });
     await featureOk({ vendorId: v.cy, duration: 4, startAfterCurrent: true });
     await travel(at(1));
-    const res = await ctx.request(`/api/vendors/${v.ada}/status`, { method: "PATCH", token: admin.token, json: { isActive: false } });
+    const res = await ctx.request(`/api/vendors/${v.ada}/status`, { method: "PATCH", token: admin.token, json: { isActive: false, reason: "Orders not shipped" } });
     expect(res.status).toBe(200);
     const body = await get();
     expect(body.current).toMatchObject({ vendorId: v.bo, startsAt: at(1), endsAt: at(3) });

@@ -235,7 +235,7 @@ export interface EligibleAccount {
 }
 
 /**
- * The next vendors (by id, after `afterVendorId`) a run pays: active account, balance ≥ the
+ * The next vendors (by id, after `afterVendorId`) a run pays: admitted artist, active account, balance ≥ the
  * minimum, and no payout to them being sent or of unknown outcome (paying them now could pay the
  * same money twice if that transfer exists).
  */
@@ -248,12 +248,13 @@ export async function nextEligibleAccounts(
   let query = db
     .selectFrom("payout_accounts")
     .innerJoin("vendors", "vendors.id", "payout_accounts.vendor_id")
-    .select(["payout_accounts.vendor_id", "vendors.name", "payout_accounts.stripe_account_id", "payout_accounts.balance_cents", "payout_accounts.status"]);
+    .select(["payout_accounts.vendor_id", "vendors.name", "vendors.approval_status", "payout_accounts.stripe_account_id", "payout_accounts.balance_cents", "payout_accounts.status"]);
   if (afterVendorId) query = query.where("payout_accounts.vendor_id", ">", afterVendorId);
   // Walk by vendor id (the primary key): a vendor is planned at most once whatever its balance does meanwhile.
   const rows = await query.orderBy("payout_accounts.vendor_id").limit(limit).execute();
   const floor = Math.max(1, minimumCents);
-  const candidates = rows.filter((r) => r.status === "active" && r.stripe_account_id !== null && Number(r.balance_cents) >= floor);
+  // An artist not admitted (its application pending, changes asked for, or rejected) is never paid.
+  const candidates = rows.filter((r) => r.status === "active" && r.approval_status === "approved" && r.stripe_account_id !== null && Number(r.balance_cents) >= floor);
   const held = new Set(
     candidates.length === 0
       ? []

@@ -393,7 +393,7 @@ describe.each(testDatabaseKinds)("Stripe's and Clerk's webhooks (%s)", (kind) =>
       const attention = await get("/api/admin/dashboard/attention", attentionResponseSchema);
       expect(attention.items.find((i) => i.key === "owner_accounts_deleted")).toMatchObject({ count: 1, href: `/vendors/${vendorId}`, severity: "warning" });
       // Disabling the artist settles it.
-      expect((await ctx.request(`/api/vendors/${vendorId}/status`, { method: "PATCH", token: admin.token, json: { isActive: false } })).status).toBe(200);
+      expect((await ctx.request(`/api/vendors/${vendorId}/status`, { method: "PATCH", token: admin.token, json: { isActive: false, reason: "Orders not shipped" } })).status).toBe(200);
       expect((await get("/api/admin/dashboard/attention", attentionResponseSchema)).items.find((i) => i.key === "owner_accounts_deleted")).toBeUndefined();
 
       // An update made before the deletion, delivered after it, changes nothing.

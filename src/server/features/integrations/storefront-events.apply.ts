@@ -1,4 +1,5 @@
 import type {
+  ArtistApplicationData,
   ArtistData,
   EventRejectionCode,
   OrderPaidData,
@@ -16,7 +17,10 @@ import { createProduct, deleteProduct, panelStatusOf, updateProductDetails } fro
 import { cancelSubscription, extendSubscriptionPeriod, startSubscription } from "../../domain/ledger/subscriptions.ts";
 import { createVendor, deleteVendorCascade, updateVendorProfile } from "../../domain/ledger/vendors.ts";
 import { setDayVisits } from "../../domain/ledger/visits.ts";
-import { feeRateBasisPointsAt } from "../../domain/settings/settings.queries.ts";
+import { feeRateBasisPointsAt, readSettingValue } from "../../domain/settings/settings.queries.ts";
+import { updateApplication } from "../../domain/ledger/applications.ts";
+import { recordEventOut } from "../../domain/outbox/events-out.ts";
+import type { ArtistApplication } from "../../../contract/vendors.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import { ErrorRecorder } from "../../platform/error-recorder/error-recorder.ts";
@@ -56,6 +60,8 @@ export interface EventContext {
   occurredAt: string;
   /** Who sent it, for the error log's flood budget of error.reported. */
   source: string;
+  /** The storefront's origin (STOREFRONT_URL): the one host an application's images may come from. */
+  storefrontOrigin: string;
 }
 
 const DAY_MS = 86_400_000;
@@ -82,11 +88,26 @@ async function requireVendorId(c: EventContext, artistId: string, field: string)
   });
 }
 
+/**
+ * The application as the panel keeps it, once every sample image is on the storefront's host: the
+ * Applications tab shows them, and the panel's content policy allows no other image host.
+ */
+function storedApplication(c: EventContext, application: ArtistApplicationData): ArtistApplication {
+  const fields: Record<string, string> = {};
+  application.sampleImageUrls.forEach((url, i) => {
+    if (new URL(url).origin !== c.storefrontOrigin) fields[`data.application.sampleImageUrls.${i}`] = `must be on the storefront's host (${c.storefrontOrigin})`;
+  });
+  const [first] = Object.entries(fields);
+  if (first) throw new EventRejection("invalid_input", `${first[0]}: ${first[1]}`, fields);
+  return { portfolioUrl: application.portfolioUrl, statement: application.statement, sampleImageUrls: application.sampleImageUrls, referral: application.referral ?? null };
+}
+
 async function upsertArtist(c: EventContext, data: ArtistData): Promise<AppliedOutcome> {
   const thing = `artist:${data.artistId}`;
   const version = await checkVersion(c, thing);
   if (version === "stale") return "stale";
   if (version === "deleted") throw new EventRejection("unknown_artist", `Artist ${data.artistId} was deleted`, { "data.artistId": "was deleted" });
+  const application = data.application ? storedApplication(c, data.application) : undefined;
   const existing = await findVendorByExternalId(c.trx, data.artistId);
   const slugOwner = await findSlugOwner(c.trx, data.slug);
   if (slugOwner && slugOwner.id !== existing?.id) throw new EventRejection("invalid_input", `data.slug: ${data.slug} is another store's address`, { "data.slug": "is another store's address" });
@@ -106,20 +127,30 @@ async function upsertArtist(c: EventContext, data: ArtistData): Promise<AppliedO
     ...(look.customHtml !== undefined ? { customHtml: look.customHtml } : {}),
   };
   if (!existing) {
-    // A new artist is active: the panel alone decides to disable or suspend (the storefront never does).
-    await createVendor(
+    // A new artist is active, or with 'Artist approval' on waits in the Applications queue: the
+    // panel alone decides its status (the storefront never does), and tells the storefront so.
+    const pending = (await readSettingValue(c.trx, "artist_approval")) === "on";
+    const vendor = await createVendor(
       c.trx,
       {
         ...profile,
         externalId: data.artistId,
         joinedAt: data.joinedAt ?? c.occurredAt,
+        approvalStatus: pending ? "pending" : "approved",
+        application: application ?? null,
+        appliedAt: c.occurredAt,
         ...(data.stripeAccountId ? { payoutAccount: { stripeAccountId: data.stripeAccountId, status: "pending" as const } } : {}),
       },
       c.clock,
     );
+    if (pending) await recordEventOut(c.trx, "artist.status_changed", { vendorId: vendor.id, artistId: data.artistId, status: "pending", reason: null }, c.clock.now().toISOString());
   } else {
     // joinedAt is read when the artist is made: the day it joined is where the dashboard counts it.
     await updateVendorProfile(c.trx, existing.id, profile, c.clock);
+    // An application sent again after changes were asked for waits in the queue again.
+    if (application && (await updateApplication(c.trx, existing.id, application, c.occurredAt))) {
+      await recordEventOut(c.trx, "artist.status_changed", { vendorId: existing.id, artistId: data.artistId, status: "pending", reason: null }, c.clock.now().toISOString());
+    }
     if (data.stripeAccountId !== undefined && (await readPayoutAccountId(c.trx, existing.id)) !== data.stripeAccountId) {
       // A new connected account is checked with Stripe before it is paid (Financials' refresh).
       await setPayoutAccount(c.trx, existing.id, { stripeAccountId: data.stripeAccountId, status: "pending", chargesEnabled: false, payoutsEnabled: false, requirements: null, checkedAt: null });

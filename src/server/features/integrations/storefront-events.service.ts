@@ -15,6 +15,7 @@ import { zodErrorFields } from "../../platform/http/validate.ts";
 import type { ApiKeyPrincipal } from "../../platform/identity/api-keys.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import { type AppliedOutcome, EventRejection, applyEvent } from "./storefront-events.apply.ts";
+import { storefrontOrigin } from "../../platform/http/security-headers.ts";
 import { findStorefrontEvent, insertStorefrontEvent } from "./integrations.queries.ts";
 
 type EnvelopeEvent = IngestEventsRequest["events"][number];
@@ -81,7 +82,11 @@ function validate(event: EnvelopeEvent): ValidEvent | EventResult["error"] {
  * recorded, the second neither, and a re-sent batch applies only what is missing.
  */
 export class StorefrontEventsService {
-  constructor(private readonly deps: Pick<AppDeps, "database" | "clock">) {}
+  private readonly storefrontOrigin: string;
+
+  constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "config">) {
+    this.storefrontOrigin = storefrontOrigin(deps.config.storefrontUrl);
+  }
 
   /**
    * Each event waits for its turn of the event loop, shared by every batch this process is applying:
@@ -126,7 +131,11 @@ export class StorefrontEventsService {
         return { id: event.id, status: before.status === "stale" ? "stale" : "duplicate" };
       }
       if (!valid || !("type" in valid)) throw new EventRejection(valid?.code ?? "invalid_input", valid?.message ?? "invalid event", valid?.fields);
-      const outcome: AppliedOutcome = await applyEvent({ trx, clock, occurredAt: valid.occurredAt, source: `apikey:${apiKey?.id ?? "none"}` }, valid.type, valid.data);
+      const outcome: AppliedOutcome = await applyEvent(
+        { trx, clock, occurredAt: valid.occurredAt, source: `apikey:${apiKey?.id ?? "none"}`, storefrontOrigin: this.storefrontOrigin },
+        valid.type,
+        valid.data,
+      );
       if (outcome !== "duplicate") {
         await insertStorefrontEvent(trx, { id: event.id, type: valid.type, body_hash: hash, status: outcome, api_key_id: apiKey?.id ?? null, received_at: clock.now().toISOString() });
       }

@@ -25,7 +25,7 @@ describe.each(testDatabaseKinds)("webhook delivery (%s)", (kind) => {
   const vendor = (slug: string) =>
     createVendor(ctx.database.db, { name: `Artist ${slug}`, ownerName: "Owner", email: `${slug}@example.com`, slug, isInternal: false, isActive: true, joinedAt: NOW }, ctx.clock);
   const disable = async (vendorId: string) => {
-    const res = await ctx.request(`/api/vendors/${vendorId}/status`, { method: "PATCH", token: admin.token, json: { isActive: false } });
+    const res = await ctx.request(`/api/vendors/${vendorId}/status`, { method: "PATCH", token: admin.token, json: { isActive: false, reason: "Orders not shipped" } });
     expect(res.status).toBe(200);
   };
   const deliveries = async (endpointId: string) => {
@@ -61,7 +61,12 @@ describe.each(testDatabaseKinds)("webhook delivery (%s)", (kind) => {
 
     expect(receiver.received).toHaveLength(1);
     const got = receiver.received[0]!;
-    expect(got.verified).toEqual({ id: got.headers["webhook-id"], type: "artist.status_changed", createdAt: NOW, data: { vendorId: v.id, artistId: null, status: "inactive", reason: null } });
+    expect(got.verified).toEqual({
+      id: got.headers["webhook-id"],
+      type: "artist.status_changed",
+      createdAt: NOW,
+      data: { vendorId: v.id, artistId: null, status: "inactive", reason: "Orders not shipped" },
+    });
     expect(got.headers["content-type"]).toBe("application/json");
     expect(got.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
     const [delivery] = await deliveries(endpoint.id);
@@ -177,7 +182,8 @@ describe.each(testDatabaseKinds)("webhook delivery (%s)", (kind) => {
     expect(d).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: 410, nextAttemptAt: null });
     const list = (await (await ctx.request("/api/admin/integrations/webhooks", { token: admin.token })).json()) as { items: Array<{ enabled: boolean; disabledReason: string }> };
     expect(list.items[0]).toMatchObject({ enabled: false, disabledReason: "gone" });
-    const mails = await ctx.database.db.selectFrom("mail_outbox").select(["to_address", "subject", "text_body"]).execute();
+    // The admins' mails about the endpoint (the artist's own mail about its suspension aside).
+    const mails = await ctx.database.db.selectFrom("mail_outbox").select(["to_address", "subject", "text_body"]).where("reference", "like", "webhook-endpoint:%").execute();
     expect(mails.map((m) => m.to_address).sort()).toEqual(["boss@hki.global", "root-admin@hki.global"]);
     expect(mails[0]!.text_body).toContain(receiver.url);
     expect((await readAttention(ctx.database.db, ctx.clock.now())).find((i) => i.key === "webhook_endpoints_disabled")).toMatchObject({ count: 1, href: "/integrations" });

@@ -24,7 +24,7 @@ import { encodeProductCursor, type ProductCursor } from "./products-cursor.ts";
  */
 
 type DbStatus = Product["status"];
-const STATUSES: readonly DbStatus[] = ["listed", "draft", "hidden"];
+const STATUSES: readonly DbStatus[] = ["listed", "draft", "hidden", "pending_review", "rejected"];
 
 export const toDbStatus = (s: ProductStatus): DbStatus => (s === "active" ? "listed" : s);
 export const toApiStatus = (s: DbStatus): ProductStatus => (s === "listed" ? "active" : s);
@@ -321,7 +321,9 @@ async function totalOf(db: Executor, filters: ProductsFilters, nameFilter: RawBu
   const byStatus: Record<ProductStatus, number> = {
     active: c[COUNTERS.productsListed],
     hidden: c[COUNTERS.productsHidden],
-    draft: total - c[COUNTERS.productsListed] - c[COUNTERS.productsHidden],
+    pending_review: c[COUNTERS.productsPendingReview],
+    rejected: c[COUNTERS.productsRejected],
+    draft: total - c[COUNTERS.productsListed] - c[COUNTERS.productsHidden] - c[COUNTERS.productsPendingReview] - c[COUNTERS.productsRejected],
   };
   return { total: filters.status ? byStatus[filters.status] : total, totalCapped: false };
 }
@@ -435,6 +437,7 @@ export async function readModerationHistory(db: Executor, productId: string, lim
   return rows.map((r) => ({
     id: r.id,
     action: r.action,
+    infringement: r.infringement === 1,
     fromStatus: toApiStatus(r.from_status),
     toStatus: toApiStatus(r.to_status),
     reason: r.reason,
@@ -465,4 +468,20 @@ export async function readVendorsOverLimit(db: Executor, limit: number, max: num
     .limit(max)
     .execute();
   return rows.map((r) => ({ id: r.id, name: r.name, listedProducts: Number(r.listed_products) }));
+}
+
+/** Who to e-mail about these vendors' listings (primary-key reads, in chunks of 500). */
+export async function findVendorContacts(db: Executor, vendorIds: readonly string[]): Promise<Array<{ id: string; owner_name: string; email: string }>> {
+  const out: Array<{ id: string; owner_name: string; email: string }> = [];
+  for (let i = 0; i < vendorIds.length; i += 500) {
+    out.push(
+      ...(await db
+        .selectFrom("vendors")
+        .select(["id", "owner_name", "email"])
+        .where("id", "in", vendorIds.slice(i, i + 500))
+        .orderBy("id")
+        .execute()),
+    );
+  }
+  return out;
 }

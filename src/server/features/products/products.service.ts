@@ -13,6 +13,9 @@ import { COUNTERS, readCounters } from "../../domain/ledger/counters.ts";
 import { readProductLimit } from "../../domain/ledger/product-limit.ts";
 import { type ModerationResult, moderateProducts } from "../../domain/ledger/products.ts";
 import { artistIdsOf, recordEventOut } from "../../domain/outbox/events-out.ts";
+import { type ListingDecision, mailListingDecision } from "../../domain/artist-notices/artist-notices.ts";
+import type { JobQueue } from "../../platform/jobs/job-queue.ts";
+import type { Clock } from "../../platform/clock.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
 import { invalidField, notFound } from "../../platform/http/http-error.ts";
@@ -21,6 +24,7 @@ import { SearchIndexMemo } from "./search-counts.ts";
 import { decodeProductCursor } from "./products-cursor.ts";
 import {
   findProductWithVendor,
+  findVendorContacts,
   listProductRows,
   sortSpec,
   readModerationHistory,
@@ -46,7 +50,7 @@ export class ProductsService {
   /** A search's counts across vendors, kept per catalogue version (search-counts.ts). */
   private readonly searchIndex = new SearchIndexMemo();
 
-  constructor(private readonly deps: Pick<AppDeps, "database" | "clock">) {}
+  constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "jobs">) {}
 
   private get db() {
     return this.deps.database.db;
@@ -160,11 +164,17 @@ export class ProductsService {
     });
   }
 
-  /** One `product.status_changed` per product whose status moved, in the moderation's transaction. */
+  /**
+   * One `product.status_changed` per product whose status moved, with the reason (a hide's, or a
+   * restore's note), and one e-mail to each artist naming their products, in the moderation's
+   * transaction.
+   */
   private async recordStatusEvents(trx: Executor, result: ModerationResult, status: "hidden" | "active", reason: string | undefined): Promise<void> {
     const changed = new Set(result.changed);
     const moved = result.before.filter((p) => changed.has(p.id));
     if (moved.length === 0) return;
+    const note = reason?.trim() || null;
+    await mailArtistsOf(trx, { jobs: this.deps.jobs, clock: this.deps.clock }, moved, status === "hidden" ? "hidden" : "restored", note);
     const artistIds = await artistIdsOf(
       trx,
       moved.map((p) => p.vendor_id),
@@ -180,10 +190,24 @@ export class ProductsService {
           vendorId: p.vendor_id,
           artistId: artistIds.get(p.vendor_id) ?? null,
           status: status === "hidden" ? "hidden" : "restored",
-          reason: status === "hidden" ? reason?.trim() || null : null,
+          reason: note,
         },
         at,
       );
     }
   }
+}
+
+/** One e-mail to each artist whose products a decision moved, naming those products. */
+async function mailArtistsOf(
+  trx: Executor,
+  deps: { jobs: JobQueue; clock: Clock },
+  products: ReadonlyArray<{ id: string; name: string; vendor_id: string }>,
+  decision: ListingDecision,
+  reason: string | null,
+): Promise<void> {
+  const byVendor = new Map<string, Array<{ id: string; name: string }>>();
+  for (const p of products) byVendor.set(p.vendor_id, [...(byVendor.get(p.vendor_id) ?? []), { id: p.id, name: p.name }]);
+  const vendors = await findVendorContacts(trx, [...byVendor.keys()]);
+  for (const vendor of vendors) await mailListingDecision({ trx, ...deps }, vendor, byVendor.get(vendor.id)!, decision, reason);
 }

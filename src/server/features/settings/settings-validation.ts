@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { SETTING_KEY_LIST, type SettingKeyName } from "../../../contract/settings.ts";
+import { MAX_REASON_TEMPLATES, reasonTemplatesOf, SETTING_KEY_LIST, type SettingKeyName } from "../../../contract/settings.ts";
+import { MAX_DECISION_REASON_LENGTH } from "../../../contract/common.ts";
 import { HttpError } from "../../platform/http/http-error.ts";
 import { type SettingKey, isSettingKey } from "../../domain/settings/settings-catalog.ts";
 
@@ -17,6 +18,16 @@ const emailSchema = z.email();
 
 type Rule = (value: string) => string | null;
 
+/** Reason templates: one per line, at most MAX_REASON_TEMPLATES, each a reason a decision accepts. */
+function reasonTemplatesRule(value: string): string | null {
+  const templates = reasonTemplatesOf(value);
+  if (templates.length > MAX_REASON_TEMPLATES) return `must hold at most ${MAX_REASON_TEMPLATES} templates (one per line)`;
+  const long = templates.findIndex((t) => t.length > MAX_DECISION_REASON_LENGTH);
+  if (long >= 0) return `template ${long + 1} must be at most ${MAX_DECISION_REASON_LENGTH} characters`;
+  if (value.includes("\u0000")) return "must not contain NUL characters";
+  return null;
+}
+
 /**
  * One rule per key (issue 6). A rule returns the message of what is wrong, or null. Values are
  * checked after trimming surrounding spaces, and the trimmed form is what gets stored.
@@ -33,6 +44,9 @@ const RULES: Record<SettingKey, Rule> = {
   support_email: (v) => (v.length <= 254 && emailSchema.safeParse(v).success ? null : "must be a valid e-mail address"),
   invite_code_prefix: (v) => (/^[A-Z][A-Z0-9]{1,9}$/.test(v) ? null : "must be 2 to 10 upper-case letters or digits, starting with a letter"),
   announcement_message: (v) => (v.length <= MAX_ANNOUNCEMENT_LENGTH ? null : `must be at most ${MAX_ANNOUNCEMENT_LENGTH} characters`),
+  artist_approval: (v) => (v === "off" || v === "on" ? null : "must be 'off' or 'on'"),
+  artist_reason_templates: reasonTemplatesRule,
+  listing_reason_templates: reasonTemplatesRule,
 };
 
 /** Checks one value; returns the normalised value to store or the reason it is refused. */

@@ -136,7 +136,7 @@ describe.each(testDatabaseKinds)("vendor list sorts and bulk status on %s", (kin
 
   it("a status change moves the vendor between the filters of the figure sorts (the flags follow it)", async () => {
     const target = seeded.find((v) => v.isActive && !v.isInternal)!;
-    const res = await ctx.request(`/api/vendors/${target.id}/status`, { method: "PATCH", token: admin.token, json: { isActive: false } });
+    const res = await ctx.request(`/api/vendors/${target.id}/status`, { method: "PATCH", token: admin.token, json: { isActive: false, reason: "Orders not shipped" } });
     expect(res.status).toBe(200);
     target.isActive = false;
     for (const sort of ["-products", "revenue"] as const) {
@@ -183,7 +183,7 @@ describe.each(testDatabaseKinds)("vendor list sorts and bulk status on %s", (kin
     it("one unknown id refuses the whole request and changes nothing", async () => {
       const before = await snapshot();
       const active = seeded.filter((v) => v.isActive).map((v) => v.id);
-      const res = await bulk({ ids: [...active.slice(0, 3), "no-such-vendor"], isActive: false });
+      const res = await bulk({ ids: [...active.slice(0, 3), "no-such-vendor"], isActive: false, reason: "Orders not shipped" });
       expect(res.status).toBe(404);
       expect(await res.text()).toContain("no-such-vendor");
       expect(await snapshot()).toEqual(before);
@@ -193,7 +193,7 @@ describe.each(testDatabaseKinds)("vendor list sorts and bulk status on %s", (kin
       const active = seeded.filter((v) => v.isActive).slice(0, 3);
       const inactive = seeded.find((v) => !v.isActive)!;
       const before = (await get("/api/admin/vendors")).counts;
-      const res = await bulk({ ids: [...active.map((v) => v.id), inactive.id], isActive: false });
+      const res = await bulk({ ids: [...active.map((v) => v.id), inactive.id], isActive: false, reason: "Orders not shipped" });
       expect(res.status).toBe(200);
       expect(bulkVendorStatusResponseSchema.parse(await res.json())).toEqual({ changed: 3, unchanged: 1 });
       const after = (await get("/api/admin/vendors")).counts;
@@ -204,7 +204,7 @@ describe.each(testDatabaseKinds)("vendor list sorts and bulk status on %s", (kin
       expect(audit.map((a) => a.action)).toEqual(["vendor.bulk_disable"]);
       // The row names the vendors this disabled (each active before); the one already disabled is only counted.
       expect(JSON.parse(audit[0]!.before_value!)).toEqual({ isActive: true });
-      expect(JSON.parse(audit[0]!.details!)).toEqual({ vendorIds: active.map((v) => v.id), unchanged: 1 });
+      expect(JSON.parse(audit[0]!.details!)).toEqual({ vendorIds: active.map((v) => v.id), unchanged: 1, reason: "Orders not shipped" });
       expect(await compareRollups(ctx.database.db)).toEqual([]);
 
       // And back: enabling them again restores the counts.
@@ -217,7 +217,7 @@ describe.each(testDatabaseKinds)("vendor list sorts and bulk status on %s", (kin
       const artist = seeded.find((v) => v.isActive && !v.isInternal)!;
       const featured = await ctx.request("/api/admin/featured-artist", { method: "POST", token: admin.token, json: { vendorId: artist.id, duration: 7 } });
       expect(featured.status).toBe(201);
-      const res = await bulk({ ids: [artist.id], isActive: false });
+      const res = await bulk({ ids: [artist.id], isActive: false, reason: "Orders not shipped" });
       expect(res.status).toBe(200);
       const slot = await ctx.database.db.selectFrom("featured_artists").select(["ended_at", "end_reason"]).where("vendor_id", "=", artist.id).executeTakeFirstOrThrow();
       expect(slot.end_reason).toBe("vendor_disabled");

@@ -2,6 +2,7 @@ import { PostgresAdapter, type RawBuilder, sql } from "kysely";
 import type { AdminVendorRow, AdminVendorsQuery, VendorSort, VendorsFilters } from "../../../contract/vendors.ts";
 import type { CursorPart } from "../../platform/http/keyset-cursor.ts";
 import type { Executor } from "../../platform/db/executor.ts";
+import type { VendorApprovalStatus } from "../../platform/db/schema.ts";
 import { fetchAdminRows, postgresSearchMatch, sqliteSearchMatch, statusCondition } from "./vendors.queries.ts";
 
 /**
@@ -133,7 +134,7 @@ export async function exportVendorsPage(
 }
 
 /** The vendors of `ids` that exist, with what a status change needs. */
-export async function findVendorsById(db: Executor, ids: string[]): Promise<Array<{ id: string; name: string; is_active: number }>> {
+export async function findVendorsById(db: Executor, ids: string[]): Promise<Array<{ id: string; name: string; is_active: number; approval_status: VendorApprovalStatus }>> {
   if (ids.length === 0) return [];
-  return db.selectFrom("vendors").select(["id", "name", "is_active"]).where("id", "in", ids).execute();
+  return db.selectFrom("vendors").select(["id", "name", "is_active", "approval_status"]).where("id", "in", ids).execute();
 }

@@ -1,5 +1,17 @@
 import { type RawBuilder, type Selectable, sql } from "kysely";
-import type { AdminVendorRow, AdminVendorsQuery, VendorCounts, VendorDetail, VendorListItem, VendorProduct, VendorSale } from "../../../contract/vendors.ts";
+import type {
+  AdminVendorRow,
+  AdminVendorsQuery,
+  ArtistApplication,
+  ArtistStatus,
+  VendorCounts,
+  VendorDetail,
+  VendorListItem,
+  VendorProduct,
+  VendorSale,
+  VendorStatusEntry,
+} from "../../../contract/vendors.ts";
+import { artistStatusOf } from "../../domain/ledger/vendors.ts";
 import type { Database } from "../../platform/db/connect.ts";
 import type { DB, Vendor } from "../../platform/db/schema.ts";
 import { COUNTERS, readCounters } from "../../domain/ledger/counters.ts";
@@ -39,7 +51,7 @@ export async function readVendorCounts(db: Executor): Promise<VendorCounts> {
   const c = await readCounters(db);
   const total = c[COUNTERS.vendorsTotal];
   const active = c[COUNTERS.vendorsActive];
-  return { total, active, inactive: total - active, internal: c[COUNTERS.vendorsInternal] };
+  return { total, active, inactive: total - active, internal: c[COUNTERS.vendorsInternal], applications: c[COUNTERS.vendorsPending] };
 }
 
 /** Shorter queries have no trigram, so no index can serve them (they fall back to a scan). */
@@ -289,7 +301,11 @@ export async function findVendor(db: Executor, vendorId: string): Promise<Vendor
 /** The vendor detail (docs/product.md §11.3): O(1) reads of the vendor row and its vendor_totals row. */
 export async function getVendorDetail(db: Executor, vendorId: string): Promise<VendorDetail | null> {
   // Both reads at once: on PostgreSQL that is one round trip of waiting instead of two.
-  const [v, t] = await Promise.all([findVendor(db, vendorId), db.selectFrom("vendor_totals").selectAll().where("vendor_id", "=", vendorId).executeTakeFirst()]);
+  const [v, t, history] = await Promise.all([
+    findVendor(db, vendorId),
+    db.selectFrom("vendor_totals").selectAll().where("vendor_id", "=", vendorId).executeTakeFirst(),
+    readStatusHistory(db, vendorId, STATUS_HISTORY_SHOWN),
+  ]);
   if (!v) return null;
   const orders = t?.orders ?? 0;
   const gross = Number(t?.gross_cents ?? 0);
@@ -315,7 +331,31 @@ export async function getVendorDetail(db: Executor, vendorId: string): Promise<V
       customCSS: sanitizeCustomCss(v.custom_css),
       customHTML: v.custom_html === null ? null : sanitizeCustomHtml(v.custom_html),
     },
+    artistStatus: artistStatusOf(v),
+    statusReason: v.status_reason,
+    statusHistory: history,
+    application: v.application === null ? null : (JSON.parse(v.application) as ArtistApplication),
+    appliedAt: v.applied_at,
+    trusted: v.trusted === 1,
+    takedowns: v.takedowns,
   };
+}
+
+/** Status decisions shown on the artist's page. */
+const STATUS_HISTORY_SHOWN = 50;
+
+/** An artist's most recent status decisions, newest first (vendor_status_changes_vendor_idx). */
+export async function readStatusHistory(db: Executor, vendorId: string, limit: number): Promise<VendorStatusEntry[]> {
+  const rows = await db.selectFrom("vendor_status_changes").selectAll().where("vendor_id", "=", vendorId).orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+  return rows.map((r) => ({
+    id: r.id,
+    action: r.action,
+    fromStatus: r.from_status as ArtistStatus,
+    toStatus: r.to_status as ArtistStatus,
+    reason: r.reason,
+    actorEmail: r.actor_email,
+    createdAt: r.created_at,
+  }));
 }
 
 export interface Paged<T> {

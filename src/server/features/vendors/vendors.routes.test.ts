@@ -76,7 +76,7 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
       const p1 = await json<AdminVendorsResponse>(await get("/api/admin/vendors?page=1&limit=2"));
       expect(p1.vendors.map((v) => v.slug)).toEqual(["hki-studio", "harbor-prints"]);
       expect(p1.total).toBe(3);
-      expect(p1.counts).toEqual({ total: 3, active: 2, inactive: 1, internal: 1 });
+      expect(p1.counts).toEqual({ total: 3, active: 2, inactive: 1, internal: 1, applications: 0 });
       const p2 = await json<AdminVendorsResponse>(await get("/api/admin/vendors?page=2&limit=2"));
       expect(p2.vendors.map((v) => v.slug)).toEqual(["moonlit-ceramics"]);
       // The counts are the ledger's counters, not a count(*): bump one and the answer follows.
@@ -178,11 +178,11 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
 
   describe("PATCH /api/vendors/{id}/status", () => {
     it("disables and enables, keeps the counters right and audits each change", async () => {
-      const res = await ctx.request(`/api/vendors/${main.vendor.id}/status`, { method: "PATCH", token: admin.token, json: { isActive: false } });
+      const res = await ctx.request(`/api/vendors/${main.vendor.id}/status`, { method: "PATCH", token: admin.token, json: { isActive: false, reason: "Orders not shipped" } });
       expect(res.status).toBe(200);
       expect(await json<VendorListItem>(res)).toMatchObject({ id: main.vendor.id, isActive: false });
       let counts = (await json<AdminVendorsResponse>(await get("/api/admin/vendors"))).counts;
-      expect(counts).toEqual({ total: 3, active: 1, inactive: 2, internal: 1 });
+      expect(counts).toEqual({ total: 3, active: 1, inactive: 2, internal: 1, applications: 0 });
       await ctx.request(`/api/vendors/${main.vendor.id}/status`, { method: "PATCH", token: admin.token, json: { isActive: true } });
       counts = (await json<AdminVendorsResponse>(await get("/api/admin/vendors"))).counts;
       expect(counts.active).toBe(2);
@@ -271,7 +271,7 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
       expect((await ctx.request("/api/auth/me", { token: main.owner.token })).status).toBe(401);
       expect(await ctx.request(`/api/admin/vendors/${other.vendor.id}`, { token: admin.token }).then((r) => r.text())).toBe(otherBefore);
       expect((await json<AdminVendorsResponse>(await get("/api/admin/vendors?search=moonlit"))).total).toBe(0);
-      expect((await json<AdminVendorsResponse>(await get("/api/admin/vendors"))).counts).toEqual({ total: 2, active: 1, inactive: 1, internal: 1 });
+      expect((await json<AdminVendorsResponse>(await get("/api/admin/vendors"))).counts).toEqual({ total: 2, active: 1, inactive: 1, internal: 1, applications: 0 });
       const audit = await ctx.database.db.selectFrom("audit_log").selectAll().executeTakeFirstOrThrow();
       expect(audit).toMatchObject({ action: "vendor.delete", actor_email: "ops@hki.global", target_id: main.vendor.id });
       expect(JSON.parse(audit.details)).toMatchObject({ name: "Moonlit Ceramics", ownerAccountDeleted: true, orders: 2 });

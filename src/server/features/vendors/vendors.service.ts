@@ -20,7 +20,8 @@ import { conflict, invalidField, notFound } from "../../platform/http/http-error
 import type { Executor } from "../../platform/db/executor.ts";
 import { endFeaturesOfVendor } from "../../domain/featured-artist/featured-slots.ts";
 import { recordEventOut } from "../../domain/outbox/events-out.ts";
-import { deleteVendorCascade, setVendorActive } from "../../domain/ledger/vendors.ts";
+import { artistStatusOf, deleteVendorCascade, setVendorActive } from "../../domain/ledger/vendors.ts";
+import { mailArtistDecision } from "../../domain/artist-notices/artist-notices.ts";
 import { findVendorsById, sortedMatchKeys, sortedVendorKeys, sortOf, type VendorPosition } from "./vendor-sorts.queries.ts";
 import {
   fetchAdminRows,
@@ -47,7 +48,7 @@ export class VendorsService {
   /** Which vendors a search matches, kept per vendor-search version (vendor-matches.ts). */
   private readonly matches = new VendorMatchMemo();
 
-  constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "auth" | "config">) {}
+  constructor(private readonly deps: Pick<AppDeps, "database" | "clock" | "auth" | "config" | "jobs">) {}
 
   private get db() {
     return this.deps.database.db;
@@ -121,26 +122,38 @@ export class VendorsService {
 
   /**
    * The one rule of a status change, for one vendor and for many: the ledger changes the flag (and
-   * its counters), and a disabled vendor's feature ends with it (docs/product.md §18.1), all in the
-   * caller's transaction. Null when no such vendor exists; `changed` is whether the flag moved.
+   * its counters) with the reason and a row of the artist's status history; the storefront is told
+   * (`artist.status_changed` with the reason) and the artist is e-mailed; a disabled vendor's
+   * feature ends with it (docs/product.md §18.1); all in the caller's transaction. Null when no such
+   * vendor exists; `changed` is whether the flag moved.
    */
-  private async changeStatus(trx: Executor, vendorId: string, isActive: boolean): Promise<{ before: Vendor; after: Vendor; changed: boolean; featuresEnded: number } | null> {
-    const { clock } = this.deps;
-    const result = await setVendorActive(trx, vendorId, isActive, clock);
+  private async changeStatus(
+    trx: Executor,
+    actor: Actor,
+    vendorId: string,
+    isActive: boolean,
+    reason: string | null,
+  ): Promise<{ before: Vendor; after: Vendor; changed: boolean; featuresEnded: number } | null> {
+    const { clock, jobs } = this.deps;
+    const result = await setVendorActive(trx, vendorId, isActive, clock, { reason, actor: { id: actor.user.id, email: actor.user.email } });
     if (!result) return null;
     if (result.changed) {
-      const status = isActive ? "active" : "inactive";
-      await recordEventOut(trx, "artist.status_changed", { vendorId, artistId: result.after.external_id, status, reason: null }, clock.now().toISOString());
+      await recordEventOut(trx, "artist.status_changed", { vendorId, artistId: result.after.external_id, status: artistStatusOf(result.after), reason }, clock.now().toISOString());
+      await mailArtistDecision({ trx, jobs, clock }, result.after, isActive ? "enabled" : "disabled", reason);
     }
     const featuresEnded = isActive ? 0 : await endFeaturesOfVendor(trx, vendorId, "vendor_disabled", clock);
     return { ...result, featuresEnded };
   }
 
-  /** Enables or disables one vendor; one audit row when that changed anything, none when it already had the status asked for. */
-  async setStatus(actor: Actor, vendorId: string, isActive: boolean): Promise<VendorListItem> {
+  /**
+   * Enables or disables one vendor (a disable with its reason, told to the artist); one audit row
+   * when that changed anything, none when it already had the status asked for.
+   */
+  async setStatus(actor: Actor, vendorId: string, isActive: boolean, reason: string | undefined): Promise<VendorListItem> {
     const { clock } = this.deps;
+    const note = reason?.trim() || null;
     const updated = await this.db.transaction().execute(async (trx) => {
-      const result = await this.changeStatus(trx, vendorId, isActive);
+      const result = await this.changeStatus(trx, actor, vendorId, isActive, note);
       if (!result) return null;
       const { before, after, changed, featuresEnded } = result;
       if (changed || featuresEnded > 0) {
@@ -155,6 +168,7 @@ export class VendorsService {
             details: {
               name: before.name,
               ...(changed ? { isActive: { from: before.is_active === 1, to: after.is_active === 1 } } : {}),
+              ...(changed && note ? { reason: note } : {}),
               ...(featuresEnded > 0 ? { featuredSlotsEnded: featuresEnded } : {}),
             },
           },
@@ -170,12 +184,13 @@ export class VendorsService {
   /**
    * Enables or disables up to MAX_BULK_VENDORS vendors in one transaction, all or nothing: an
    * unknown id refuses the whole request before anything changes. Each vendor goes through the same
-   * rule as a single change (changeStatus). One audit row names the vendors whose status changed
-   * (each had the other status before); the others are only counted, and a request that changed
-   * nothing writes no row.
+   * rule as a single change (changeStatus), with the one reason given. One audit row names the
+   * vendors whose status changed (each had the other status before); the others are only counted,
+   * and a request that changed nothing writes no row.
    */
-  async bulkSetStatus(actor: Actor, ids: string[], isActive: boolean): Promise<BulkVendorStatusResponse> {
+  async bulkSetStatus(actor: Actor, ids: string[], isActive: boolean, reason: string | undefined): Promise<BulkVendorStatusResponse> {
     const { clock } = this.deps;
+    const note = reason?.trim() || null;
     return this.db.transaction().execute(async (trx) => {
       const found = new Map((await findVendorsById(trx, ids)).map((v) => [v.id, v]));
       const missing = ids.filter((id) => !found.has(id));
@@ -189,7 +204,7 @@ export class VendorsService {
       const changed: Vendor[] = [];
       let featuresEnded = 0;
       for (const id of ids) {
-        const result = await this.changeStatus(trx, id, isActive);
+        const result = await this.changeStatus(trx, actor, id, isActive, note);
         // Found above in this transaction; a vendor deleted since would make this null.
         if (!result) throw notFound(`No vendor with id ${id}; nothing was changed`);
         if (result.changed) changed.push(result.before);
@@ -211,7 +226,12 @@ export class VendorsService {
                 .join(", "),
             },
             ...(changed.length > 0 ? { before: { isActive: !isActive }, after: { isActive } } : {}),
-            details: { vendorIds: changed.map((v) => v.id), unchanged, ...(featuresEnded > 0 ? { featuredSlotsEnded: featuresEnded } : {}) },
+            details: {
+              vendorIds: changed.map((v) => v.id),
+              unchanged,
+              ...(changed.length > 0 && note ? { reason: note } : {}),
+              ...(featuresEnded > 0 ? { featuredSlotsEnded: featuresEnded } : {}),
+            },
           },
           clock,
         );

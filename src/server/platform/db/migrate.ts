@@ -28,6 +28,7 @@ import * as ordersScreen from "./migrations/026-orders-screen.ts";
 import * as twoStepSignIn from "./migrations/027-two-step-sign-in.ts";
 import * as refundsDisputes from "./migrations/028-refunds-disputes.ts";
 import * as staffSecondFactor from "./migrations/029-staff-second-factor.ts";
+import * as artistReview from "./migrations/030-artist-review.ts";
 import * as passkeys from "./migrations/031-passkeys.ts";
 import * as catalogueVersionPrices from "./migrations/032-catalogue-version-prices.ts";
 
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   "027-two-step-sign-in": twoStepSignIn,
   "028-refunds-disputes": refundsDisputes,
   "029-staff-second-factor": staffSecondFactor,
+  "030-artist-review": artistReview,
   "031-passkeys": passkeys,
   "032-catalogue-version-prices": catalogueVersionPrices,
 };

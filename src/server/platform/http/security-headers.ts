@@ -10,14 +10,29 @@ import { PRESET_ANSWER_HEADER, nodeResponse } from "./exchange-headers.ts";
  * Under Clerk (AUTH_PROVIDER=clerk) the browser talks to the instance's Frontend API, so its origin
  * joins `connect-src` and `img-src`, and nothing else: Clerk's JS and UI are bundled from npm and
  * served by us, so `script-src` stays `'self'`.
+ *
+ * The storefront's origin (STOREFRONT_URL) joins `img-src` only: an artist's application shows its
+ * sample images from there, and an image from any other host is refused by the server when the
+ * application arrives and by the browser here (docs/product.md §20.2).
  */
-export function contentSecurityPolicy(options: { clerkFrontendApiOrigin?: string | undefined } = {}): string {
+/** The origin of the storefront's URL: the one host application images come from (docs/product.md §20.2). */
+export function storefrontOrigin(storefrontUrl: string): string {
+  return new URL(storefrontUrl).origin;
+}
+
+export interface SecurityHeaderOptions {
+  clerkFrontendApiOrigin?: string | undefined;
+  storefrontImageOrigin?: string | undefined;
+}
+
+export function contentSecurityPolicy(options: SecurityHeaderOptions = {}): string {
   const frontendApi = options.clerkFrontendApiOrigin ? ` ${options.clerkFrontendApiOrigin}` : "";
+  const storefrontImages = options.storefrontImageOrigin ? ` ${options.storefrontImageOrigin}` : "";
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' data:${frontendApi}`,
+    `img-src 'self' data:${frontendApi}${storefrontImages}`,
     "font-src 'self'",
     `connect-src 'self'${frontendApi}`,
     "object-src 'none'",
@@ -39,7 +54,7 @@ const OTHER_SECURITY_HEADERS: Record<string, string> = {
   "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 };
 
-function securityHeaderEntries(options: { clerkFrontendApiOrigin?: string | undefined }): Array<[string, string]> {
+function securityHeaderEntries(options: SecurityHeaderOptions): Array<[string, string]> {
   return Object.entries({ "Content-Security-Policy": contentSecurityPolicy(options), ...OTHER_SECURITY_HEADERS });
 }
 
@@ -53,7 +68,7 @@ const ADDS_SECURITY_HEADERS = Symbol("adds security headers");
  * (validation, then a sorted copy when written) was ~10 % of a cached dashboard request's CPU
  * (bench/profile.ts). A header the app already set wins.
  */
-export function secureServerResponse(options: { clerkFrontendApiOrigin?: string | undefined } = {}): typeof ServerResponse {
+export function secureServerResponse(options: SecurityHeaderOptions = {}): typeof ServerResponse {
   const securityEntries = securityHeaderEntries(options).map(([name, value]) => [name.toLowerCase(), value] as const);
   class SecureServerResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
     /** Headers taken before the answer (exchange-headers.ts), by lower-case name: [name, value]. */
@@ -93,7 +108,7 @@ export function secureServerResponse(options: { clerkFrontendApiOrigin?: string 
  * they are written with the response and this only passes through; otherwise (in-process requests
  * in tests, another server) they are set here on the answer.
  */
-export function securityHeaders(options: { clerkFrontendApiOrigin?: string | undefined } = {}): MiddlewareHandler {
+export function securityHeaders(options: SecurityHeaderOptions = {}): MiddlewareHandler {
   const entries = securityHeaderEntries(options);
   const setAfterwards: MiddlewareHandler = async (c, next) => {
     await next();

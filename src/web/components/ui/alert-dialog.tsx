@@ -1,5 +1,5 @@
 import * as AlertDialogPrimitive from "@radix-ui/react-alert-dialog";
-import type { ComponentPropsWithoutRef, HTMLAttributes, ReactElement } from "react";
+import type { ComponentPropsWithoutRef, HTMLAttributes, ReactElement, ReactNode } from "react";
 import { cn } from "@web/lib/cn";
 import { buttonVariants, type ButtonVariant } from "./button";
 
@@ -66,10 +66,26 @@ export interface ConfirmDialogProps {
   onConfirm: () => void;
   cancelLabel?: string;
   onCancel?: () => void;
+  /** Fields between the description and the buttons (a reason to give). */
+  children?: ReactNode;
+  /** The confirm action waits for them (a required reason not given yet). */
+  confirmDisabled?: boolean;
 }
 
 /** The one confirmation layout: title, description, Cancel and the confirm action. */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, confirmVariant = "default", onConfirm, cancelLabel = "Cancel", onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  confirmVariant = "default",
+  onConfirm,
+  cancelLabel = "Cancel",
+  onCancel,
+  children,
+  confirmDisabled,
+}: ConfirmDialogProps) {
   return (
     <AlertDialog open={open} onOpenChange={onOpenChange}>
       <AlertDialogContent>
@@ -77,9 +93,10 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
           <AlertDialogTitle>{title}</AlertDialogTitle>
           {typeof description === "string" ? <AlertDialogDescription>{description}</AlertDialogDescription> : <AlertDialogDescription asChild>{description}</AlertDialogDescription>}
         </AlertDialogHeader>
+        {children}
         <AlertDialogFooter>
           <AlertDialogCancel onClick={onCancel}>{cancelLabel}</AlertDialogCancel>
-          <AlertDialogAction variant={confirmVariant} onClick={onConfirm}>
+          <AlertDialogAction variant={confirmVariant} onClick={onConfirm} disabled={confirmDisabled}>
             {confirmLabel}
           </AlertDialogAction>
         </AlertDialogFooter>

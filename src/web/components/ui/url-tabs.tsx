@@ -5,6 +5,8 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "./tabs";
 export interface UrlTab<T extends string> {
   value: T;
   label: string;
+  /** A count shown beside the label (what waits there), announced with it; none when undefined or 0. */
+  badge?: number | undefined;
   /** Mounted only while its tab is open (so its data loads only then). */
   panel: ReactNode;
 }
@@ -41,6 +43,11 @@ export function UrlTabs<T extends string>({ tabs, fallback, ownParams = false }:
         {tabs.map((t) => (
           <TabsTrigger key={t.value} value={t.value}>
             {t.label}
+            {t.badge ? (
+              <span className="ml-1.5 rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white" aria-label={`(${t.badge} waiting)`}>
+                {t.badge.toLocaleString("en-US")}
+              </span>
+            ) : null}
           </TabsTrigger>
         ))}
       </TabsList>

@@ -126,7 +126,7 @@ describe("OrdersPage", () => {
       totalCapped: false,
       page: 1,
       limit: 8,
-      counts: { total: 1, active: 1, inactive: 0, internal: 0 },
+      counts: { total: 1, active: 1, inactive: 0, internal: 0, applications: 0 },
       nextCursor: null,
     };
     const fetch = mockFetch((url) =>

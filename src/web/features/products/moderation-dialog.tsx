@@ -1,11 +1,9 @@
 import { useId, useState, type FormEvent } from "react";
-import { MAX_MODERATION_REASON_LENGTH } from "@contract/products";
 import { Button } from "@web/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@web/components/ui/dialog";
-import { FieldError, invalidProps } from "@web/components/ui/field-error";
 import { FormDialogFooter } from "@web/components/ui/form-dialog-footer";
-import { Label } from "@web/components/ui/label";
-import { Textarea } from "@web/components/ui/textarea";
+import { ReasonField } from "@web/components/reason-field";
+import { useReasonTemplates } from "@web/lib/use-reason-templates";
 import { toast } from "@web/components/ui/toast";
 import { apiErrorMessage, apiFieldErrors } from "@web/lib/api-client";
 import { countOf } from "@web/lib/format";
@@ -26,6 +24,7 @@ const whatOf = (t: ModerationTarget) => (t.products.length === 1 ? `"${t.product
  */
 export function ModerationDialog({ target, onClose, onDone }: { target: ModerationTarget | null; onClose: () => void; onDone: () => void }) {
   const reasonId = useId();
+  const templates = useReasonTemplates("listing");
   const single = useSetProductStatus();
   const bulk = useBulkProductStatus();
   const [reason, setReason] = useState("");
@@ -80,18 +79,15 @@ export function ModerationDialog({ target, onClose, onDone }: { target: Moderati
               </DialogDescription>
             </DialogHeader>
             <form className="grid gap-4" noValidate onSubmit={onSubmit}>
-              <div className="grid gap-1">
-                <Label htmlFor={reasonId}>{hide ? "Reason (shown to the artist)" : "Note (optional)"}</Label>
-                <Textarea
-                  id={reasonId}
-                  value={reason}
-                  maxLength={MAX_MODERATION_REASON_LENGTH}
-                  required={hide}
-                  onChange={(e) => setReason(e.target.value)}
-                  {...invalidProps(reasonId, errors.reason)}
-                />
-                <FieldError id={reasonId} error={errors.reason} />
-              </div>
+              <ReasonField
+                id={reasonId}
+                label={hide ? "Reason (shown to the artist)" : "Note (optional)"}
+                value={reason}
+                onChange={setReason}
+                templates={templates}
+                required={hide}
+                error={errors.reason}
+              />
               <FormDialogFooter error={errors.form} onCancel={close}>
                 <Button type="submit" variant={hide ? "destructive" : "default"} disabled={pending}>
                   {pending ? (hide ? "Hiding…" : "Restoring…") : hide ? `Hide ${countOf(target.products.length, "product")}` : `Restore ${countOf(target.products.length, "product")}`}

@@ -38,7 +38,9 @@ const detail: ProductDetail = {
   product: { ...product({ status: "hidden" }), moderationReason: "Trademarked logo", moderatedAt: "2026-11-20T10:00:00.000Z", moderatedBy: "me@hki.global" },
   vendor: { id: "v1", name: "Moon Studio", slug: "moon-studio", isActive: true, listedProducts: 12, productLimit: 100 },
   sales: { sold: 7, revenue: 297.5, averageUnitPrice: 42.5 },
-  history: [{ id: "h1", action: "hide", fromStatus: "active", toStatus: "hidden", reason: "Trademarked logo", actorEmail: "me@hki.global", createdAt: "2026-11-20T10:00:00.000Z" }],
+  history: [
+    { id: "h1", action: "hide", infringement: false, fromStatus: "active", toStatus: "hidden", reason: "Trademarked logo", actorEmail: "me@hki.global", createdAt: "2026-11-20T10:00:00.000Z" },
+  ],
 };
 
 function renderPage(url: string) {

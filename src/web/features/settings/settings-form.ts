@@ -3,7 +3,7 @@ import { apiFieldErrors } from "@web/lib/api-client";
 
 export type SettingValues = Record<SettingKeyName, string>;
 
-export type FieldKind = "money" | "percentage" | "text" | "integer" | "on-off" | "feePayer" | "email" | "textarea";
+export type FieldKind = "money" | "percentage" | "text" | "integer" | "on-off" | "feePayer" | "email" | "textarea" | "templates" | "onOff";
 
 export interface FieldDef {
   key: SettingKeyName;
@@ -16,7 +16,7 @@ export interface GroupDef {
   fields: FieldDef[];
 }
 
-/** The four groups (docs/product.md §7.1) with their fields in order. */
+/** The groups (docs/product.md §7.1; Security: two-step sign-in; Moderation: artist approval and the reason templates) with their fields in order. */
 export const SETTING_GROUPS: GroupDef[] = [
   {
     title: "Pricing",
@@ -46,6 +46,14 @@ export const SETTING_GROUPS: GroupDef[] = [
   {
     title: "Security",
     fields: [{ key: "require_two_step_sign_in", label: "Require two-step sign-in for all staff", kind: "on-off" }],
+  },
+  {
+    title: "Moderation",
+    fields: [
+      { key: "artist_approval", label: "Artist Approval", kind: "onOff" },
+      { key: "artist_reason_templates", label: "Artist Reason Templates", kind: "templates" },
+      { key: "listing_reason_templates", label: "Listing Reason Templates", kind: "templates" },
+    ],
   },
 ];
 

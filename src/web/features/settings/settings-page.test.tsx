@@ -28,6 +28,9 @@ function makeSettings(overrides: Partial<Record<keyof SettingsResponse, string>>
     support_email: "support@hki.global",
     announcement_message: "",
     require_two_step_sign_in: "false",
+    artist_approval: "off",
+    artist_reason_templates: "Not original work",
+    listing_reason_templates: "Infringement",
     ...overrides,
   };
   return Object.fromEntries(Object.entries(base).map(([k, value]) => [k, { value, description: `About ${k}`, updatedAt: at, updatedBy: null }])) as SettingsResponse;

@@ -8,6 +8,7 @@ import { toast } from "@web/components/ui/toast";
 import { apiErrorMessage } from "@web/lib/api-client";
 import { countOf } from "@web/lib/format";
 import { useBulkVendorStatus } from "./vendors-api";
+import { StatusReasonField, useStatusReason } from "./vendor-dialogs";
 
 /**
  * Enable or disable the vendors selected on the page (docs/product.md §4.1): one confirmation naming
@@ -17,11 +18,13 @@ export function VendorBulkActions({ selection }: { selection: RowSelection }) {
   const { allowed: canWrite } = useEndpointAccess(bulkVendorStatusEndpoint);
   const bulk = useBulkVendorStatus();
   const [pending, setPending] = useState<{ ids: string[]; isActive: boolean } | null>(null);
+  const reason = useStatusReason();
   if (!canWrite) return null;
 
   const confirm = () => {
-    const target = pending;
+    const target = pending ? { ...pending, reason: reason.reason } : null;
     setPending(null);
+    reason.clear();
     if (!target) return;
     const what = countOf(target.ids.length, "vendor");
     bulk.mutate(target, {
@@ -46,17 +49,24 @@ export function VendorBulkActions({ selection }: { selection: RowSelection }) {
       </BulkBar>
       <ConfirmDialog
         open={pending !== null}
-        onOpenChange={(open) => !open && setPending(null)}
+        onOpenChange={(open) => {
+          if (open) return;
+          setPending(null);
+          reason.clear();
+        }}
         title={pending?.isActive ? `Enable ${count}` : `Disable ${count}`}
         confirmLabel={pending?.isActive ? `Enable ${count}` : `Disable ${count}`}
         confirmVariant={pending?.isActive ? "default" : "destructive"}
+        confirmDisabled={pending?.isActive === false && reason.reason.trim() === ""}
         onConfirm={confirm}
         description={
           pending?.isActive
             ? `Enable ${count}? Their stores become visible in public listings again and they regain access to their vendor dashboards.`
             : `Disable ${count}? Their stores will be hidden from public listings and they will not be able to access their vendor dashboards; a featured artist among them stops being featured. All their data is kept.`
         }
-      />
+      >
+        <StatusReasonField state={reason} required={pending?.isActive === false} />
+      </ConfirmDialog>
     </>
   );
 }

@@ -1,8 +1,9 @@
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { VendorDetail } from "@contract/vendors";
+import { SETTING_KEY_LIST } from "@contract/settings";
 import { json, mockFetch, renderWithQuery } from "@web/test/render";
 import { CurrentUserContext, READ_ONLY_REASON } from "@web/app/current-user";
 import VendorDetailPage from "./vendor-detail-page";
@@ -23,7 +24,25 @@ const detail = (status: "active" | "suspended"): VendorDetail => ({
   joinedDate: "2026-05-01T00:00:00.000Z",
   stats: { totalProducts: 3, revenue: 1234.5, totalSales: 7, avgOrderValue: 176.36, conversionRate: 2.5, lastSaleDate: null },
   customization: { theme: "minimal", primaryColor: "#112233", secondaryColor: "#445566", about: "Clay things", customCSS: ".a{}", customHTML: "<p>Hi</p>" },
+  artistStatus: status === "active" ? "active" : "inactive",
+  statusReason: status === "active" ? null : "Orders not shipped",
+  statusHistory:
+    status === "active"
+      ? []
+      : [{ id: "h1", action: "disable", fromStatus: "active", toStatus: "inactive", reason: "Orders not shipped", actorEmail: "ops@hki.global", createdAt: "2026-11-20T10:00:00.000Z" }],
+  application: null,
+  appliedAt: null,
+  trusted: false,
+  takedowns: 2,
 });
+
+/** Every setting as the server answers (the answer is checked against its schema), with the artist reason templates. */
+const settingsAnswer = Object.fromEntries(
+  SETTING_KEY_LIST.map((key) => [
+    key,
+    { value: key === "artist_reason_templates" ? "Orders not shipped\nNot original work" : "", description: "", updatedAt: "2026-11-01T00:00:00.000Z", updatedBy: null },
+  ]),
+);
 
 const renderAt = (path: string) => {
   const router = createMemoryRouter([{ path: "/vendors/:vendorId", element: <VendorDetailPage /> }], { initialEntries: [path] });
@@ -41,9 +60,10 @@ describe("VendorDetailPage", () => {
     expect(screen.getByText("Never")).toBeInTheDocument();
   });
 
-  it("suspends with isActive false, and a suspended vendor reactivates with isActive true", async () => {
+  it("suspends with isActive false and the reason chosen from a template, and a suspended vendor reactivates with isActive true", async () => {
     let status: "active" | "suspended" = "active";
-    const fetchMock = mockFetch((_url, init) => {
+    const fetchMock = mockFetch((url, init) => {
+      if (url === "/api/admin/settings") return json(settingsAnswer);
       if (init?.method === "PATCH") {
         status = (JSON.parse(String(init.body)) as { isActive: boolean }).isActive ? "active" : "suspended";
         const d = detail(status);
@@ -53,8 +73,16 @@ describe("VendorDetailPage", () => {
     });
     const router = renderAt("/vendors/v1?tab=settings");
     await userEvent.click(await screen.findByRole("button", { name: "Suspend Vendor" }));
-    expect(fetchMock.mock.calls.find((c) => c[1]?.method === "PATCH")?.[1]?.body).toBe(JSON.stringify({ isActive: false }));
+    const dialog = await screen.findByRole("alertdialog");
+    // The reason is required: the confirm waits for it.
+    expect(within(dialog).getByRole("button", { name: "Suspend Vendor" })).toBeDisabled();
+    await userEvent.click(await within(dialog).findByRole("button", { name: "Orders not shipped" }));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Suspend Vendor" }));
+    await waitFor(() => expect(fetchMock.mock.calls.find((c) => c[1]?.method === "PATCH")?.[1]?.body).toBe(JSON.stringify({ isActive: false, reason: "Orders not shipped" })));
     expect(await screen.findByRole("button", { name: "Reactivate Vendor" })).toBeInTheDocument();
+    expect(screen.getByText("Reason: Orders not shipped")).toBeInTheDocument();
+    expect(screen.getByRole("table", { name: "Status history" })).toHaveTextContent("ops@hki.global");
+    expect(screen.getByText("2")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Activate Vendor" })).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Reactivate Vendor" }));
     await waitFor(() => expect(screen.queryByRole("button", { name: "Reactivate Vendor" })).not.toBeInTheDocument());

@@ -11,6 +11,7 @@ import { ProductsTab } from "./detail/products-tab";
 import { SalesTab } from "./detail/sales-tab";
 import { StatementTab } from "./detail/statement-tab";
 import { FeatureArtistCard } from "./detail/feature-artist-card";
+import { StatusHistoryCard } from "./detail/status-history-card";
 import { SettingsTab, SuspendedBanner, useStatusChange } from "./detail/status-controls";
 import { useVendorDetail } from "./vendors-api";
 
@@ -78,6 +79,7 @@ export default function VendorDetailPage() {
             panel: (
               <div className="grid gap-4">
                 <SettingsTab vendor={vendor} status={status} />
+                <StatusHistoryCard vendor={vendor} />
                 <FeatureArtistCard vendor={vendor} />
               </div>
             ),

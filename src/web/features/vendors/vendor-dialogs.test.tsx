@@ -1,26 +1,51 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SETTING_KEY_LIST } from "@contract/settings";
+import { json, mockFetch, renderWithQuery } from "@web/test/render";
 import { VendorDeleteDialog, VendorStatusDialog } from "./vendor-dialogs";
 
 const vendor = { name: "Moonlit Ceramics" };
 
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** Every setting as the server answers (the answer is checked against its schema), with the artist reason templates. */
+const settings = Object.fromEntries(
+  SETTING_KEY_LIST.map((key) => [key, { value: key === "artist_reason_templates" ? "Orders not shipped" : "", description: "", updatedAt: "2026-11-01T00:00:00.000Z", updatedBy: null }]),
+);
+
 describe("VendorStatusDialog", () => {
-  it("states the three consequences of disabling", async () => {
+  it("states the three consequences of disabling and asks for the reason the artist is told", async () => {
+    mockFetch(() => json(settings));
     const onConfirm = vi.fn();
-    render(<VendorStatusDialog vendor={vendor} nextActive={false} onCancel={vi.fn()} onConfirm={onConfirm} />);
+    renderWithQuery(<VendorStatusDialog vendor={vendor} nextActive={false} onCancel={vi.fn()} onConfirm={onConfirm} />);
     const dialog = await screen.findByRole("alertdialog");
     expect(dialog).toHaveTextContent("hidden from public listings");
     expect(dialog).toHaveTextContent("not be able to access their vendor dashboard");
     expect(dialog).toHaveTextContent("data will be kept, so the vendor can be reactivated");
+    expect(screen.getByRole("button", { name: "Disable Vendor" })).toBeDisabled();
+    await userEvent.type(screen.getByLabelText("Reason (the artist is told it)"), "Counterfeit prints");
     await userEvent.click(screen.getByRole("button", { name: "Disable Vendor" }));
-    expect(onConfirm).toHaveBeenCalledOnce();
+    expect(onConfirm).toHaveBeenCalledExactlyOnceWith("Counterfeit prints");
+  });
+
+  it("offers the reason templates from Settings", async () => {
+    mockFetch(() => json(settings));
+    const onConfirm = vi.fn();
+    renderWithQuery(<VendorStatusDialog vendor={vendor} nextActive={false} onCancel={vi.fn()} onConfirm={onConfirm} />);
+    await userEvent.click(await screen.findByRole("button", { name: "Orders not shipped" }));
+    expect(screen.getByLabelText("Reason (the artist is told it)")).toHaveValue("Orders not shipped");
+    await userEvent.click(screen.getByRole("button", { name: "Disable Vendor" }));
+    expect(onConfirm).toHaveBeenCalledExactlyOnceWith("Orders not shipped");
   });
 
   it("offers enabling for an inactive vendor and cancels without confirming", async () => {
+    mockFetch(() => json(settings));
     const onConfirm = vi.fn();
     const onCancel = vi.fn();
-    render(<VendorStatusDialog vendor={vendor} nextActive onCancel={onCancel} onConfirm={onConfirm} />);
+    renderWithQuery(<VendorStatusDialog vendor={vendor} nextActive onCancel={onCancel} onConfirm={onConfirm} />);
     expect(await screen.findByRole("button", { name: "Enable Vendor" })).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Cancel" }));
     expect(onCancel).toHaveBeenCalled();
@@ -28,7 +53,8 @@ describe("VendorStatusDialog", () => {
   });
 
   it("is closed without a vendor", () => {
-    render(<VendorStatusDialog vendor={null} nextActive onCancel={vi.fn()} onConfirm={vi.fn()} />);
+    mockFetch(() => json(settings));
+    renderWithQuery(<VendorStatusDialog vendor={null} nextActive onCancel={vi.fn()} onConfirm={vi.fn()} />);
     expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
   });
 });

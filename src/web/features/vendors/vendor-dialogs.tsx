@@ -1,4 +1,7 @@
+import { useId, useState } from "react";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
+import { ReasonField } from "@web/components/reason-field";
+import { useReasonTemplates } from "@web/lib/use-reason-templates";
 
 interface DialogTarget {
   name: string;
@@ -10,17 +13,50 @@ interface VendorDialogProps {
   onConfirm: () => void;
 }
 
-/** Confirms enabling or disabling a vendor; disabling states the product's three consequences. */
-export function VendorStatusDialog({ vendor, nextActive, onCancel, onConfirm }: VendorDialogProps & { nextActive: boolean }) {
+/**
+ * The reason of a status change as a dialog asks for it: required to disable or suspend (the artist
+ * is told it), an optional note to enable; cleared when the dialog closes.
+ */
+export function useStatusReason() {
+  const id = useId();
+  const templates = useReasonTemplates("artist");
+  const [reason, setReason] = useState("");
+  return { id, templates, reason, setReason, clear: () => setReason("") };
+}
+
+export function StatusReasonField({ state, required }: { state: ReturnType<typeof useStatusReason>; required: boolean }) {
+  return (
+    <ReasonField
+      id={state.id}
+      label={required ? "Reason (the artist is told it)" : "Note to the artist (optional)"}
+      value={state.reason}
+      onChange={state.setReason}
+      templates={state.templates}
+      required={required}
+    />
+  );
+}
+
+/** Confirms enabling or disabling a vendor; disabling states the product's three consequences and asks for the reason. */
+export function VendorStatusDialog({ vendor, nextActive, onCancel, onConfirm }: Omit<VendorDialogProps, "onConfirm"> & { nextActive: boolean; onConfirm: (reason: string) => void }) {
   const action = nextActive ? "Enable Vendor" : "Disable Vendor";
+  const reason = useStatusReason();
   return (
     <ConfirmDialog
       open={vendor !== null}
-      onOpenChange={(open) => !open && onCancel()}
+      onOpenChange={(open) => {
+        if (open) return;
+        reason.clear();
+        onCancel();
+      }}
       title={action}
       confirmLabel={action}
       confirmVariant={nextActive ? "default" : "destructive"}
-      onConfirm={onConfirm}
+      confirmDisabled={!nextActive && reason.reason.trim() === ""}
+      onConfirm={() => {
+        onConfirm(reason.reason);
+        reason.clear();
+      }}
       description={
         nextActive ? (
           <div>
@@ -39,7 +75,9 @@ export function VendorStatusDialog({ vendor, nextActive, onCancel, onConfirm }: 
           </div>
         )
       }
-    />
+    >
+      <StatusReasonField state={reason} required={!nextActive} />
+    </ConfirmDialog>
   );
 }
 

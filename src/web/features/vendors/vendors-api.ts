@@ -3,7 +3,11 @@ import {
   type AdminVendorsResponse,
   type VendorSort,
   type VendorStatusFilter,
+  bulkApproveApplicationsEndpoint,
   bulkVendorStatusEndpoint,
+  decideApplicationEndpoint,
+  listApplicationsEndpoint,
+  type ApplicationDecision,
   deleteVendorEndpoint,
   getVendorDetailEndpoint,
   listAdminVendorsEndpoint,
@@ -81,7 +85,9 @@ export function useSetVendorStatus() {
   const queryClient = useQueryClient();
   return useMutation({
     ...mutationOf(setVendorStatusEndpoint),
-    mutationFn: ({ id, isActive }: { id: string; isActive: boolean }) => callApi(setVendorStatusEndpoint, { params: { id }, body: { isActive } }),
+    // A blank reason is left out: a disable then answers 400 naming `reason`.
+    mutationFn: ({ id, isActive, reason }: { id: string; isActive: boolean; reason?: string }) =>
+      callApi(setVendorStatusEndpoint, { params: { id }, body: { isActive, ...(reason?.trim() ? { reason: reason.trim() } : {}) } }),
     onSuccess: (vendor) => {
       // The row changes at once; counts and filtered pages follow from the refetch.
       updateCachedLists(queryClient, (data) => ({ ...data, vendors: data.vendors.map((v) => (v.id === vendor.id ? { ...v, ...vendor } : v)) }));
@@ -93,7 +99,8 @@ export function useSetVendorStatus() {
 export function useBulkVendorStatus() {
   return useMutation({
     ...mutationOf(bulkVendorStatusEndpoint),
-    mutationFn: ({ ids, isActive }: { ids: string[]; isActive: boolean }) => callApi(bulkVendorStatusEndpoint, { body: { ids, isActive } }),
+    mutationFn: ({ ids, isActive, reason }: { ids: string[]; isActive: boolean; reason?: string }) =>
+      callApi(bulkVendorStatusEndpoint, { body: { ids, isActive, ...(reason?.trim() ? { reason: reason.trim() } : {}) } }),
   });
 }
 
@@ -141,5 +148,33 @@ export function useVendorStatement(id: string, cursor: string | null) {
     queryKey: queryKeys.financials.statement(id, cursor),
     queryFn: ({ signal }) => callApi(getVendorStatementEndpoint, { params: { id }, query: { limit: STATEMENT_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
     placeholderData: keepPreviousData,
+  });
+}
+
+export const APPLICATIONS_PAGE_SIZE = 20;
+
+/** The Applications queue, oldest first, one keyset page at a time (docs/product.md §20.2). */
+export function useApplications(cursor: string | null) {
+  return useQuery({
+    queryKey: queryKeys.vendors.applications(cursor),
+    queryFn: ({ signal }) => callApi(listApplicationsEndpoint, { query: { limit: APPLICATIONS_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Approves, rejects (with the reason) or asks for changes (with the message); the vendors, dashboard and analytics areas refresh after. */
+export function useDecideApplication() {
+  return useMutation({
+    ...mutationOf(decideApplicationEndpoint),
+    mutationFn: ({ id, decision, reason }: { id: string; decision: ApplicationDecision; reason: string }) =>
+      callApi(decideApplicationEndpoint, { params: { id }, body: { decision, ...(reason.trim() ? { reason: reason.trim() } : {}) } }),
+  });
+}
+
+/** Approves the selected applications at once (all or nothing on the server). */
+export function useBulkApproveApplications() {
+  return useMutation({
+    ...mutationOf(bulkApproveApplicationsEndpoint),
+    mutationFn: ({ ids, reason }: { ids: string[]; reason: string }) => callApi(bulkApproveApplicationsEndpoint, { body: { ids, ...(reason.trim() ? { reason: reason.trim() } : {}) } }),
   });
 }

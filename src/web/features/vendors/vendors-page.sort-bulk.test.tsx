@@ -31,7 +31,7 @@ const answer = (nextCursor: string | null = null): AdminVendorsResponse => ({
   totalCapped: false,
   page: 1,
   limit: 20,
-  counts: { total: 45, active: 40, inactive: 5, internal: 0 },
+  counts: { total: 45, active: 40, inactive: 5, internal: 0, applications: 0 },
   nextCursor,
 });
 const config = { storefrontUrl: "http://store.test", authProviderName: "Clerk" };
@@ -97,9 +97,11 @@ describe("VendorsPage sorting, bulk status and CSV (issue 23)", () => {
     await userEvent.click(screen.getByRole("button", { name: "Disable selected" }));
     const dialog = await screen.findByRole("alertdialog");
     expect(within(dialog).getByRole("heading", { name: "Disable 2 vendors" })).toBeInTheDocument();
+    expect(within(dialog).getByRole("button", { name: "Disable 2 vendors" })).toBeDisabled();
+    await userEvent.type(within(dialog).getByLabelText("Reason (the artist is told it)"), "Season closed");
     await userEvent.click(within(dialog).getByRole("button", { name: "Disable 2 vendors" }));
     expect(await screen.findByText("2 vendors disabled")).toBeInTheDocument();
-    expect(posted).toEqual({ ids: ["v1", "v2"], isActive: false });
+    expect(posted).toEqual({ ids: ["v1", "v2"], isActive: false, reason: "Season closed" });
     expect(fetchMock.mock.calls.filter((c) => String(c[0]) === "/api/admin/vendors/bulk-status")).toHaveLength(1);
     await waitFor(() => expect(screen.queryByText(/selected$/)).not.toBeInTheDocument());
   });

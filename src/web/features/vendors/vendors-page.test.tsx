@@ -18,7 +18,7 @@ const page = (vendors: AdminVendorsResponse["vendors"], total = vendors.length):
   totalCapped: false,
   page: 1,
   limit: 20,
-  counts: { total: 50_000, active: 49_000, inactive: 1_000, internal: 3 },
+  counts: { total: 50_000, active: 49_000, inactive: 1_000, internal: 3, applications: 0 },
   nextCursor: null,
 });
 const moon = {
@@ -89,6 +89,7 @@ describe("VendorsPage", () => {
     });
     renderPage();
     await userEvent.click(await screen.findByRole("button", { name: "Disable Moonlit Ceramics" }));
+    await userEvent.type(await screen.findByLabelText("Reason (the artist is told it)"), "Test");
     await userEvent.click(await screen.findByRole("button", { name: "Disable Vendor" }));
     expect(await screen.findByText(/^Failed to disable vendor: API Error: Service Unavailable/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Delete Moonlit Ceramics" }));

@@ -5,6 +5,7 @@ import { useCsvExport } from "@web/lib/download-export";
 import { useEndpointAccess } from "@web/app/current-user";
 import { PageHeader } from "@web/components/ui/page-header";
 import { StatCard } from "@web/components/ui/stat-card";
+import { UrlTabs } from "@web/components/ui/url-tabs";
 import { toast } from "@web/components/ui/toast";
 import {
   FilterBar,
@@ -26,6 +27,7 @@ import { countOf, formatCount } from "@web/lib/format";
 import { usePublicConfig } from "@web/lib/use-public-config";
 import { useLoadDelay } from "@web/lib/use-load-delay";
 import { VendorBulkActions } from "./vendor-bulk-actions";
+import { ApplicationsTab } from "./applications-tab";
 import { VendorDeleteDialog, VendorStatusDialog } from "./vendor-dialogs";
 import { useVendorColumns } from "./vendor-columns";
 import { errorMessage, useDeleteVendor, useSetVendorStatus, useVendorList, type VendorListParams } from "./vendors-api";
@@ -50,7 +52,11 @@ function readStatus(value: string | null): VendorListParams["status"] {
 
 const vendorIds = (list: AdminVendorsResponse) => list.vendors.map((v) => v.id);
 
-/** Vendor list (docs/product.md §4.1): counts, server-side search/filter/sort/pagination, enable/disable (one or many), delete, CSV. */
+/**
+ * Vendors (docs/product.md §4.1): counts, then two tabs: the list (server-side search/filter/sort/
+ * pagination, enable/disable one or many, delete, CSV) and the Applications queue with its count
+ * (§20.2).
+ */
 export default function VendorsPage() {
   // Search, filter, sort and page live in the URL, so reload and back keep them.
   const [searchParams] = useUrlParams();
@@ -80,13 +86,13 @@ export default function VendorsPage() {
   const selection = useQueryRowSelection(list, vendorIds);
   const columns = useVendorColumns({ storefrontUrl: config.data?.storefrontUrl ?? "", onStatus: setStatusTarget, onDelete: setDeleteTarget });
 
-  const confirmStatus = () => {
+  const confirmStatus = (reason: string) => {
     const vendor = statusTarget;
     setStatusTarget(null);
     if (!vendor) return;
     const isActive = !vendor.isActive;
     setStatus.mutate(
-      { id: vendor.id, isActive },
+      { id: vendor.id, isActive, reason },
       {
         onSuccess: () => toast({ title: `${vendor.name} ${isActive ? "enabled" : "disabled"}`, variant: "success" }),
         onError: (error) => toast({ title: `Failed to ${isActive ? "enable" : "disable"} vendor: ${errorMessage(error)}`, variant: "destructive" }),
@@ -120,35 +126,50 @@ export default function VendorsPage() {
         ))}
       </div>
 
-      <FilterBar>
-        <SearchFilter id="vendor-search" label="Search vendors" placeholder="Name, owner, email or store slug" search={search} />
-        <SelectFilter id="vendor-status" label="Status" param="status" value={status} options={STATUSES} />
-      </FilterBar>
+      <UrlTabs
+        ownParams
+        fallback="vendors"
+        tabs={[
+          {
+            value: "vendors",
+            label: "All vendors",
+            panel: (
+              <div className="grid gap-6">
+                <FilterBar>
+                  <SearchFilter id="vendor-search" label="Search vendors" placeholder="Name, owner, email or store slug" search={search} />
+                  <SelectFilter id="vendor-status" label="Status" param="status" value={status} options={STATUSES} />
+                </FilterBar>
 
-      <VendorBulkActions selection={selection} />
+                <VendorBulkActions selection={selection} />
 
-      <ListTable
-        query={list}
-        rowsOf={(data) => data.vendors}
-        loadingLabel="Loading vendors"
-        errorTitle="Error Loading Vendors"
-        errorMessage={(error) => error.message || "Failed to load vendors"}
-        emptyText="No vendors found. Create invite codes to allow artists to join."
-        footer={(data) => {
-          const pageCount = pageCountOf(data.total, PAGE_SIZE);
-          // docs/product.md §4.1: '{total} vendors · page {n} of {pages}', or '1,000+ vendors match (…)' past the count's cap.
-          const matches = data.totalCapped ? `${formatCount(data.total)}+ vendors match (refine the search to narrow them down)` : countOf(data.total, "vendor");
-          if (sort) return <Pager label="Vendor pages" summary={`${matches} · page ${keyset.page} of ${pageCount}`} {...keyset.controls(list)} />;
-          return <Pager label="Vendor pages" summary={`${matches} · page ${params.page} of ${pageCount}`} {...numbered.controls(pageCount)} page={params.page} />;
-        }}
-        framed
-        label="Vendors"
-        columns={columns}
-        rowKey={(v) => v.id}
-        rowName={(v) => v.name}
-        rowProps={(v) => ({ "data-testid": `vendor-row-${v.slug}` })}
-        sort={sortState}
-        selection={canWrite ? selection : undefined}
+                <ListTable
+                  query={list}
+                  rowsOf={(data) => data.vendors}
+                  loadingLabel="Loading vendors"
+                  errorTitle="Error Loading Vendors"
+                  errorMessage={(error) => error.message || "Failed to load vendors"}
+                  emptyText="No vendors found. Create invite codes to allow artists to join."
+                  footer={(data) => {
+                    const pageCount = pageCountOf(data.total, PAGE_SIZE);
+                    // docs/product.md §4.1: '{total} vendors · page {n} of {pages}', or '1,000+ vendors match (…)' past the count's cap.
+                    const matches = data.totalCapped ? `${formatCount(data.total)}+ vendors match (refine the search to narrow them down)` : countOf(data.total, "vendor");
+                    if (sort) return <Pager label="Vendor pages" summary={`${matches} · page ${keyset.page} of ${pageCount}`} {...keyset.controls(list)} />;
+                    return <Pager label="Vendor pages" summary={`${matches} · page ${params.page} of ${pageCount}`} {...numbered.controls(pageCount)} page={params.page} />;
+                  }}
+                  framed
+                  label="Vendors"
+                  columns={columns}
+                  rowKey={(v) => v.id}
+                  rowName={(v) => v.name}
+                  rowProps={(v) => ({ "data-testid": `vendor-row-${v.slug}` })}
+                  sort={sortState}
+                  selection={canWrite ? selection : undefined}
+                />
+              </div>
+            ),
+          },
+          { value: "applications", label: "Applications", badge: counts?.applications, panel: <ApplicationsTab /> },
+        ]}
       />
 
       <VendorStatusDialog vendor={statusTarget} nextActive={statusTarget ? !statusTarget.isActive : false} onCancel={() => setStatusTarget(null)} onConfirm={confirmStatus} />

@@ -20,6 +20,13 @@ const vendor = (over: Partial<VendorDetail> = {}): VendorDetail => ({
   joinedDate: "2026-05-01T00:00:00.000Z",
   stats: { totalProducts: 3, revenue: 1234.5, totalSales: 7, avgOrderValue: 176.36, conversionRate: 2.5, lastSaleDate: null },
   customization: { theme: "minimal", primaryColor: "#112233", secondaryColor: "#445566", about: "Clay things", customCSS: "", customHTML: null },
+  artistStatus: "active",
+  statusReason: null,
+  statusHistory: [],
+  application: null,
+  appliedAt: null,
+  trusted: false,
+  takedowns: 0,
   ...over,
 });
 
