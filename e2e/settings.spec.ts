@@ -25,14 +25,14 @@ test.describe("Settings", () => {
     await expect(save).toBeEnabled();
 
     // Maintenance select with its badge.
-    await expect(page.getByText("OFF", { exact: true })).toBeVisible();
+    await expect(page.getByRole("group", { name: "Configuration" }).getByText("OFF", { exact: true })).toBeVisible();
     await page.getByLabel("Maintenance Mode", { exact: true }).click();
     await page.getByRole("option", { name: "Enabled" }).click();
-    await expect(page.getByText("ON", { exact: true })).toBeVisible();
+    await expect(page.getByRole("group", { name: "Configuration" }).getByText("ON", { exact: true })).toBeVisible();
 
     await reset.click();
     await expect(shipping).toHaveValue(loaded);
-    await expect(page.getByText("OFF", { exact: true })).toBeVisible();
+    await expect(page.getByRole("group", { name: "Configuration" }).getByText("OFF", { exact: true })).toBeVisible();
     await expect(page.getByText("You have unsaved changes")).toBeHidden();
     await expect(save).toBeDisabled();
   });

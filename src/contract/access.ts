@@ -48,6 +48,12 @@ export function roleMayCall(access: EndpointAccess, role: StaffRole | null): boo
   return role !== null && allowedRoles(access).includes(role);
 }
 
+/** How long a second-factor check lets a session take dangerous actions (`stepUp` endpoints). */
+export const STEP_UP_WINDOW_MINUTES = 10;
+
+/** The error code of a dangerous action refused for want of a recent second-factor check. */
+export const STEP_UP_REQUIRED = "step_up_required";
+
 /** The reason every change is refused to a viewer (the 403's message and the screens' reason alike). */
 export const READ_ONLY_REASON = "Read-only access: viewers cannot make changes";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { identityTextSchema } from "./common.ts";
 import { defineEndpoint } from "./endpoint.ts";
-import { STAFF_ROLES } from "./access.ts";
+import { STAFF_ROLES, STEP_UP_WINDOW_MINUTES } from "./access.ts";
 
 /** Roles a user can hold: a panel role (access.ts: admin, finance, support, viewer) or user (no panel access). */
 export const USER_ROLES = [...STAFF_ROLES, "user"] as const;
@@ -226,6 +226,37 @@ export const twoStepDisableEndpoint = defineEndpoint({
   success: { status: 204, description: "Two-step sign-in is off; the recovery codes are gone" },
   errors: [400, 401, 409, 415, 429],
   invalidates: ["auth"],
+});
+
+/** A second-factor check of the signed-in session: a code of the authenticator app or a recovery code. */
+export const stepUpRequestSchema = z
+  .strictObject({
+    code: authenticatorCodeSchema.optional(),
+    recoveryCode: z.string().trim().min(1, "recoveryCode is required").max(100).optional(),
+  })
+  .superRefine((body, issues) => {
+    if ((body.code === undefined) === (body.recoveryCode === undefined)) issues.addIssue({ code: "custom", path: ["code"], message: "send either code (from the authenticator app) or recoveryCode" });
+  });
+export type StepUpRequest = z.infer<typeof stepUpRequestSchema>;
+
+export const stepUpResponseSchema = z.object({
+  /** Until when this session may take dangerous actions without another check. */
+  validUntil: z.string(),
+});
+export type StepUpResponse = z.infer<typeof stepUpResponseSchema>;
+
+export const stepUpEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/auth/step-up",
+  area: "auth",
+  access: "signed-in",
+  summary: `Confirm it is you before a dangerous action: a code checked now lets this session take them for ${STEP_UP_WINDOW_MINUTES} minutes`,
+  description:
+    "Dangerous actions (their definitions' `stepUp`) answer 403 `step_up_required` without a check in the last 10 minutes. A code is accepted once; wrong codes are limited per user (429). 409 for a user without two-step sign-in, or under Clerk (second factors are Clerk's).",
+  body: stepUpRequestSchema,
+  bodyExample: { code: "123456" },
+  success: { status: 200, description: "Until when the check holds", schema: stepUpResponseSchema },
+  errors: [400, 401, 409, 415, 429],
 });
 
 export const resetUserTwoStepEndpoint = defineEndpoint({

@@ -64,6 +64,13 @@ export interface EndpointDefinition {
   };
   /** Failure statuses the endpoint itself gives (the guard's 401/403 are added from `access`). */
   errors?: readonly ErrorStatus[];
+  /**
+   * A dangerous action (starting a payout run, refunding, changing a role or removing access,
+   * creating API keys or webhook endpoints, changing settings such as fees): the session needs a
+   * second-factor check in the last 10 minutes (STEP_UP_WINDOW_MINUTES), else 403
+   * `step_up_required`; the web asks for a code in the dialog and sends the call again.
+   */
+  stepUp?: true;
   /** The scope an API key needs (access "api-key" only), e.g. "events:write". */
   scope?: string;
   /** Areas whose cached answers a success makes stale (mutations only). */

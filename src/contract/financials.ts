@@ -283,6 +283,7 @@ export const createPayoutRunEndpoint = defineEndpoint({
   path: "/api/admin/financial/payouts/runs",
   area: "financials",
   access: { roles: ["admin", "finance"] },
+  stepUp: true,
   summary: "Start a payout run: one transfer to every vendor owed at least the minimum whose account is active",
   description:
     "The run is a background job: it answers at once and GET /runs/{id} follows it. With dryRun it only counts. 409 while another run is queued or running; 422 when no payment provider is configured.",

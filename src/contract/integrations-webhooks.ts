@@ -280,6 +280,7 @@ export const createWebhookEndpointEndpoint = defineEndpoint({
   path: "/api/admin/integrations/webhooks",
   area: "integrations",
   access: { roles: ["admin"] },
+  stepUp: true,
   summary: "Add a webhook endpoint; its signing secret is in this answer only",
   description:
     "The panel signs every delivery with the secret (Standard Webhooks). Outside development the URL must be https and may not point at a private, loopback or link-local address (checked again on the address each delivery connects to).",

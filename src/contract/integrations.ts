@@ -67,6 +67,7 @@ export const createApiKeyEndpoint = defineEndpoint({
   path: "/api/admin/integrations/api-keys",
   area: "integrations",
   access: { roles: ["admin"] },
+  stepUp: true,
   summary: "Create an API key for a service; the key is in this answer only",
   body: createApiKeyRequestSchema,
   bodyExample: { name: "Storefront (production)", scopes: ["events:write"] },

@@ -274,6 +274,7 @@ export const createRefundEndpoint = defineEndpoint({
   path: "/api/admin/orders/{id}/refunds",
   area: "orders",
   access: { roles: ["admin", "finance"] },
+  stepUp: true,
   summary: "Refund lines of a storefront order (or all of it) through Stripe, never twice",
   description:
     "`{id}` is any line of the storefront order. One Stripe refund on the order's payment intent, its idempotency key the refund's id. Each line's amount is reserved first, so refunds asked at once never exceed what was paid (409 naming the line). The answer says whether Stripe made it (succeeded), refused it (failed), is finishing it (pending) or gave no definite answer (unknown: settled by listing the payment intent's refunds, never by refunding again).",

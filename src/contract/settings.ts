@@ -103,6 +103,7 @@ export const updateSettingsEndpoint = defineEndpoint({
   path: "/api/admin/settings",
   area: "settings",
   access: { roles: ["admin"] },
+  stepUp: true,
   summary: "Change some settings at once: every value is checked first, and one bad value changes nothing",
   body: settingsUpdateRequestSchema,
   bodyExample: { platform_fee_percentage: "10", announcement_message: "Welcome!" },

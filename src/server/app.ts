@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { ApiError } from "../contract/common.ts";
 import type { AppDeps, AppEnv } from "./platform/request/app-env.ts";
 import { ADMIN_ONLY_PREFIXES, identifyUser, requireStaff } from "./platform/request/auth-middleware.ts";
+import { stepUpGuard } from "./platform/identity/step-up.ts";
 import { API_KEY_PREFIXES, requireApiKey } from "./platform/request/api-key-guard.ts";
 import { levelForStatus } from "./platform/error-recorder/error-recorder.ts";
 import { redactRequestTarget } from "./platform/error-recorder/redact.ts";
@@ -85,7 +86,7 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
   app.use("*", observeRequests(deps));
   guardApi(app, deps);
 
-  const router = new EndpointRouter(app, deps.readCache);
+  const router = new EndpointRouter(app, deps.readCache, stepUpGuard(deps));
   for (const register of areaRoutes) register(router, deps);
   // Test-only routes (e.g. one that throws) mount behind the same middleware as the real ones.
   for (const routes of options.extraRoutes ?? []) app.route("/api", routes);

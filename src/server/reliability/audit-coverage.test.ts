@@ -192,6 +192,10 @@ const RECIPES: Record<string, Recipe> = {
     const { secondStep } = (await signIn.json()) as { secondStep: { challenge: string } };
     return { path: "/api/auth/sign-in/second-step", json: { challenge: secondStep.challenge, code: codeNow(ctx, user.secret) }, token: null };
   },
+  "POST /api/auth/step-up": async (ctx) => {
+    const user = await withTwoStep(ctx);
+    return { path: "/api/auth/step-up", json: { code: codeNow(ctx, user.secret) }, token: user.token };
+  },
   "POST /api/admin/users/:id/two-step/reset": async (ctx) => ({ path: `/api/admin/users/${(await withTwoStep(ctx)).id}/two-step/reset` }),
   "POST /api/auth/passkeys": async (ctx) => {
     const user = await ctx.createUser({ email: unique("adds-passkey"), role: "viewer" });

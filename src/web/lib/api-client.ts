@@ -1,4 +1,6 @@
 import type { ZodType } from "zod";
+import { STEP_UP_REQUIRED } from "@contract/access";
+import { askForStepUp } from "./step-up";
 import type { ApiArea } from "@contract/areas";
 import { type EndpointDefinition, type EndpointInput, type EndpointResult, endpointUrl } from "@contract/endpoint";
 import { getAuthToken } from "./session";
@@ -72,7 +74,21 @@ export async function callApi<D extends EndpointDefinition>(definition: D, input
   const url = endpointUrl(definition, input as { params?: Record<string, string>; query?: Record<string, string | number | boolean | undefined> });
   const method = definition.method.toUpperCase() as Method;
   const schema = checkingAnswers ? definition.success?.schema : undefined;
-  return apiRequest<EndpointResult<D>>(method, url, input.body, { signal: options.signal, ...(schema ? { schema: schema as ZodType<EndpointResult<D>> } : {}) });
+  const send = () => apiRequest<EndpointResult<D>>(method, url, input.body, { signal: options.signal, ...(schema ? { schema: schema as ZodType<EndpointResult<D>> } : {}) });
+  if (!definition.stepUp) return send();
+  try {
+    return await send();
+  } catch (error) {
+    // A dangerous action without a recent second-factor check: ask for one, then send it once more.
+    if (apiErrorCode(error) !== STEP_UP_REQUIRED || !(await askForStepUp())) throw error;
+    return send();
+  }
+}
+
+/** The error code of a failed call (`error.code`), when the answer has the error shape. */
+export function apiErrorCode(error: unknown): string | undefined {
+  const code = apiErrorBody(error)?.code;
+  return typeof code === "string" ? code : undefined;
 }
 
 /** What a mutation of `definition` declares it changes; the query client refreshes exactly those areas. */
@@ -86,10 +102,10 @@ export function mutationOf(definition: EndpointDefinition): { meta: MutationMeta
 }
 
 /** The parsed error shape of a failed call (`{ error: { code, message, fields? } }`), when there is one. */
-function apiErrorBody(error: unknown): { message?: unknown; fields?: unknown } | undefined {
+function apiErrorBody(error: unknown): { code?: unknown; message?: unknown; fields?: unknown } | undefined {
   if (!(error instanceof ApiRequestError)) return undefined;
   try {
-    return (JSON.parse(error.body) as { error?: { message?: unknown; fields?: unknown } } | null)?.error;
+    return (JSON.parse(error.body) as { error?: { code?: unknown; message?: unknown; fields?: unknown } } | null)?.error;
   } catch {
     return undefined; // not JSON (a proxy's page, an empty body)
   }

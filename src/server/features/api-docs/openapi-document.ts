@@ -34,7 +34,8 @@ function whoMayCall(definition: EndpointDefinition): string | undefined {
 }
 
 function describedWithRoles(definition: EndpointDefinition): { description?: string } {
-  const parts = [definition.description, whoMayCall(definition)].filter((part) => part !== undefined);
+  const stepUp = definition.stepUp ? "A dangerous action: needs a second-factor check in the session's last 10 minutes (POST /api/auth/step-up), else 403 `step_up_required`." : undefined;
+  const parts = [definition.description, whoMayCall(definition), stepUp].filter((part) => part !== undefined);
   return parts.length > 0 ? { description: parts.join("\n\n") } : {};
 }
 

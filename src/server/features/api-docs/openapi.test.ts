@@ -70,6 +70,7 @@ describe("the OpenAPI document at /api/openapi.json", () => {
         expect(Object.keys(operation!.responses)).toEqual(expect.arrayContaining(["401", "403"]));
         // The reference names who may call it, as declared.
         expect(operation!.description, `${definition.path} roles`).toContain(`Roles: ${allowedRoles(definition.access).join(", ")}.`);
+        if (definition.stepUp) expect(operation!.description, `${definition.path} step-up`).toContain("403 `step_up_required`");
       }
       // A path parameter names something that may not exist; a query or body may be refused.
       if (definition.params) expect(Object.keys(operation!.responses), `${definition.path} 404`).toContain("404");

@@ -5,6 +5,7 @@ import {
   signInEndpoint,
   signInSecondStepEndpoint,
   signOutEndpoint,
+  stepUpEndpoint,
   twoStepConfirmEndpoint,
   twoStepDisableEndpoint,
   twoStepSetupEndpoint,
@@ -51,6 +52,9 @@ export function authRoutes(router: EndpointRouter, deps: AppDeps): void {
   router.handle(twoStepSetupEndpoint, (_input, { actor }) => twoStep.setup(actor));
   router.handle(twoStepConfirmEndpoint, ({ body }, { actor, bearerToken }) => twoStep.confirm(actor, body.code, sessionIdOf(bearerToken)));
   router.handle(twoStepDisableEndpoint, ({ body }, { actor }) => twoStep.disable(actor, body.code));
+  router.handle(stepUpEndpoint, ({ body }, { actor, bearerToken }) =>
+    twoStep.stepUp(actor, body.code !== undefined ? { code: body.code } : { recoveryCode: body.recoveryCode ?? "" }, sessionIdOf(bearerToken)),
+  );
   router.handle(resetUserTwoStepEndpoint, ({ params }, { actor }) => twoStep.reset(actor, params.id));
   router.handle(betaVerifyEndpoint, ({ body }, { clientIp }) => auth.verifyBetaPassword(body.password, clientIp));
   passkeyRoutes(router, deps, auth);

@@ -1,7 +1,16 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import { renderSVG } from "uqr";
-import { RECOVERY_CODE_COUNT, SIGN_IN_CHALLENGE_TTL_MINUTES, type ResetTwoStepResponse, type TwoStepConfirmResponse, type TwoStepSetupResponse, type TwoStepStatus } from "../../../contract/auth.ts";
+import { STEP_UP_WINDOW_MINUTES } from "../../../contract/access.ts";
+import {
+  RECOVERY_CODE_COUNT,
+  type StepUpResponse,
+  SIGN_IN_CHALLENGE_TTL_MINUTES,
+  type ResetTwoStepResponse,
+  type TwoStepConfirmResponse,
+  type TwoStepSetupResponse,
+  type TwoStepStatus,
+} from "../../../contract/auth.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
 import type { Actor } from "../../platform/identity/actor.ts";
@@ -21,6 +30,7 @@ import {
   selectSignInChallenge,
   selectUserTwoStep,
   spendRecoveryCode,
+  hasConfirmedTwoStep,
   spendSignInChallenge,
   twoStepRequired,
 } from "../../platform/identity/two-step.queries.ts";
@@ -152,6 +162,31 @@ export class TwoStepService {
       await recordAudit(trx, { actor, action: "user.two_step_reset", target: { type: "user", id: target.id, label: target.email }, details: { sessionsEnded, passkeysRemoved } }, this.deps.clock);
       return { sessionsEnded };
     });
+  }
+
+  /**
+   * A step-up (docs/product.md "Step-up"): a code of the app or a recovery code, checked now, lets
+   * this session take dangerous actions for 10 minutes. Wrong codes count per user, as while
+   * enrolling; each is audited as a failure, the check itself as `auth.step_up`.
+   */
+  async stepUp(actor: Actor, factor: SecondFactor, sessionId: string | null): Promise<StepUpResponse> {
+    if (this.deps.config.authProvider === "clerk" || !sessionId) throw conflict("Under Clerk, second factors are Clerk's: the panel does not ask for them");
+    if (!(await hasConfirmedTwoStep(this.db, actor.user.id))) throw conflict("You have no two-step sign-in to confirm with: set it up from the user menu");
+    const bucket = `two-step-code:${actor.user.id}`;
+    const attempt = await this.deps.limiter.hit(bucket, TWO_STEP_CODE_RULE);
+    if (!attempt.allowed) throw tooManyRequests(attempt.retryAfterSeconds);
+    const passed = await this.checkSecondFactor(actor.user.id, factor);
+    const now = this.deps.clock.now();
+    if (!passed) {
+      await recordAudit(this.db, { actor, action: "auth.step_up_failed", target: { type: "user", id: actor.user.id, label: actor.user.email }, details: { failures: attempt.count } }, this.deps.clock);
+      throw unauthorized("That code is not right (or was used already): enter the code the app shows now");
+    }
+    await this.deps.limiter.reset(bucket);
+    await this.db.transaction().execute(async (trx) => {
+      await markSecondFactor(trx, sessionId, now.toISOString());
+      await recordAudit(trx, { actor, action: "auth.step_up", target: { type: "user", id: actor.user.id, label: actor.user.email }, details: { factor: passed } }, this.deps.clock);
+    });
+    return { validUntil: new Date(now.getTime() + STEP_UP_WINDOW_MINUTES * 60_000).toISOString() };
   }
 
   // ---- the second step of sign-in -------------------------------------------------------------

@@ -112,6 +112,39 @@ describe.each(testDatabaseKinds)("two-step sign-in (%s)", (kind) => {
     expect((await secondStep({ challenge: fresh, code: codeNow(secret) })).status).toBe(429);
   });
 
+  it("counts wrong codes in the per-address limit too: guesses spread over accounts from one address reach it", async () => {
+    // 7 accounts × 9 wrong codes = 63 from one address: no account reaches its own 10, the address its 60.
+    const users = [];
+    for (let i = 0; i < 7; i++) {
+      const user = await ctx.createUser({ email: `staff-${i}@example.com`, role: "support" });
+      users.push({ ...user, ...(await enrol(user.token)) });
+    }
+    ctx.clock.advance(30_000);
+    let refused = 0;
+    for (const user of users) {
+      const challenge = await challengeFor(user.email);
+      for (let i = 0; i < 9; i++) {
+        const status = (await secondStep({ challenge, code: wrongCode(user.secret) })).status;
+        expect([401, 429]).toContain(status);
+        if (status === 429) refused += 1;
+      }
+    }
+    expect(refused).toBe(3);
+    // The address is held now, even for a right code of an account it never guessed at.
+    const last = users.at(-1)!;
+    expect((await signIn(last.email)).status).toBe(429);
+  });
+
+  it("accepts one code once even when it is sent twice at the same moment", async () => {
+    const user = await ctx.createUser({ email: "ops@example.com", role: "admin" });
+    const { secret } = await enrol(user.token);
+    ctx.clock.advance(30_000);
+    const [first, second] = [await challengeFor(user.email), await challengeFor(user.email)];
+    const code = codeNow(secret);
+    const answers = await Promise.all([secondStep({ challenge: first, code }), secondStep({ challenge: second, code })]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 401]);
+  });
+
   it("refuses a challenge after its 5 minutes, and bodies with neither or an unknown field name the field", async () => {
     const user = await ctx.createUser({ email: "ops@example.com", role: "admin" });
     const { secret } = await enrol(user.token);

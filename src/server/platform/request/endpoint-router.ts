@@ -59,6 +59,8 @@ export class EndpointRouter {
   constructor(
     private readonly app: Hono<AppEnv>,
     private readonly readCache: ReadCache,
+    /** The check of a dangerous action's recent second factor (identity/step-up.ts), for definitions with `stepUp`. */
+    private readonly stepUp?: (user: ActingUser, bearerToken: string | null) => Promise<void>,
   ) {}
 
   handle<D extends EndpointDefinition>(definition: D, handler: EndpointHandler<D>): void {
@@ -73,6 +75,8 @@ export class EndpointRouter {
     this.served.push(definition);
     // Every role may call a "staff" endpoint: the prefix guard has already refused anyone without one.
     const checkRole = isStaffAccess(definition.access) && definition.access !== "staff";
+    const stepUp = definition.stepUp ? this.stepUp : undefined;
+    if (definition.stepUp && definition.method === "get") throw new Error(`GET ${definition.path}: a read is never a dangerous action (stepUp)`);
     const keptAnswerKey = answerKeyOf(definition);
     this.app.on(definition.method.toUpperCase(), honoPath(definition.path), async (c) => {
       c.set("route", definition.path);
@@ -86,6 +90,8 @@ export class EndpointRouter {
         const refusal = accessRefusal(definition.access, staffRoleOf(user!));
         if (refusal !== undefined) throw forbidden(refusal);
       }
+      // A dangerous action: a second-factor check in the last 10 minutes, before reading the input.
+      if (stepUp && user) await stepUp(user, bearerToken(requestHeader(c, "authorization")));
       // Query before body: a malformed query is reported even when the body is malformed too.
       const query = definition.query ? readQuery(c, definition.query) : undefined;
       const params = definition.params ? parseWith(definition.params, c.req.param()) : undefined;

@@ -1,0 +1,100 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { stepUpEndpoint } from "@contract/auth";
+import { Button } from "@web/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@web/components/ui/dialog";
+import { Input } from "@web/components/ui/input";
+import { Label } from "@web/components/ui/label";
+import { apiErrorMessage, callApi, errorStatus } from "@web/lib/api-client";
+import { setStepUpAsker } from "@web/lib/step-up";
+
+/** What a refused check answers, in words. */
+function checkProblem(error: unknown): string {
+  const status = errorStatus(error);
+  if (status === 401) return "That code is not right, or was used already. Enter the code the app shows now.";
+  if (status === 400) return "Enter the 6 digits your authenticator app shows, or a recovery code.";
+  if (status === 429) return "Too many wrong codes. Please wait a few minutes and try again.";
+  return apiErrorMessage(error);
+}
+
+/**
+ * 'Confirm it's you' (docs/product.md "Step-up"): the one dialog every dangerous action asks
+ * through when the server answers `step_up_required`. It opens over the action's own dialog, takes
+ * a code of the authenticator app (or a recovery code), and on success the action is sent again
+ * (api-client.ts); 'Cancel' leaves the refusal to the action's own error message.
+ */
+export function StepUpDialog() {
+  const codeId = useId();
+  const [open, setOpen] = useState(false);
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [value, setValue] = useState("");
+  const [pending, setPending] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const settle = useRef<((passed: boolean) => void) | null>(null);
+
+  useEffect(
+    () =>
+      setStepUpAsker(
+        () =>
+          new Promise<boolean>((resolve) => {
+            settle.current?.(false);
+            settle.current = resolve;
+            setValue("");
+            setProblem(null);
+            setUseRecovery(false);
+            setOpen(true);
+          }),
+      ),
+    [],
+  );
+
+  function finish(passed: boolean) {
+    settle.current?.(passed);
+    settle.current = null;
+    setOpen(false);
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setPending(true);
+    setProblem(null);
+    try {
+      await callApi(stepUpEndpoint, { body: useRecovery ? { recoveryCode: value.trim() } : { code: value.replace(/\s+/g, "") } });
+      finish(true);
+    } catch (error) {
+      setProblem(checkProblem(error));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !next && finish(false)}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Confirm it&apos;s you</DialogTitle>
+          <DialogDescription>This action needs a second-factor check in the last 10 minutes. It goes ahead as soon as the code is accepted.</DialogDescription>
+        </DialogHeader>
+        <form className="grid gap-2" onSubmit={(e) => void submit(e)} noValidate>
+          <Label htmlFor={codeId}>{useRecovery ? "Recovery code" : "Code from the app"}</Label>
+          <Input id={codeId} inputMode={useRecovery ? "text" : "numeric"} autoComplete="one-time-code" required value={value} onChange={(e) => setValue(e.target.value)} />
+          {problem ? (
+            <p role="alert" className="text-sm text-red-700">
+              {problem}
+            </p>
+          ) : null}
+          <Button type="button" variant="link" size="sm" className="justify-self-start px-0" onClick={() => setUseRecovery(!useRecovery)}>
+            {useRecovery ? "Use the authenticator app" : "Use a recovery code"}
+          </Button>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => finish(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={pending || value.trim() === ""}>
+              {pending ? "Checking…" : "Confirm"}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
