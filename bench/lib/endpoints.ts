@@ -228,6 +228,8 @@ export function endpointsFor(s: Subjects): Endpoint[] {
     { name: "orders by buyer e-mail", path: `/api/admin/orders?limit=50&search=${encodeURIComponent(s.orderEmail)}`, p95TargetMs: 5 },
     { name: "orders by storefront order id", path: `/api/admin/orders?limit=50&search=${encodeURIComponent(s.externalOrderId)}`, p95TargetMs: 5 },
     { name: "orders refunded", path: "/api/admin/orders?limit=50&status=refunded", p95TargetMs: 5 },
+    { name: "orders partly refunded", path: "/api/admin/orders?limit=50&status=partially_refunded", p95TargetMs: 5 },
+    { name: "orders disputed", path: "/api/admin/orders?limit=50&status=disputed", p95TargetMs: 5 },
     { name: "orders of an artist", path: `/api/admin/orders?limit=50&vendorId=${v}`, p95TargetMs: 5 },
     { name: "orders of an artist refunded", path: `/api/admin/orders?limit=50&vendorId=${v}&status=refunded`, p95TargetMs: 5 },
     { name: "orders of a week", path: `/api/admin/orders?limit=50&from=${s.orderWeek.from}&to=${s.orderWeek.to}`, p95TargetMs: 5 },

@@ -16,6 +16,11 @@ export const ORDER_STATUSES = ["paid", "refunded", "cancelled"] as const;
 export const orderStatusSchema = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
 
+/** The list's status filter: a status, or `partially_refunded` (paid, with part refunded) or `disputed` (a Stripe dispute of it is open). */
+export const ORDER_STATUS_FILTERS = ["paid", "partially_refunded", "refunded", "cancelled", "disputed"] as const;
+export const orderStatusFilterSchema = z.enum(ORDER_STATUS_FILTERS);
+export type OrderStatusFilter = z.infer<typeof orderStatusFilterSchema>;
+
 /**
  * Orders of the list: `newest` (the default: placed, newest first); `created` and `amount`
  * ascending; with a leading '-' descending (`-created` is `newest`).
@@ -47,7 +52,7 @@ const filterFields = z.strictObject({
   search: z.string().trim().max(320, "must be at most 320 characters").optional(),
   /** The artist (vendor id). */
   vendorId: z.string().trim().min(1).max(100).optional(),
-  status: orderStatusSchema.optional(),
+  status: orderStatusFilterSchema.optional(),
   /** Placed at or after (a bare day: its start). */
   from: timeBound.optional(),
   /** Placed before (a bare day: the end of that day). */

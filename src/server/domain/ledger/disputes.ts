@@ -144,6 +144,7 @@ export function applyDisputeState(db: Executor, facts: DisputeFacts, feePaidBy: 
         const held = part > 0 ? artistShareOf(l.gross_cents, l.fee_cents, l.fee_rate_basis_points, part) : 0;
         await trx.insertInto("dispute_lines").values({ dispute_id: facts.id, order_id: l.id, vendor_id: l.vendor_id, amount_cents: part, held_cents: held, lost_cents: 0, fee_cents: 0 }).execute();
         await addToPayoutAccount(trx, l.vendor_id, { heldCents: held });
+        await trx.updateTable("orders").set({ dispute_open: 1 }).where("id", "=", l.id).execute();
       }
       current = row;
       change = "opened";
@@ -184,6 +185,15 @@ async function closeLines(trx: Executor, disputeId: string, outcome: "won" | "lo
       : lines.map(() => 0);
   for (const [i, l] of lines.entries()) {
     await addToPayoutAccount(trx, l.vendor_id, { heldCents: -l.held_cents });
+    const stillOpen = await trx
+      .selectFrom("dispute_lines as o")
+      .innerJoin("disputes as d", "d.id", "o.dispute_id")
+      .select("d.id")
+      .where("o.order_id", "=", l.order_id)
+      .where("d.outcome", "=", "open")
+      .limit(1)
+      .executeTakeFirst();
+    if (!stillOpen) await trx.updateTable("orders").set({ dispute_open: 0 }).where("id", "=", l.order_id).execute();
     if (outcome === "won") continue;
     const order = await trx.selectFrom("orders").select(["status", "gross_cents"]).where("id", "=", l.order_id).executeTakeFirst();
     const lost = order && order.status === "paid" ? Math.min(l.amount_cents, Number(order.gross_cents)) : 0;

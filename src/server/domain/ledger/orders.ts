@@ -74,6 +74,8 @@ export async function placeOrder(db: Executor, input: PlaceOrderInput, clock: Cl
       payment_intent_id: input.paymentIntentId ?? null,
       charge_id: input.chargeId ?? null,
       refund_reserved_cents: 0,
+      refunded_cents: 0,
+      dispute_open: 0,
     };
     await trx.insertInto("orders").values(order).execute();
     await applyPaidOrder(trx, order, 1);
@@ -172,7 +174,12 @@ export async function refundOrderPart(db: Executor, orderId: string, input: Part
     const fee = feeCents(gross, order.fee_rate_basis_points);
     const updated = await trx
       .updateTable("orders")
-      .set({ gross_cents: gross, fee_cents: fee, ...(gross === 0 ? { status: "refunded" as const, updated_at: refundedAt } : {}) })
+      .set((eb) => ({
+        gross_cents: gross,
+        fee_cents: fee,
+        refunded_cents: eb("refunded_cents", "+", input.amountCents),
+        ...(gross === 0 ? { status: "refunded" as const, updated_at: refundedAt } : {}),
+      }))
       .where("id", "=", orderId)
       .where("status", "=", "paid")
       .where("gross_cents", "=", order.gross_cents)

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { attentionResponseSchema } from "../../../contract/dashboard.ts";
-import { orderDetailSchema } from "../../../contract/orders.ts";
+import { orderDetailSchema, ordersResponseSchema } from "../../../contract/orders.ts";
 import { compareRollups } from "../../domain/ledger/recompute.ts";
 import type { Order } from "../../platform/db/schema.ts";
 import { JobWorker } from "../../platform/jobs/job-worker.ts";
@@ -77,6 +77,12 @@ describe.each(testDatabaseKinds)("disputes (%s)", (kind) => {
       }),
     ]);
     expect(detail.timeline.map((e) => e.kind)).toEqual(["placed", "dispute_opened"]);
+    const disputed = async () =>
+      ordersResponseSchema
+        .parse(await (await ctx.request("/api/admin/orders?status=disputed", { token: admin.token })).json())
+        .orders.map((o) => o.id)
+        .sort();
+    expect(await disputed()).toEqual([lines[0]!.id, lines[1]!.id].sort());
 
     await send("updated", "dp_1", { amountCents: 15_000, status: "under_review", evidenceDueBy: "2026-12-02T23:59:59.000Z" }, "2026-11-22T09:00:00.000Z");
     expect(await balance(ava)).toEqual({ balance: 0, held: 9_850, charged: 0 });
@@ -84,6 +90,7 @@ describe.each(testDatabaseKinds)("disputes (%s)", (kind) => {
     expect(await balance(ava)).toEqual({ balance: 9_850, held: 0, charged: 0 });
     expect(await balance(ben)).toEqual({ balance: 4_925, held: 0, charged: 0 });
     expect(await attention()).toBeUndefined();
+    expect(await disputed()).toEqual([]);
     // The same event again, or an older state arriving late (sent by the fake Stripe), changes nothing.
     const fake = await startFakeStripe();
     try {

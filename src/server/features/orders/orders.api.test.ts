@@ -25,6 +25,8 @@ interface Raw {
   external_order_id: string | null;
   gross_cents: number;
   created_at: string;
+  refunded_cents: number;
+  dispute_open: number;
 }
 
 function compare(sort: OrderSort) {
@@ -66,9 +68,13 @@ describe.each(testDatabaseKinds)("orders API (%s)", (kind) => {
     return seen;
   };
   const raw = async (): Promise<Raw[]> =>
-    (await ctx.database.db.selectFrom("orders").select(["id", "vendor_id", "status", "customer_email", "external_order_id", "gross_cents", "created_at"]).execute()).map((r) => ({
+    (
+      await ctx.database.db.selectFrom("orders").select(["id", "vendor_id", "status", "customer_email", "external_order_id", "gross_cents", "created_at", "refunded_cents", "dispute_open"]).execute()
+    ).map((r) => ({
       ...r,
       gross_cents: Number(r.gross_cents),
+      refunded_cents: Number(r.refunded_cents),
+      dispute_open: Number(r.dispute_open),
     }));
 
   beforeAll(async () => {
@@ -105,6 +111,8 @@ describe.each(testDatabaseKinds)("orders API (%s)", (kind) => {
         else if (i % 7 === 0)
           await refundOrderPart(trx, order.id, { refundId: `re_${i}`, amountCents: 200, refundedAt: new Date(Date.parse(created) + 7_200_000).toISOString(), reason: "Arrived broken" });
       }
+      // Lines whose charge is disputed (the flag the ledger's disputes keep, ledger/disputes.ts).
+      await trx.updateTable("orders").set({ dispute_open: 1 }).where("external_order_id", "in", ["ord_4", "ord_9", "ord_30", "ord_61"]).execute();
     });
   });
   afterAll(async () => {
@@ -138,6 +146,10 @@ describe.each(testDatabaseKinds)("orders API (%s)", (kind) => {
       (o) => o.created_at >= "2026-10-05T00:00:00.000Z" && o.created_at < "2026-10-26T00:00:00.000Z" && o.status === "paid" && o.vendor_id === "V0",
     ],
     ["a buyer and a status", { search: "buyer4@example.com", status: "paid" }, (o) => o.customer_email === "buyer4@example.com" && o.status === "paid"],
+    ["partly refunded lines", { status: "partially_refunded" }, (o) => o.status === "paid" && o.refunded_cents > 0],
+    ["an artist's partly refunded lines", { vendorId: "V1", status: "partially_refunded" }, (o) => o.vendor_id === "V1" && o.status === "paid" && o.refunded_cents > 0],
+    ["disputed lines", { status: "disputed" }, (o) => o.dispute_open === 1],
+    ["a week of disputed lines", { status: "disputed", from: "2026-10-01", to: "2026-10-10" }, (o) => o.dispute_open === 1 && o.created_at < "2026-10-11T00:00:00.000Z"],
   ];
   const withVendor = (q: Record<string, string>) => (q.vendorId ? { ...q, vendorId: vendorIds[Number(q.vendorId.slice(1))]! } : q);
   const vendorOf = (test: (o: Raw) => boolean) => (o: Raw) => test({ ...o, vendor_id: `V${vendorIds.indexOf(o.vendor_id)}` });

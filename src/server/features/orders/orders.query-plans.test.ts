@@ -27,6 +27,10 @@ const ORDER_STATS: Record<string, string> = {
   orders_amount_idx: "5000000 500 1",
   orders_status_amount_idx: "5000000 1700000 500 1",
   orders_vendor_amount_idx: "5000000 100 5 1",
+  orders_payment_intent_idx: "5000000 2",
+  orders_charge_idx: "5000000 2",
+  orders_part_refunded_idx: "200000 2 1",
+  orders_disputed_idx: "1000 2 1",
 };
 const OTHER_ROWS: Record<string, number> = { vendors: 50_000, order_refunds: 200_000 };
 
@@ -100,6 +104,11 @@ describe.each(testDatabaseKinds)("orders query plans (%s)", (kind) => {
       { search: "ord_3" },
       { from: "2026-10-01", to: "2026-10-02" },
       { from: "2026-10-01", status: "paid", vendorId },
+      { status: "partially_refunded" },
+      { status: "disputed" },
+      { vendorId, status: "partially_refunded" },
+      { search: "b1@example.com", status: "disputed" },
+      { from: "2026-10-01", to: "2026-10-02", status: "partially_refunded" },
     ];
     for (const filters of filterSets) {
       for (const sort of ORDER_SORTS) {

@@ -188,6 +188,9 @@ export interface OrdersTable {
   charge_id: Generated<string | null>;
   /** What refunds asked of Stripe and not yet settled hold of the line (migration 028); never more than gross_cents. */
   refund_reserved_cents: Generated<number>;
+  /** What part refunds took of the line (order_refunds summed, migration 028), and 1 while a dispute of it is open. */
+  refunded_cents: Generated<number>;
+  dispute_open: Generated<number>;
 }
 
 /** A refund the storefront made of one order row, by its refund id (migration 023). */

@@ -1,16 +1,16 @@
-import { ORDER_STATUSES, type OrderStatus } from "@contract/orders";
+import { ORDER_STATUS_FILTERS, type OrderStatusFilter } from "@contract/orders";
 import { FilterBar, SearchFilter, SelectFilter, type UrlSearch, useUrlParams } from "@web/components/list";
 import { Button } from "@web/components/ui/button";
 import { Input } from "@web/components/ui/input";
 import { Label } from "@web/components/ui/label";
 import { ArtistFilter } from "./artist-filter";
 
-const STATUS_LABELS: Record<OrderStatus, string> = { paid: "Paid", refunded: "Refunded", cancelled: "Cancelled" };
-const STATUSES: Array<{ value: OrderStatus | "all"; label: string }> = [{ value: "all", label: "All statuses" }, ...ORDER_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
+const STATUS_LABELS: Record<OrderStatusFilter, string> = { paid: "Paid", partially_refunded: "Partly refunded", refunded: "Refunded", cancelled: "Cancelled", disputed: "Disputed" };
+const STATUSES: Array<{ value: OrderStatusFilter | "all"; label: string }> = [{ value: "all", label: "All statuses" }, ...ORDER_STATUS_FILTERS.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
 
 interface OrderFilterBarProps {
   search: UrlSearch;
-  status: OrderStatus | "all";
+  status: OrderStatusFilter | "all";
   vendorId: string;
   /** The artist's name when the list shows it. */
   vendorName: string | undefined;

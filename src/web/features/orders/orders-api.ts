@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { type CreateRefundRequest, type OrderSort, type OrderStatus, createRefundEndpoint, getOrderEndpoint, listOrdersEndpoint } from "@contract/orders";
+import { type CreateRefundRequest, type OrderSort, type OrderStatusFilter, createRefundEndpoint, getOrderEndpoint, listOrdersEndpoint } from "@contract/orders";
 import { listAdminVendorsEndpoint } from "@contract/vendors";
 import { callApi } from "@web/lib/api-client";
 import { queryKeys } from "@web/lib/query-keys";
@@ -11,7 +11,7 @@ export const ORDERS_PAGE_SIZE = 50;
 export interface OrderFilters {
   /** The buyer's e-mail or the storefront's order id. */
   search: string;
-  status: OrderStatus | "all";
+  status: OrderStatusFilter | "all";
   vendorId: string;
   /** UTC days (YYYY-MM-DD), both included. */
   from: string;
@@ -19,7 +19,7 @@ export interface OrderFilters {
 }
 
 /** The filters as the list call and the CSV export take them: only those that filter something. */
-export function ordersQuery(filters: OrderFilters): { search?: string; status?: OrderStatus; vendorId?: string; from?: string; to?: string } {
+export function ordersQuery(filters: OrderFilters): { search?: string; status?: OrderStatusFilter; vendorId?: string; from?: string; to?: string } {
   return {
     ...(filters.search.trim() !== "" ? { search: filters.search.trim() } : {}),
     ...(filters.status !== "all" ? { status: filters.status } : {}),

@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { ORDER_SORTS, ORDERS_EXPORT_KIND, type OrderStatus } from "@contract/orders";
+import { ORDER_SORTS, ORDER_STATUS_FILTERS, ORDERS_EXPORT_KIND, type OrderStatusFilter } from "@contract/orders";
 import { ListTable, Pager, RefreshButton, serverSort, useKeysetPages, useSortParam, useUrlParams, useUrlSearch } from "@web/components/list";
 import { PageHeader } from "@web/components/ui/page-header";
 import { apiErrorMessage } from "@web/lib/api-client";
@@ -12,8 +12,8 @@ import { type OrderFilters, ordersQuery, useOrderList } from "./orders-api";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-function readStatus(value: string | null): OrderStatus | "all" {
-  return value === "paid" || value === "refunded" || value === "cancelled" ? value : "all";
+function readStatus(value: string | null): OrderStatusFilter | "all" {
+  return (ORDER_STATUS_FILTERS as readonly string[]).includes(value ?? "") ? (value as OrderStatusFilter) : "all";
 }
 const readDay = (value: string | null) => (value !== null && DAY.test(value) ? value : "");
 

@@ -1,10 +1,13 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 
 /**
  * Refunds from the panel (docs/product.md "Orders", "Refunds from the panel"):
  * - `orders.payment_intent_id` / `charge_id`: the Stripe payment the storefront's order.paid named
  *   (one per storefront order, on each of its lines), indexed: a refund is made on the payment
  *   intent, a dispute names the charge;
+ * - `orders.refunded_cents` (what part refunds took, kept by the ledger) and `orders.dispute_open`
+ *   (a Stripe dispute of the line is open), each behind a partial index in date order: the list's
+ *   'Partly refunded' and 'Disputed' filters;
  * - `orders.refund_reserved_cents`: what refunds asked of Stripe and not yet settled hold of the
  *   line. A refund reserves its amount with one conditional update (`gross_cents -
  *   refund_reserved_cents >= amount`), so refunds of one order asked at once can never add up to
@@ -38,6 +41,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex("orders_payment_intent_idx").on("orders").column("payment_intent_id").execute();
   await db.schema.createIndex("orders_charge_idx").on("orders").column("charge_id").execute();
+  // The Orders list's 'Partly refunded' and 'Disputed' filters, each a walk of a partial index in date order.
+  await db.schema
+    .alterTable("orders")
+    .addColumn("refunded_cents", "bigint", (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable("orders")
+    .addColumn("dispute_open", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
+  await sql`update orders set refunded_cents = (select coalesce(sum(r.amount_cents), 0) from order_refunds r where r.order_id = orders.id)
+    where id in (select order_id from order_refunds)`.execute(db);
+  await db.schema
+    .createIndex("orders_part_refunded_idx")
+    .on("orders")
+    .columns(["created_at", "id"])
+    .where(sql.ref("status"), "=", sql.lit("paid"))
+    .where(sql.ref("refunded_cents"), ">", sql.lit(0))
+    .execute();
+  await db.schema.createIndex("orders_disputed_idx").on("orders").columns(["created_at", "id"]).where(sql.ref("dispute_open"), "=", sql.lit(1)).execute();
 
   await db.schema.alterTable("order_refunds").addColumn("panel_refund_id", "text").execute();
   await db.schema.alterTable("order_refunds").addColumn("netted_payout_id", "text").execute();
