@@ -16,7 +16,8 @@ describe.each(testBackends())("demo seed on $kind", (backend) => {
       // Speed is a benchmark concern (npm run bench), not a timed assertion on a shared machine.
       const summary = await seedDemoData(t.db, { clock: fixedClock(NOW), seed: 7 });
       expect(summary.seeded).toBe(true);
-      expect(summary.vendors).toBe(60);
+      // 60 artists and 7 applicants (demo-applications.ts).
+      expect(summary.vendors).toBe(67);
       expect(summary.products).toBeGreaterThan(200);
       expect(summary.orders).toBeGreaterThan(800);
       expect(summary.refunded + summary.cancelled).toBeGreaterThan(0);
@@ -33,7 +34,8 @@ describe.each(testBackends())("demo seed on $kind", (backend) => {
       expect(disputes.map((d) => d.fee_paid_by)).toEqual([null, null, null, "platform", "artist"]);
 
       const c = await readCounters(t.db);
-      expect(c.vendors_total).toBe(60);
+      expect(c.vendors_total).toBe(67);
+      expect(c.vendors_pending).toBe(5);
       expect(c.vendors_internal).toBeGreaterThanOrEqual(3);
       expect(c.vendors_active).toBeLessThan(60);
       expect(c.mrr_cents).toBeGreaterThan(0);
@@ -60,7 +62,7 @@ describe.each(testBackends())("demo seed on $kind", (backend) => {
       expect((await t.db.selectFrom("platform_settings").select("key").execute()).length).toBe(SETTING_KEYS.length);
 
       expect((await seedDemoData(t.db, { clock: fixedClock(NOW), seed: 7 })).seeded).toBe(false);
-      expect((await readCounters(t.db)).vendors_total).toBe(60);
+      expect((await readCounters(t.db)).vendors_total).toBe(67);
     } finally {
       await t.close();
     }

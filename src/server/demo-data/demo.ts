@@ -15,6 +15,7 @@ import { addDemoSecondLine, demoOrderId, demoPayment } from "./demo-order-lines.
 import { seedDemoRefunds } from "./demo-refunds.ts";
 import { seedDemoDisputes } from "./demo-disputes.ts";
 import { seedDemoFeatured } from "./demo-featured.ts";
+import { seedDemoApplications } from "./demo-applications.ts";
 import { seedDemoApiKeys } from "./demo-integrations.ts";
 import { seedDemoIncomingEvents } from "./demo-incoming-events.ts";
 import { seedDemoStaff } from "./demo-staff.ts";
@@ -291,6 +292,8 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
     await seedDemoStaff(trx, { rand, at, vendors, adminEmail: options.adminEmail ?? "admin@hki.global" });
     // The featured artist: current, queued, and past ones (demo-featured.ts).
     await seedDemoFeatured(trx, { vendors, now, adminEmail: options.adminEmail ?? "admin@hki.global" });
+    // Applications waiting for different times, one asked for changes, one rejected; the suspended artists' reasons (demo-applications.ts).
+    summary.vendors += (await seedDemoApplications(trx, { vendors, now, adminEmail: options.adminEmail ?? "admin@hki.global" })).length;
     // Announcements: one sent, one with a refused mail, one on the artists' dashboard now (demo-announcements.ts).
     await seedDemoAnnouncements(trx, { vendors, now, adminEmail: options.adminEmail ?? "admin@hki.global", supportEmail: SETTINGS_CATALOG.support_email.defaultValue });
     // API keys on the Integrations screen: one in use, one revoked; their secrets are thrown away (demo-integrations.ts).

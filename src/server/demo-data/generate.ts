@@ -160,6 +160,10 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
       custom_css: sampleCustomCss(rand),
       custom_html: sampleCustomHtml(rand),
       updated_at: joinedAt,
+      // The same columns as the applicants' rows below (the sink writes each table's first row's columns).
+      approval_status: "approved",
+      applied_at: null,
+      application: null,
     });
     count(COUNTERS.vendorsTotal, 1);
     count(COUNTERS.vendorsActive, active ? 1 : 0);
@@ -424,6 +428,62 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
       const s = (Date.now() - started) / 1000;
       progress(`vendors ${i + 1}/${options.vendors}, products ${productsWritten}, orders ${ordersWritten}, rows ${sink.written} (${Math.round(sink.written / Math.max(s, 0.001))} rows/s)`);
     }
+  }
+
+  // Applicants waiting in the Applications queue (docs/product.md §20.2): one per hundred artists,
+  // applied over the last 30 days, from their own PRNG so the rest of the data set is unchanged.
+  const applicantsRand = new Random(seed ^ 0x0a991e5);
+  for (let k = 0; k < Math.floor(options.vendors / 100); k++) {
+    const owner = personName(applicantsRand);
+    const name = storeName(applicantsRand, owner);
+    const appliedMs = nowMs - applicantsRand.int(1, 30 * 24) * 3_600_000;
+    const vendorId = applicantsRand.id(appliedMs);
+    const appliedAt = iso(appliedMs);
+    const slug = `${slugify(name)}-${seed}-applicant-${k}`;
+    await sink.add("vendors", {
+      id: vendorId,
+      name,
+      owner_name: owner.full,
+      email: emailFor(owner, "example.com", `a${k}`),
+      slug,
+      owner_user_id: null,
+      is_active: 0,
+      is_internal: 0,
+      joined_at: appliedAt,
+      theme: "default",
+      primary_color: "#111827",
+      secondary_color: "#6b7280",
+      about: "",
+      custom_css: "",
+      custom_html: null,
+      updated_at: appliedAt,
+      approval_status: "pending",
+      applied_at: appliedAt,
+      application: JSON.stringify({
+        portfolioUrl: `https://portfolio.example.com/${slug}`,
+        statement: `${name}: small editions made by hand.`,
+        sampleImageUrls: [1, 2, 3].map((n) => `http://localhost:5174/uploads/${slug}-${n}.jpg`),
+        referral: null,
+      }),
+    });
+    await sink.add("vendor_totals", { vendor_id: vendorId, listed_products: 0, gross_cents: 0, orders: 0, fees_cents: 0, items_sold: 0, visits: 0, last_sale_at: null });
+    await sink.add("payout_accounts", {
+      vendor_id: vendorId,
+      stripe_account_id: null,
+      status: "not_connected",
+      charges_enabled: 0,
+      payouts_enabled: 0,
+      requirements: null,
+      checked_at: null,
+      earned_cents: 0,
+      paid_out_cents: 0,
+      in_flight_cents: 0,
+      balance_cents: 0,
+      last_payout_at: null,
+    });
+    count(COUNTERS.vendorsTotal, 1);
+    count(COUNTERS.vendorsPending, 1);
+    addDay(appliedAt.slice(0, 10), { newVendors: 1 });
   }
 
   const userEmails = ["admin@hki.global", "support@hki.global", "ops@hki.global"];
