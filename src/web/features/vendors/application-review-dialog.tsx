@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
-import type { ApplicationDecision, ApplicationItem } from "@contract/vendors";
-import { useWriteAccess } from "@web/app/current-user";
+import { type ApplicationDecision, type ApplicationItem, decideApplicationEndpoint } from "@contract/vendors";
+import { useEndpointAccess } from "@web/app/current-user";
 import { ReasonField } from "@web/components/reason-field";
 import { Button } from "@web/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@web/components/ui/dialog";
@@ -23,7 +23,8 @@ export function ApplicationReviewDialog({ item, onClose }: { item: ApplicationIt
   const reasonId = useId();
   const templates = useReasonTemplates("artist");
   const decide = useDecideApplication();
-  const { canWrite } = useWriteAccess();
+  // Admins and support decide; every other role reads the application and is told why not.
+  const { allowed: canWrite, reason: refusal } = useEndpointAccess(decideApplicationEndpoint);
   const [reason, setReason] = useState("");
   const [errors, setErrors] = useState<{ reason?: string; form?: string }>({});
 
@@ -95,6 +96,7 @@ export function ApplicationReviewDialog({ item, onClose }: { item: ApplicationIt
             ) : (
               <p className="text-sm text-gray-600">The storefront sent no application with this artist.</p>
             )}
+            {!canWrite && <p className="border-t pt-3 text-sm text-gray-600">{refusal}</p>}
             {canWrite && (
               <div className="grid gap-3 border-t pt-3">
                 <ReasonField id={reasonId} label="Reason or message to the artist" value={reason} onChange={setReason} templates={templates} error={errors.reason} />

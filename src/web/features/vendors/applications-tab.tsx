@@ -1,6 +1,6 @@
 import { useState } from "react";
-import type { ApplicationItem, ApplicationsResponse } from "@contract/vendors";
-import { useWriteAccess } from "@web/app/current-user";
+import { type ApplicationItem, type ApplicationsResponse, bulkApproveApplicationsEndpoint } from "@contract/vendors";
+import { useEndpointAccess } from "@web/app/current-user";
 import { BulkBar, type Column, ListTable, Pager, useKeysetPages, useQueryRowSelection } from "@web/components/list";
 import { ConfirmDialog } from "@web/components/ui/alert-dialog";
 import { Button } from "@web/components/ui/button";
@@ -29,7 +29,7 @@ const idsOf = (data: ApplicationsResponse) => data.applications.map((a) => a.id)
 export function ApplicationsTab() {
   const pages = useKeysetPages("applications");
   const list = useApplications(pages.cursor);
-  const { canWrite } = useWriteAccess();
+  const { allowed: canWrite } = useEndpointAccess(bulkApproveApplicationsEndpoint);
   const selection = useQueryRowSelection(list, idsOf, canWrite);
   const [open, setOpen] = useState<ApplicationItem | null>(null);
   const [approving, setApproving] = useState<string[] | null>(null);
