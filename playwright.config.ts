@@ -14,6 +14,8 @@ process.env.E2E_RUN_ID ??= `${Date.now()}-${process.pid}`;
 export const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 
 const STOREFRONT_WRITERS = /integrations\.spec\.ts$/;
+/** Turns 'Artist Approval' on for its run: every artist arriving meanwhile would wait as an applicant. */
+const APPROVAL_ON = /applications\.spec\.ts$/;
 const browser = {
   ...devices["Desktop Chrome"],
   launchOptions: {
@@ -43,7 +45,9 @@ export default defineConfig({
   projects: [
     // The storefront's door writes artists, products and orders that move every vendor list's
     // order and counts; its specs run once the others are done, so theirs compare stable lists.
-    { name: "chromium", testIgnore: STOREFRONT_WRITERS, use: browser },
+    { name: "chromium", testIgnore: [STOREFRONT_WRITERS, APPROVAL_ON], use: browser },
     { name: "storefront-writes", testMatch: STOREFRONT_WRITERS, dependencies: ["chromium"], use: browser },
+    // After the other storefront writers: with approval on, their new artists would arrive pending.
+    { name: "approval-on", testMatch: APPROVAL_ON, dependencies: ["storefront-writes"], use: browser },
   ],
 });
