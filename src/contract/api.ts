@@ -36,6 +36,8 @@ import {
   passkeySignInOptionsEndpoint,
   secondStepPasskeyEndpoint,
   secondStepPasskeyOptionsEndpoint,
+  stepUpPasskeyEndpoint,
+  stepUpPasskeyOptionsEndpoint,
 } from "./auth.ts";
 import { dashboardAttentionEndpoint, dashboardStatsEndpoint } from "./dashboard.ts";
 import { debugAdminEndpoint, testErrorEndpoint } from "./system-debug.ts";
@@ -222,6 +224,8 @@ export const apiEndpointsByName = {
   passkeySignInEndpoint,
   secondStepPasskeyOptionsEndpoint,
   secondStepPasskeyEndpoint,
+  stepUpPasskeyOptionsEndpoint,
+  stepUpPasskeyEndpoint,
 } as const satisfies Record<string, EndpointDefinition>;
 
 export const apiEndpoints: readonly EndpointDefinition[] = Object.values(apiEndpointsByName);

@@ -543,3 +543,27 @@ export const secondStepPasskeyEndpoint = defineEndpoint({
   success: { status: 200, description: "The session token, its expiry and the user", schema: signInResponseSchema },
   errors: [400, 401, 415, 429],
 });
+
+export const stepUpPasskeyOptionsEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/auth/step-up/passkey/options",
+  area: "auth",
+  access: "signed-in",
+  summary: "A step-up by passkey: WebAuthn request options that only the signed-in user's passkeys answer",
+  description: "409 for a user without a passkey, or under Clerk. The options' challenge is answered at POST /api/auth/step-up/passkey.",
+  success: { status: 200, description: "Options for navigator.credentials.get (JSON)", schema: passkeyRequestOptionsSchema },
+  errors: [401, 409, 415],
+});
+
+export const stepUpPasskeyEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/auth/step-up/passkey",
+  area: "auth",
+  access: "signed-in",
+  summary: `Confirm it is you with a passkey before a dangerous action: this session may take them for ${STEP_UP_WINDOW_MINUTES} minutes`,
+  description: "As POST /api/auth/step-up, with an assertion for the step-up options' challenge instead of a code. A refused assertion answers 401 and is audited.",
+  body: passkeySignInRequestSchema,
+  bodyExample: { response: assertionExample },
+  success: { status: 200, description: "Until when the check holds", schema: stepUpResponseSchema },
+  errors: [400, 401, 409, 415],
+});

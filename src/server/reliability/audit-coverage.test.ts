@@ -37,6 +37,7 @@ const NOT_ADMIN_ACTIONS: Record<string, string> = {
   "POST /api/auth/passkeys/registration-options": "starts a passkey ceremony (a challenge), changes nothing",
   "POST /api/auth/sign-in/passkey/options": "starts a passkey ceremony (a challenge), changes nothing",
   "POST /api/auth/sign-in/second-step/passkey/options": "starts a passkey ceremony (a challenge), changes nothing",
+  "POST /api/auth/step-up/passkey/options": "starts a passkey ceremony (a challenge), changes nothing",
 };
 
 interface Call {
@@ -197,6 +198,11 @@ const RECIPES: Record<string, Recipe> = {
     return { path: "/api/auth/step-up", json: { code: codeNow(ctx, user.secret) }, token: user.token };
   },
   "POST /api/admin/users/:id/two-step/reset": async (ctx) => ({ path: `/api/admin/users/${(await withTwoStep(ctx)).id}/two-step/reset` }),
+  "POST /api/auth/step-up/passkey": async (ctx) => {
+    const user = await withPasskey(ctx);
+    const options = await ctx.request("/api/auth/step-up/passkey/options", { method: "POST", token: user.token });
+    return { path: "/api/auth/step-up/passkey", json: { response: user.authenticator.assert((await options.json()) as PasskeyRequestOptions) }, token: user.token };
+  },
   "POST /api/auth/passkeys": async (ctx) => {
     const user = await ctx.createUser({ email: unique("adds-passkey"), role: "viewer" });
     const options = await ctx.request("/api/auth/passkeys/registration-options", { method: "POST", token: user.token });

@@ -11,7 +11,11 @@ afterEach(() => {
 });
 
 const stepUpRequired = () =>
-  json({ error: { code: "step_up_required", message: "Confirm it's you: this action needs a code from your authenticator app (checked in the last 10 minutes)" } }, 403, "Forbidden");
+  json(
+    { error: { code: "step_up_required", message: "Confirm it's you: this action needs a second-factor check, a code from your authenticator app or a passkey (in the last 10 minutes)" } },
+    403,
+    "Forbidden",
+  );
 const run = { id: "r1", status: "queued" };
 /** The payout run's definition with its answer left unchecked (the test answers a short run). */
 const startRun = { ...createPayoutRunEndpoint, success: { status: 201, description: "The run" } } as const;

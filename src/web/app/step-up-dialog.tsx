@@ -1,11 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { stepUpEndpoint } from "@contract/auth";
+import { stepUpEndpoint, stepUpPasskeyEndpoint, stepUpPasskeyOptionsEndpoint } from "@contract/auth";
 import { Button } from "@web/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@web/components/ui/dialog";
 import { Input } from "@web/components/ui/input";
 import { Label } from "@web/components/ui/label";
 import { apiErrorMessage, callApi, errorStatus } from "@web/lib/api-client";
 import { setStepUpAsker } from "@web/lib/step-up";
+import { addPasskeyProblem, getPasskeyAssertion } from "./passkeys-webauthn";
 
 /** What a refused check answers, in words. */
 function checkProblem(error: unknown): string {
@@ -19,7 +20,7 @@ function checkProblem(error: unknown): string {
 /**
  * 'Confirm it's you' (docs/product.md "Step-up"): the one dialog every dangerous action asks
  * through when the server answers `step_up_required`. It opens over the action's own dialog, takes
- * a code of the authenticator app (or a recovery code), and on success the action is sent again
+ * a code of the authenticator app (or a recovery code) or a passkey, and on success the action is sent again
  * (api-client.ts); 'Cancel' leaves the refusal to the action's own error message.
  */
 export function StepUpDialog() {
@@ -53,6 +54,21 @@ export function StepUpDialog() {
     setOpen(false);
   }
 
+  /** The check by passkey: the browser's prompt for one of this user's passkeys, then the server's check of its answer. */
+  async function confirmWithPasskey() {
+    setPending(true);
+    setProblem(null);
+    try {
+      const options = await callApi(stepUpPasskeyOptionsEndpoint, {});
+      await callApi(stepUpPasskeyEndpoint, { body: { response: await getPasskeyAssertion(options) } });
+      finish(true);
+    } catch (error) {
+      setProblem(errorStatus(error) === 401 ? "That passkey was not accepted. Use one you added to this panel, or a code from the app." : addPasskeyProblem(error));
+    } finally {
+      setPending(false);
+    }
+  }
+
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setPending(true);
@@ -82,9 +98,14 @@ export function StepUpDialog() {
               {problem}
             </p>
           ) : null}
-          <Button type="button" variant="link" size="sm" className="justify-self-start px-0" onClick={() => setUseRecovery(!useRecovery)}>
-            {useRecovery ? "Use the authenticator app" : "Use a recovery code"}
-          </Button>
+          <div className="flex flex-wrap gap-x-4">
+            <Button type="button" variant="link" size="sm" className="px-0" onClick={() => setUseRecovery(!useRecovery)}>
+              {useRecovery ? "Use the authenticator app" : "Use a recovery code"}
+            </Button>
+            <Button type="button" variant="link" size="sm" className="px-0" disabled={pending} onClick={() => void confirmWithPasskey()}>
+              Use a passkey
+            </Button>
+          </div>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => finish(false)}>
               Cancel

@@ -26,9 +26,12 @@ import {
   passkeySignInOptionsEndpoint,
   secondStepPasskeyEndpoint,
   secondStepPasskeyOptionsEndpoint,
+  stepUpPasskeyEndpoint,
+  stepUpPasskeyOptionsEndpoint,
 } from "../../../contract/auth.ts";
 import { PasskeysService } from "./passkeys.service.ts";
 import { PasskeySignInService } from "./passkey-sign-in.service.ts";
+import { PasskeyStepUpService } from "./passkey-step-up.service.ts";
 import { sessionIdForToken } from "../../platform/identity/local-auth-provider.ts";
 import { twoStepRequired } from "../../platform/identity/two-step.queries.ts";
 
@@ -74,5 +77,8 @@ function passkeyRoutes(router: EndpointRouter, deps: AppDeps, auth: AuthService)
   router.handle(passkeySignInOptionsEndpoint, (_input, { clientIp, userAgent, requestId }) => passkeySignIn.signInOptions({ clientIp, userAgent, requestId }));
   router.handle(passkeySignInEndpoint, ({ body }, { clientIp, userAgent, requestId }) => passkeySignIn.signIn(body.response, { clientIp, userAgent, requestId }));
   router.handle(secondStepPasskeyOptionsEndpoint, ({ body }, { clientIp, userAgent, requestId }) => passkeySignIn.secondStepOptions(body.challenge, { clientIp, userAgent, requestId }));
+  const stepUp = new PasskeyStepUpService(deps);
+  router.handle(stepUpPasskeyOptionsEndpoint, (_input, { actor }) => stepUp.options(actor));
+  router.handle(stepUpPasskeyEndpoint, ({ body }, { actor, bearerToken }) => stepUp.confirm(actor, body.response, sessionIdOf(bearerToken)));
   router.handle(secondStepPasskeyEndpoint, ({ body }, { clientIp, userAgent, requestId }) => auth.completeSecondStep(body.challenge, { passkey: body.response }, { clientIp, userAgent, requestId }));
 }

@@ -288,4 +288,39 @@ describe.each(testDatabaseKinds)("passkeys (%s)", (kind) => {
     const next = (await (await post("/api/auth/sign-in", { email: staff.email, password: TEST_PASSWORD })).json()) as { secondStep?: { factors: string[] }; twoStepEnrolmentDue?: boolean };
     expect(next.secondStep?.factors).toEqual(["passkey"]);
   });
+
+  it("a passkey-only account confirms a dangerous action with its passkey (step-up); another's passkey or none is refused", async () => {
+    const admin = await ctx.createUser({ email: "boss@example.com", role: "admin" });
+    await register(admin.token, "Laptop");
+    const changeSettings = () => ctx.request("/api/admin/settings", { method: "PUT", token: admin.token, json: { support_email: `help-${Date.now()}@example.com` } });
+    // A passkey is a second factor: this session has not been checked, so the action waits.
+    const refused = await changeSettings();
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("step_up_required");
+
+    const stepUpOptions = async (token: string) => {
+      const res = await post("/api/auth/step-up/passkey/options", undefined, token);
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await res.json()) as PasskeyRequestOptions;
+    };
+    // Another user's passkey cannot answer this user's ceremony.
+    const other = await ctx.createUser({ email: "other@example.com", role: "admin" });
+    const theirs = new SoftwareAuthenticator(PANEL);
+    expect((await post("/api/auth/passkeys", { name: "Theirs", response: theirs.register(await registrationOptions(other.token)) }, other.token)).status).toBe(201);
+    expect((await post("/api/auth/step-up/passkey", { response: theirs.assert(await stepUpOptions(admin.token)) }, admin.token)).status).toBe(401);
+    expect((await changeSettings()).status).toBe(403);
+
+    const confirmed = await post("/api/auth/step-up/passkey", { response: authenticator.assert(await stepUpOptions(admin.token)) }, admin.token);
+    expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+    expect(Date.parse(((await confirmed.json()) as { validUntil: string }).validUntil) - ctx.clock.now().getTime()).toBe(10 * 60_000);
+    expect((await changeSettings()).status).toBe(200);
+    // Ten minutes on, it is asked again.
+    ctx.clock.advance(10 * 60_000 + 1000);
+    expect((await changeSettings()).status).toBe(403);
+    expect(await auditActions("user")).toEqual(expect.arrayContaining(["auth.step_up_failed", "auth.step_up"]));
+
+    // Without a passkey there is nothing to confirm with.
+    const plain = await ctx.createUser({ email: "plain@example.com", role: "admin" });
+    expect((await post("/api/auth/step-up/passkey/options", undefined, plain.token)).status).toBe(409);
+  });
 });

@@ -36,7 +36,10 @@ describe.each(testDatabaseKinds)("step-up for dangerous actions (%s)", (kind) =>
     ctx.clock.advance(10 * 60_000 + 1000);
     const refused = await startRun(token);
     expect(refused.status).toBe(403);
-    expect(await errorOf(refused)).toEqual({ code: "step_up_required", message: "Confirm it's you: this action needs a code from your authenticator app (checked in the last 10 minutes)" });
+    expect(await errorOf(refused)).toEqual({
+      code: "step_up_required",
+      message: "Confirm it's you: this action needs a second-factor check, a code from your authenticator app or a passkey (in the last 10 minutes)",
+    });
     // Reads and actions that are not dangerous go on without a check.
     expect((await ctx.request("/api/admin/financial/overview", { token })).status).toBe(200);
     expect((await ctx.request("/api/admin/financial/payouts/runs/01890000-0000-7000-8000-000000000000/cancel", { method: "POST", token })).status).toBe(404);

@@ -902,7 +902,7 @@ export interface PasskeysTable {
 /** The challenge of a WebAuthn ceremony (migration 031): by its sha256, one purpose, 5 minutes, deleted when used. */
 export interface WebauthnChallengesTable {
   id: string;
-  purpose: "register" | "sign_in" | "second_step";
+  purpose: "register" | "sign_in" | "second_step" | "step_up";
   /** The user it was made for: the signed-in user registering, or the account of a second step; null for a sign-in with a passkey alone. */
   user_id: string | null;
   created_at: string;

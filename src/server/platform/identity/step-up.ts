@@ -5,9 +5,9 @@ import type { Database } from "../db/connect.ts";
 import { HttpError } from "../http/http-error.ts";
 import { sessionIdForToken } from "./local-auth-provider.ts";
 import { selectSecondFactorAt } from "./sessions.queries.ts";
-import { hasConfirmedTwoStep } from "./two-step.queries.ts";
+import { hasSecondFactor } from "./second-factors.ts";
 
-export const STEP_UP_MESSAGE = `Confirm it's you: this action needs a code from your authenticator app (checked in the last ${STEP_UP_WINDOW_MINUTES} minutes)`;
+export const STEP_UP_MESSAGE = `Confirm it's you: this action needs a second-factor check, a code from your authenticator app or a passkey (in the last ${STEP_UP_WINDOW_MINUTES} minutes)`;
 
 /**
  * The check of a dangerous action (an endpoint whose definition says `stepUp`, docs/product.md
@@ -20,7 +20,7 @@ export function stepUpGuard(deps: { database: Database; clock: Clock; config: Pi
   return async (user, bearerToken) => {
     if (deps.config.authProvider === "clerk" || !bearerToken) return;
     const db = deps.database.db;
-    if (!(await hasConfirmedTwoStep(db, user.id))) return;
+    if (!(await hasSecondFactor(db, user.id))) return;
     const checkedAt = await selectSecondFactorAt(db, sessionIdForToken(bearerToken));
     const oldest = deps.clock.now().getTime() - STEP_UP_WINDOW_MINUTES * 60_000;
     if (checkedAt === null || Date.parse(checkedAt) < oldest) throw new HttpError(403, STEP_UP_REQUIRED, STEP_UP_MESSAGE);
