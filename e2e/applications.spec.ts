@@ -26,7 +26,7 @@ async function adminApi(request: APIRequestContext) {
 test("an application from the storefront simulator is approved from the Applications tab; the storefront hears it", async ({ page, request, baseURL }) => {
   test.setTimeout(90_000);
   const api = await adminApi(request);
-  expect((await api.put("/api/admin/settings", { artist_approval: "on" })).ok()).toBe(true);
+  expect((await api.put("/api/admin/settings", { artist_approval: true })).ok()).toBe(true);
   const key = ((await (await api.post("/api/admin/integrations/api-keys", { name: "Storefront (applications e2e)", scopes: ["events:write"] })).json()) as { key: string }).key;
   const port = await freePort();
   const created = (await (await api.post("/api/admin/integrations/webhooks", { url: `http://127.0.0.1:${port}/webhooks`, events: ["artist.status_changed"] })).json()) as {
@@ -96,6 +96,6 @@ test("an application from the storefront simulator is approved from the Applicat
   } finally {
     child.kill();
     await api.delete(`/api/admin/integrations/webhooks/${created.endpoint.id}`);
-    await api.put("/api/admin/settings", { artist_approval: "off" });
+    await api.put("/api/admin/settings", { artist_approval: false });
   }
 });

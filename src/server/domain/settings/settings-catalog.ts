@@ -49,8 +49,8 @@ export const SETTINGS_CATALOG = {
     defaultValue: "false",
   },
   artist_approval: {
-    description: "When on, an artist who signs up on the storefront waits in the Applications queue until approved; when off, a new artist is active at once",
-    defaultValue: "off",
+    description: "When enabled, an artist who signs up on the storefront waits in the Applications queue until approved; when disabled, a new artist is active at once",
+    defaultValue: "false",
   },
   artist_reason_templates: {
     description: "Reasons offered when suspending an artist or deciding an application, one per line (the operator may edit the text before sending)",

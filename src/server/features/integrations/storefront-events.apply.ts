@@ -129,7 +129,7 @@ async function upsertArtist(c: EventContext, data: ArtistData): Promise<AppliedO
   if (!existing) {
     // A new artist is active, or with 'Artist approval' on waits in the Applications queue: the
     // panel alone decides its status (the storefront never does), and tells the storefront so.
-    const pending = (await readSettingValue(c.trx, "artist_approval")) === "on";
+    const pending = (await readSettingValue(c.trx, "artist_approval")) === "true";
     const vendor = await createVendor(
       c.trx,
       {

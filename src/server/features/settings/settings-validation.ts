@@ -44,7 +44,7 @@ const RULES: Record<SettingKey, Rule> = {
   support_email: (v) => (v.length <= 254 && emailSchema.safeParse(v).success ? null : "must be a valid e-mail address"),
   invite_code_prefix: (v) => (/^[A-Z][A-Z0-9]{1,9}$/.test(v) ? null : "must be 2 to 10 upper-case letters or digits, starting with a letter"),
   announcement_message: (v) => (v.length <= MAX_ANNOUNCEMENT_LENGTH ? null : `must be at most ${MAX_ANNOUNCEMENT_LENGTH} characters`),
-  artist_approval: (v) => (v === "off" || v === "on" ? null : "must be 'off' or 'on'"),
+  artist_approval: (v) => (v === "true" || v === "false" ? null : "must be 'true' or 'false'"),
   artist_reason_templates: reasonTemplatesRule,
   listing_reason_templates: reasonTemplatesRule,
 };

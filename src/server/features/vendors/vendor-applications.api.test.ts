@@ -34,7 +34,7 @@ describe.each(testDatabaseKinds)("artist applications (%s)", (kind) => {
     (await ctx.database.db.selectFrom("webhook_events").select("body").orderBy("id").execute()).map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
   const mails = () => ctx.database.db.selectFrom("mail_outbox").select(["to_address", "subject", "text_body"]).orderBy("id").execute();
   const audits = () => ctx.database.db.selectFrom("audit_log").select(["action", "target_id", "details"]).where("action", "like", "vendor.%").orderBy("id").execute();
-  const approvalOn = async () => expect((await call("/api/admin/settings", "PUT", { artist_approval: "on" })).status).toBe(200);
+  const approvalOn = async () => expect((await call("/api/admin/settings", "PUT", { artist_approval: true })).status).toBe(200);
   const apply = (artistId: string, at = NOW, extra: Record<string, unknown> = {}) => send(ctx, key, [event("artist.created", artist(artistId, { application: application(), ...extra }), at)]);
 
   beforeEach(async () => {

@@ -59,18 +59,6 @@ function renderInput(field: FieldDef, value: string, onChange: (value: string) =
       return <Textarea {...common} rows={3} placeholder="Leave empty to hide announcement" value={value} onChange={onInput} />;
     case "templates":
       return <Textarea {...common} rows={5} placeholder="One reason per line" value={value} onChange={onInput} />;
-    case "onOff":
-      return (
-        <Select value={value} onValueChange={onChange} disabled={common.disabled}>
-          <SelectTrigger id={common.id} aria-describedby={common["aria-describedby"]} aria-invalid={common["aria-invalid"]}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value="off">Off</SelectItem>
-            <SelectItem value="on">On</SelectItem>
-          </SelectContent>
-        </Select>
-      );
     case "on-off":
       return (
         <Select value={value} onValueChange={onChange} disabled={common.disabled}>

@@ -3,7 +3,7 @@ import { apiFieldErrors } from "@web/lib/api-client";
 
 export type SettingValues = Record<SettingKeyName, string>;
 
-export type FieldKind = "money" | "percentage" | "text" | "integer" | "on-off" | "feePayer" | "email" | "textarea" | "templates" | "onOff";
+export type FieldKind = "money" | "percentage" | "text" | "integer" | "on-off" | "feePayer" | "email" | "textarea" | "templates";
 
 export interface FieldDef {
   key: SettingKeyName;
@@ -50,7 +50,7 @@ export const SETTING_GROUPS: GroupDef[] = [
   {
     title: "Moderation",
     fields: [
-      { key: "artist_approval", label: "Artist Approval", kind: "onOff" },
+      { key: "artist_approval", label: "Artist Approval", kind: "on-off" },
       { key: "artist_reason_templates", label: "Artist Reason Templates", kind: "templates" },
       { key: "listing_reason_templates", label: "Listing Reason Templates", kind: "templates" },
     ],

@@ -28,7 +28,7 @@ function makeSettings(overrides: Partial<Record<keyof SettingsResponse, string>>
     support_email: "support@hki.global",
     announcement_message: "",
     require_two_step_sign_in: "false",
-    artist_approval: "off",
+    artist_approval: "false",
     artist_reason_templates: "Not original work",
     listing_reason_templates: "Infringement",
     ...overrides,
