@@ -304,7 +304,7 @@ describe.each(testDatabaseKinds)("staff, roles and invitations API on %s (docs/p
       expect(meResponseSchema.parse(await (await as(session, "GET", "/api/auth/me")).json()).user).toMatchObject({ role: "support", staffRole: "support", canWrite: true });
       expect((await listUsers("?role=support")).users.map((u) => [u.email, u.role])).toEqual([["helper@example.com", "support"]]);
       // Support: artists yes, money no.
-      expect((await as(session, "PATCH", "/api/vendors/01890000-0000-7000-8000-000000000000/status", { isActive: false })).status).toBe(404);
+      expect((await as(session, "PATCH", "/api/vendors/01890000-0000-7000-8000-000000000000/status", { isActive: false, reason: "Orders not shipped" })).status).toBe(404);
       const refused = await as(session, "POST", "/api/admin/financial/payouts/runs", {});
       expect(refused.status).toBe(403);
       expect(await errorOf(refused)).toEqual({ code: "forbidden", message: "Your role (support) cannot do this: only admins and finance can" });

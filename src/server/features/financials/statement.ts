@@ -174,6 +174,8 @@ export async function artistMoves(db: Executor, vendorId: string): Promise<{ mov
 
 /** One page of the statement, newest first, after `cursor` ([at, key] of the last entry shown). */
 export async function readStatementPage(db: Executor, vendorId: string, cursor: string | undefined, limit: number): Promise<StatementResponse> {
+  // A bad cursor is the request's fault whatever the vendor: refused before anything is read.
+  const after = cursor === undefined ? undefined : readKeyset(cursor, ["time", "string"]);
   const { moves, balanceCents } = await artistMoves(db, vendorId);
   let running = 0;
   const entries: StatementEntry[] = moves.map((m) => {
@@ -182,8 +184,8 @@ export async function readStatementPage(db: Executor, vendorId: string, cursor: 
   });
   entries.reverse();
   let start = 0;
-  if (cursor !== undefined) {
-    const [at, key] = readKeyset(cursor, ["time", "string"]);
+  if (after !== undefined) {
+    const [at, key] = after;
     start = entries.findIndex((e) => e.at < at || (e.at === at && e.id < key));
     if (start < 0) start = entries.length;
   }
