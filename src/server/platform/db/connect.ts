@@ -8,6 +8,7 @@ import { ChangeFeed } from "./change-feed.ts";
 import { markingDialect } from "./client-errors.ts";
 import type { DB } from "./schema.ts";
 import { RetryingSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from "./sqlite-driver.ts";
+import { startWalCheckpointer } from "./wal-checkpointer.ts";
 import { WriteCounter } from "./write-counter.ts";
 import { logEvent, processLog } from "../logging/logger.ts";
 
@@ -76,6 +77,9 @@ export function openDatabase(config: DatabaseConfig): Database {
     // (a kill -9 loses nothing committed) and only risks the last commits on power loss.
     sqlite.pragma("journal_mode = WAL");
     sqlite.pragma("synchronous = NORMAL");
+    // The log is copied back into the file by a worker thread, never by a commit of a request.
+    const checkpointer = config.path === ":memory:" ? null : startWalCheckpointer(config.path);
+    if (checkpointer) sqlite.pragma("wal_autocheckpoint = 0");
     sqlite.pragma("foreign_keys = ON");
     // A lock held by another connection is waited out asynchronously (sqlite-driver.ts), not here.
     sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
@@ -95,6 +99,8 @@ export function openDatabase(config: DatabaseConfig): Database {
       versionCoversOtherProcesses: true,
       watchOtherProcesses: async () => undefined,
       close: async () => {
+        // The checkpointer stops first: the last connection's close then copies what is left.
+        await checkpointer?.stop();
         await db.destroy();
       },
     };
