@@ -4,6 +4,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { fileURLToPath } from "node:url";
 import { inertContractZod } from "./scripts/vite-inert-zod.ts";
 import { chunkModules } from "./scripts/vite-chunk-modules.ts";
+import { leanContract } from "./scripts/vite-lean-contract.ts";
 
 const apiPort = process.env.PORT ?? "3000";
 
@@ -11,7 +12,7 @@ export default defineConfig({
   root: "src/web",
   // src/web/public: files served as they are, at the root (theme-init.js, loaded before the first paint).
   publicDir: "public",
-  plugins: [inertContractZod(), react(), tailwindcss(), chunkModules(fileURLToPath(new URL(".", import.meta.url)))],
+  plugins: [inertContractZod(), leanContract(), react(), tailwindcss(), chunkModules(fileURLToPath(new URL(".", import.meta.url)))],
   resolve: {
     alias: {
       "@contract": fileURLToPath(new URL("./src/contract", import.meta.url)),

@@ -107,7 +107,8 @@ export const SCHEMA_BUILDERS: readonly string[] = [
   "uppercase",
 ];
 
-const builders = new Set(SCHEMA_BUILDERS);
+// Marked free of side effects: the web bundle leaves the stand-in out when no contract code it keeps calls zod.
+const builders = /*#__PURE__*/ new Set(SCHEMA_BUILDERS);
 
 /** The error every other use gives. */
 export function notInTheBrowser(what: string): Error {
@@ -122,7 +123,7 @@ const PARSERS = /^(safe)?(parse|Parse|decode|Decode|encode|Encode)(Async)?$|^spa
 // A function target, so builders can be called (`z.string()`) and chained (`.min(1)`).
 const target = function inertZodSchema() {};
 
-export const inert: unknown = new Proxy(target, {
+export const inert: unknown = /*#__PURE__*/ new Proxy(target, {
   get(_target, key) {
     // Symbols are asked by the language itself (iteration, instanceof, string conversion): no schema use.
     if (typeof key === "symbol") return undefined;

@@ -4,7 +4,7 @@ import { cn } from "@web/lib/cn";
 import { Button } from "@web/components/ui/button";
 import { useCurrentUser, useWriteAccess } from "./current-user";
 import { NavList } from "./nav-list";
-import { StepUpDialog } from "./step-up-dialog";
+import { StepUpHost } from "./step-up-host";
 import { useOnDemand } from "./on-demand";
 import { useNavigationPending } from "./navigation";
 import { useGlobalShortcuts } from "./shortcuts";
@@ -81,7 +81,7 @@ export function Layout() {
       {drawer ? <drawer.default open={drawerOpen} onOpenChange={setDrawerOpen} returnFocusTo={menuButton} /> : null}
       {palette ? <palette.default open={paletteOpen} onOpenChange={setPaletteOpen} returnFocusTo={focusBeforePalette} /> : null}
       {/* Asks for a second-factor check when a dangerous action needs one, then the action goes ahead. */}
-      <StepUpDialog />
+      <StepUpHost />
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createPayoutRunEndpoint } from "@contract/financials";
 import { callApi } from "@web/lib/api-client";
 import { json, mockFetch } from "@web/test/render";
-import { StepUpDialog } from "./step-up-dialog";
+import { StepUpHost } from "./step-up-host";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -20,7 +20,7 @@ const run = { id: "r1", status: "queued" };
 /** The payout run's definition with its answer left unchecked (the test answers a short run). */
 const startRun = { ...createPayoutRunEndpoint, success: { status: 201, description: "The run" } } as const;
 
-describe("StepUpDialog", () => {
+describe("StepUpDialog, loaded by StepUpHost on the first ask", () => {
   it("asks for a code when a dangerous action is refused for want of a check, then sends the action again", async () => {
     let checked = false;
     const fetchMock = mockFetch((url, init) => {
@@ -31,7 +31,7 @@ describe("StepUpDialog", () => {
       }
       return checked ? json({ run }, 201, "Created") : stepUpRequired();
     });
-    render(<StepUpDialog />);
+    render(<StepUpHost />);
     const action = callApi(startRun, { body: {} });
     const dialog = await screen.findByRole("dialog", { name: "Confirm it's you" });
     await userEvent.type(within(dialog).getByLabelText("Code from the app"), "111111");
@@ -49,7 +49,7 @@ describe("StepUpDialog", () => {
 
   it("takes a recovery code instead, and a cancel leaves the action refused with the server's reason", async () => {
     mockFetch((url) => (url === "/api/auth/step-up" ? json({ validUntil: "x" }) : stepUpRequired()));
-    render(<StepUpDialog />);
+    render(<StepUpHost />);
     const refused = callApi(startRun, { body: {} }).catch((error: unknown) => error);
     const dialog = await screen.findByRole("dialog", { name: "Confirm it's you" });
     await userEvent.click(within(dialog).getByRole("button", { name: "Use a recovery code" }));
@@ -60,7 +60,7 @@ describe("StepUpDialog", () => {
 
   it("never asks for an action that is not dangerous", async () => {
     const fetchMock = mockFetch(() => stepUpRequired());
-    render(<StepUpDialog />);
+    render(<StepUpHost />);
     await expect(callApi({ ...startRun, stepUp: undefined }, { body: {} })).rejects.toThrow();
     expect(screen.queryByRole("dialog")).toBeNull();
     expect(fetchMock).toHaveBeenCalledTimes(1);

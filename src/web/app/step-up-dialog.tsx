@@ -1,11 +1,10 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { stepUpEndpoint, stepUpPasskeyEndpoint, stepUpPasskeyOptionsEndpoint } from "@contract/auth";
 import { Button } from "@web/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@web/components/ui/dialog";
 import { Input } from "@web/components/ui/input";
 import { Label } from "@web/components/ui/label";
 import { apiErrorMessage, callApi, errorStatus } from "@web/lib/api-client";
-import { setStepUpAsker } from "@web/lib/step-up";
 import { addPasskeyProblem, getPasskeyAssertion } from "./passkeys-webauthn";
 
 /** What a refused check answers, in words. */
@@ -21,38 +20,15 @@ function checkProblem(error: unknown): string {
  * 'Confirm it's you' (docs/product.md "Step-up"): the one dialog every dangerous action asks
  * through when the server answers `step_up_required`. It opens over the action's own dialog, takes
  * a code of the authenticator app (or a recovery code) or a passkey, and on success the action is sent again
- * (api-client.ts); 'Cancel' leaves the refusal to the action's own error message.
+ * (api-client.ts); 'Cancel' leaves the refusal to the action's own error message. step-up-host.tsx
+ * loads it on the first ask, opens it and mounts it anew (empty fields) for each ask.
  */
-export function StepUpDialog() {
+export default function StepUpDialog({ open, onFinish: finish }: { open: boolean; onFinish: (passed: boolean) => void }) {
   const codeId = useId();
-  const [open, setOpen] = useState(false);
   const [useRecovery, setUseRecovery] = useState(false);
   const [value, setValue] = useState("");
   const [pending, setPending] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const settle = useRef<((passed: boolean) => void) | null>(null);
-
-  useEffect(
-    () =>
-      setStepUpAsker(
-        () =>
-          new Promise<boolean>((resolve) => {
-            settle.current?.(false);
-            settle.current = resolve;
-            setValue("");
-            setProblem(null);
-            setUseRecovery(false);
-            setOpen(true);
-          }),
-      ),
-    [],
-  );
-
-  function finish(passed: boolean) {
-    settle.current?.(passed);
-    settle.current = null;
-    setOpen(false);
-  }
 
   /** The check by passkey: the browser's prompt for one of this user's passkeys, then the server's check of its answer. */
   async function confirmWithPasskey() {

@@ -4,7 +4,11 @@ import { Button } from "@web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@web/components/ui/card";
 import { queryKeys } from "@web/lib/query-keys";
 import { useSignOut } from "./auth";
-import TwoStepDialog from "./two-step-dialog";
+import { useOnDemand } from "./on-demand";
+
+// The enrolment dialog (and Radix's dialog under it) loads on the press, not with every session's
+// first screen (the signed-in start's JS, docs/performance.md).
+const loadTwoStepDialog = () => import("./two-step-dialog");
 
 /**
  * Shown instead of the panel while two-step sign-in is required for all staff and this session's
@@ -15,6 +19,7 @@ export function TwoStepRequired({ onStart, onDone }: { onStart: () => void; onDo
   const queryClient = useQueryClient();
   const signOut = useSignOut();
   const [open, setOpen] = useState(false);
+  const [dialog, getDialog] = useOnDemand(loadTwoStepDialog);
   return (
     <main className="flex min-h-screen items-center justify-center bg-gray-50 p-4">
       <Card className="w-full max-w-md">
@@ -28,7 +33,7 @@ export function TwoStepRequired({ onStart, onDone }: { onStart: () => void; onDo
           <Button
             onClick={() => {
               onStart();
-              setOpen(true);
+              void getDialog().then(() => setOpen(true));
             }}
           >
             Set up two-step sign-in
@@ -38,14 +43,16 @@ export function TwoStepRequired({ onStart, onDone }: { onStart: () => void; onDo
           </Button>
         </CardContent>
       </Card>
-      <TwoStepDialog
-        open={open}
-        onClose={() => {
-          setOpen(false);
-          onDone();
-          void queryClient.invalidateQueries({ queryKey: queryKeys.auth.all });
-        }}
-      />
+      {dialog ? (
+        <dialog.default
+          open={open}
+          onClose={() => {
+            setOpen(false);
+            onDone();
+            void queryClient.invalidateQueries({ queryKey: queryKeys.auth.all });
+          }}
+        />
+      ) : null}
     </main>
   );
 }
