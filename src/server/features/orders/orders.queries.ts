@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from "kysely";
+import { type RawBuilder, SqliteAdapter, sql } from "kysely";
 import type { OrderStatus, OrderStatusFilter } from "../../../contract/orders.ts";
 import type { Executor } from "../../platform/db/executor.ts";
 
@@ -81,6 +81,19 @@ function normalise(r: OrderRow): OrderRow {
   };
 }
 
+/**
+ * The orders table as alias `o`. 'Partly refunded' without a narrower filter names its partial
+ * index on SQLite: without statistics (the panel runs no ANALYZE) SQLite prefers the
+ * `(status, created_at, id)` index for `status = 'paid'` and walks every paid order to find the
+ * few partly refunded ones (84 s at 5M orders with none). PostgreSQL picks the partial index from
+ * its own statistics.
+ */
+function ordersTable(db: Executor, filters: OrderRowFilters): RawBuilder<unknown> {
+  const narrower = filters.vendorId !== undefined || filters.email !== undefined || filters.externalOrderId !== undefined;
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+  return sqlite && filters.status === "partially_refunded" && !narrower ? sql`orders o indexed by orders_part_refunded_idx` : sql`orders o`;
+}
+
 /** The filters as `and` conditions on alias `o`. */
 function whereSql(filters: OrderRowFilters): RawBuilder<unknown> {
   const parts: RawBuilder<unknown>[] = [sql`1 = 1`];
@@ -125,7 +138,7 @@ export async function readWalkedPage(db: Executor, filters: OrderRowFilters, spe
   const col = sql.ref(`o.${spec.column}`);
   const dir = sql.raw(spec.descending ? "desc" : "asc");
   const seek = after === undefined ? sql`` : sql` and (${col}, o.id) ${sql.raw(spec.descending ? "<" : ">")} (${after.value}, ${after.id})`;
-  const rows = await sql<OrderRowOnly>`select ${ROW_COLUMNS} from orders o
+  const rows = await sql<OrderRowOnly>`select ${ROW_COLUMNS} from ${ordersTable(db, filters)}
     where ${whereSql(filters)}${seek} order by ${col} ${dir}, o.id ${dir} limit ${sql.lit(limit + 1)}`.execute(db);
   return withVendorNames(db, rows.rows);
 }
@@ -144,7 +157,7 @@ export interface NarrowedKey {
  * page's rows by id (`readRowsByIds`).
  */
 export async function readNarrowedKeys(db: Executor, filters: OrderRowFilters, cap: number): Promise<NarrowedKey[]> {
-  const rows = await sql<NarrowedKey>`select o.id as id, o.created_at as created_at, o.gross_cents as gross_cents from orders o
+  const rows = await sql<NarrowedKey>`select o.id as id, o.created_at as created_at, o.gross_cents as gross_cents from ${ordersTable(db, filters)}
     where ${whereSql(filters)} limit ${sql.lit(cap + 1)}`.execute(db);
   return rows.rows.map((r) => ({ ...r, gross_cents: Number(r.gross_cents) }));
 }
