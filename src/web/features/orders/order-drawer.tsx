@@ -13,7 +13,7 @@ import { OrderStatusBadge } from "./order-status";
 import { useOrderDetail } from "./orders-api";
 import { RefundDialog } from "./refund-dialog";
 import { OrderDisputes } from "./order-disputes";
-import { isUnsettledRefund, RefundCheck } from "./refund-check";
+import { isUnsettledRefund, RefundCheck, type RefundChecks, useRefundChecks } from "./refund-check";
 
 interface OrderDrawerProps {
   /** The order line open (`?order=` in the URL), or null. */
@@ -47,6 +47,7 @@ const EVENT_TITLES: Record<OrderEvent["kind"], string> = {
 };
 
 function Timeline({ events, detail }: { events: OrderEvent[]; detail: OrderDetail }) {
+  const checks = useRefundChecks();
   return (
     <section aria-label="Timeline" className="grid gap-2">
       <h3 className="text-sm font-semibold">Timeline</h3>
@@ -60,7 +61,7 @@ function Timeline({ events, detail }: { events: OrderEvent[]; detail: OrderDetai
             {e.reason && <span className="block text-gray-700">Reason: {e.reason}</span>}
             {e.nettedFromNextPayout && <span className="block text-amber-800">Netted: the artist was already paid for this line; their share comes off their next payout</span>}
             {e.note && <span className="block text-gray-600">{e.note}</span>}
-            <UnsettledRefund event={e} detail={detail} />
+            <UnsettledRefund event={e} detail={detail} checks={checks} />
           </li>
         ))}
       </ol>
@@ -69,9 +70,9 @@ function Timeline({ events, detail }: { events: OrderEvent[]; detail: OrderDetai
 }
 
 /** 'Check with Stripe' on a refund step whose outcome is not recorded yet. */
-function UnsettledRefund({ event, detail }: { event: OrderEvent; detail: OrderDetail }) {
+function UnsettledRefund({ event, detail, checks }: { event: OrderEvent; detail: OrderDetail; checks: RefundChecks }) {
   const refund = event.kind === "refund_requested" ? detail.panelRefunds.find((r) => r.id === event.panelRefundId) : undefined;
-  return refund && isUnsettledRefund(refund) ? <RefundCheck refund={refund} paymentIntentId={detail.paymentIntentId} /> : null;
+  return refund && isUnsettledRefund(refund) ? <RefundCheck refund={refund} paymentIntentId={detail.paymentIntentId} checks={checks} /> : null;
 }
 
 function RefundAction({ detail, orderId }: { detail: OrderDetail; orderId: string }) {

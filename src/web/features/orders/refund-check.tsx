@@ -17,28 +17,36 @@ const TITLES: Record<CheckRefundResponse["outcome"], (amount: string) => string>
 };
 
 /**
+ * 'Check with Stripe' for the refunds of one order, held by what stays on screen while the order
+ * is open (a settled refund's own step is replaced by the refund once the order is read again):
+ * the check under way, and Stripe's last answer per refund.
+ */
+export function useRefundChecks() {
+  const mutation = useCheckRefund();
+  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const check = (refund: PanelRefund) =>
+    mutation.mutate(refund.id, {
+      onSuccess: (result) => {
+        setAnswers((all) => ({ ...all, [refund.id]: result.message }));
+        const variant = result.outcome === "succeeded" ? "success" : result.outcome === "failed" ? "destructive" : "default";
+        toast({ title: TITLES[result.outcome](formatCurrency(refund.amount)), description: result.message, variant });
+      },
+      onError: (error) => toast({ title: `Failed to check with Stripe: ${apiErrorMessage(error)}`, variant: "destructive" }),
+    });
+  return { check, checkingId: mutation.isPending ? mutation.variables : null, answers };
+}
+
+export type RefundChecks = ReturnType<typeof useRefundChecks>;
+
+/**
  * What a refund of unknown outcome means, and 'Check with Stripe' (docs/product.md "Refunds from
  * the panel"): after a confirmation that says it only asks, the panel lists the payment's refunds
  * at Stripe and records what it finds; the answer is shown beside the button and as a toast.
  */
-export function RefundCheck({ refund, paymentIntentId }: { refund: PanelRefund; paymentIntentId: string | null }) {
-  const check = useCheckRefund();
+export function RefundCheck({ refund, paymentIntentId, checks }: { refund: PanelRefund; paymentIntentId: string | null; checks: RefundChecks }) {
   const [confirming, setConfirming] = useState(false);
-  const [answer, setAnswer] = useState<string | null>(null);
-  const amount = formatCurrency(refund.amount);
-
-  const run = () =>
-    check.mutate(refund.id, {
-      onSuccess: (result) => {
-        setAnswer(result.message);
-        toast({ title: TITLES[result.outcome](amount), description: result.message, variant: result.outcome === "succeeded" ? "success" : result.outcome === "failed" ? "destructive" : "default" });
-      },
-      onError: (error) => {
-        setAnswer(null);
-        toast({ title: `Failed to check with Stripe: ${apiErrorMessage(error)}`, variant: "destructive" });
-      },
-    });
-
+  const checking = checks.checkingId === refund.id;
+  const answer = checks.answers[refund.id];
   return (
     <div className="mt-1 grid justify-items-start gap-1" data-testid="refund-check">
       <span className="text-yellow-800">
@@ -47,8 +55,8 @@ export function RefundCheck({ refund, paymentIntentId }: { refund: PanelRefund; 
           : "Asked of Stripe; its answer is not recorded yet."}
       </span>
       <span className="text-xs text-gray-600">{refund.checkedAt ? `Last checked with Stripe ${formatDateTime(refund.checkedAt)}` : "Not checked with Stripe yet"}</span>
-      <WriteButton endpoint={checkRefundEndpoint} size="sm" variant="outline" disabled={check.isPending} onClick={() => setConfirming(true)}>
-        {check.isPending ? "Checking with Stripe…" : "Check with Stripe"}
+      <WriteButton endpoint={checkRefundEndpoint} size="sm" variant="outline" disabled={checks.checkingId !== null} onClick={() => setConfirming(true)}>
+        {checking ? "Checking with Stripe…" : "Check with Stripe"}
       </WriteButton>
       {answer && (
         <span role="status" className="text-gray-800">
@@ -58,10 +66,10 @@ export function RefundCheck({ refund, paymentIntentId }: { refund: PanelRefund; 
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}
-        title={`Check the refund of ${amount} with Stripe?`}
+        title={`Check the refund of ${formatCurrency(refund.amount)} with Stripe?`}
         description={`The panel lists the refunds of the buyer's payment${paymentIntentId ? ` (${paymentIntentId})` : ""} at Stripe and records what it finds for this one. It never asks Stripe to refund again.`}
         confirmLabel="Check with Stripe"
-        onConfirm={run}
+        onConfirm={() => checks.check(refund)}
       />
     </div>
   );
