@@ -82,7 +82,7 @@ test("find an order by the buyer's e-mail, refund one line with a reason, see it
   const confirm = page.getByRole("alertdialog", { name: "Check the refund of $2.25 with Stripe?" });
   await expect(confirm).toContainText("never asks Stripe to refund again");
   await confirm.getByRole("button", { name: "Check with Stripe" }).click();
-  await expect(page.getByText("Refunded $2.25: Stripe made the refund")).toBeVisible();
+  await expect(page.getByText("Refunded $2.25: Stripe made the refund", { exact: true })).toBeVisible();
   await expect(drawer.getByTestId("refund-check")).toHaveCount(0);
   await expect(drawer.getByRole("region", { name: "Timeline" }).getByTestId("order-event-refunded").filter({ hasText: "$2.25" })).toContainText(/Stripe refund re_fake\d+/);
   await expect(drawer.getByTestId("order-refunded")).toContainText("$9.75");
