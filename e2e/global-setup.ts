@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeStripe } from "../src/server/testing/fake-stripe-server";
-import { E2E } from "./test-env";
+import { E2E, E2E_LOST_REFUND_ANSWER } from "./test-env";
 import { serverCommand } from "../src/server/testing/server-command";
 
 /** The production bundle with the server's node options, as `npm start` runs it (server-command.ts). */
@@ -114,6 +114,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // Payouts (e2e/financials.spec.ts) run on a server of their own, on its own demo data, paying a
   // fake Stripe in this process: the main server keeps "no Stripe key" for the System Debug test.
   const stripe = await startFakeStripe();
+  // A refund whose reason carries E2E_LOST_REFUND_ANSWER is made, but Stripe's answer is a 500 and
+  // its list is down for the settle at once: the refund stays unknown for 'Check with Stripe'
+  // (e2e/refunds.spec.ts).
+  stripe.refundFault = ({ metadata, replay }) => {
+    if (replay || !metadata.reason?.includes(E2E_LOST_REFUND_ANSWER)) return null;
+    stripe.refundListFailNext = 1;
+    return "500-after-create";
+  };
   const payoutsPort = await freePort(port + 1);
   const payoutsUrl = `http://127.0.0.1:${payoutsPort}`;
   const payoutsLog = join(dir, "payouts-server.log");

@@ -1,11 +1,13 @@
 import { expect, type APIRequestContext, test } from "@playwright/test";
 import type { OrderDetail, OrderListItem, OrdersResponse } from "../src/contract/orders";
 import { E2E, mainNav, openAsAdmin } from "./helpers";
+import { E2E_LOST_REFUND_ANSWER } from "./test-env";
 
 /**
  * A refund from the panel (docs/product.md §19.6) on the payouts server of global-setup, whose
  * refunds go to the fake Stripe it runs: find the order by the buyer's e-mail, refund one line in
- * part with a reason, see the refund on the order's timeline and on the artist's statement.
+ * part with a reason, see the refund on the order's timeline and on the artist's statement; a refund
+ * whose answer from Stripe was lost is settled with 'Check with Stripe'.
  */
 const payoutsUrl = process.env.E2E_PAYOUTS_BASE_URL;
 test.use({ baseURL: payoutsUrl });
@@ -28,7 +30,7 @@ async function refundableLine(request: APIRequestContext): Promise<OrderListItem
   throw new Error("the demo data has no refundable paid line among the newest 50");
 }
 
-test("find an order by the buyer's e-mail, refund one line with a reason, see it on the timeline and the artist's statement", async ({ page, request }) => {
+test("find an order by the buyer's e-mail, refund one line with a reason, see it on the timeline and the artist's statement; check an unknown refund with Stripe", async ({ page, request }) => {
   const line = await refundableLine(request);
   const label = `${line.externalOrderId} / ${line.externalLineId}`;
   await openAsAdmin(page, "/");
@@ -66,4 +68,22 @@ test("find an order by the buyer's e-mail, refund one line with a reason, see it
     .first();
   await expect(entry).toContainText("$7.50 back to the buyer");
   await expect(entry.getByRole("link")).toHaveAttribute("href", `/orders?order=${line.id}`);
+
+  // Stripe makes the next refund but its answer is lost (global-setup's fake): unknown, then 'Check with Stripe' records it.
+  await page.goto(`/orders?order=${line.id}`);
+  await drawer.getByRole("button", { name: "Refund…" }).click();
+  await dialog.getByLabel(`Amount to refund of ${label} (dollars)`).fill("2.25");
+  await dialog.getByLabel("Reason").fill(`Second chip found ${E2E_LOST_REFUND_ANSWER}`);
+  await dialog.getByRole("button", { name: "Refund $2.25" }).click();
+  await expect(page.getByText("Refund asked of Stripe", { exact: true }).first()).toBeVisible();
+  const check = drawer.getByTestId("refund-check");
+  await expect(check).toContainText("the refund may have been made");
+  await check.getByRole("button", { name: "Check with Stripe" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Check the refund of $2.25 with Stripe?" });
+  await expect(confirm).toContainText("never asks Stripe to refund again");
+  await confirm.getByRole("button", { name: "Check with Stripe" }).click();
+  await expect(page.getByText("Refunded $2.25: Stripe made the refund", { exact: true })).toBeVisible();
+  await expect(drawer.getByTestId("refund-check")).toHaveCount(0);
+  await expect(drawer.getByRole("region", { name: "Timeline" }).getByTestId("order-event-refunded").filter({ hasText: "$2.25" })).toContainText(/Stripe refund re_fake\d+/);
+  await expect(drawer.getByTestId("order-refunded")).toContainText("$9.75");
 });

@@ -7,3 +7,6 @@ export const E2E = {
   userPassword: "e2e-user-password",
   storefrontUrl: "http://storefront.e2e.test",
 } as const;
+
+/** A refund reason carrying this gets a lost answer from the e2e's fake Stripe (global-setup): made, answered 500, list down once. */
+export const E2E_LOST_REFUND_ANSWER = "[e2e: answer lost]";

@@ -8,6 +8,7 @@ import { runPayoutCrashRounds } from "../../src/server/testing/payout-crash-roun
 import { runAnnouncementCrashRounds } from "../../src/server/testing/announcement-crash-rounds.ts";
 import { runStorefrontCrashRounds } from "../../src/server/testing/storefront-crash-rounds.ts";
 import { runWebhookCrashRounds } from "../../src/server/testing/webhook-crash-rounds.ts";
+import { runRefundCrashRounds } from "../../src/server/testing/refund-crash-rounds.ts";
 import { runServerToExit, signInAdmin, startServer } from "../../src/server/testing/server-process.ts";
 import { pgRestart } from "./pg-restart.ts";
 import { createTempPgDatabase } from "./pg-temp-database.ts";
@@ -42,7 +43,14 @@ import { ensureBuild } from "../ensure-build.ts";
  *      fails, answers too late and drops connections at random (src/server/testing/webhook-crash-rounds.ts;
  *      FAULT_WEBHOOK_SEED replays a mix): every event delivered at least once and verified, 0 lost,
  *      copies of an event already answered 2xx only after a crash (counted)
- * FAULTS_ONLY=kill,disk,start,pg,payouts,announcements,events,webhooks runs a subset.
+ *   9. FAULT_REFUND_ROUNDS (20) kill -9 rounds while operators refund FAULT_REFUND_ORDERS (250) storefront
+ *      orders from the panel (whole orders and parts of lines) against the fake Stripe, which answers
+ *      500 with or without making the refund, makes it and never answers, never answers at all, and
+ *      fails some of its lists (src/server/testing/refund-crash-rounds.ts; FAULT_REFUND_SEED replays a
+ *      mix); the scheduled settle then lists each payment's refunds: for every payment intent Stripe's
+ *      refunds equal the ledger's, 0 refunded twice, 0 lost, none left pending or unknown, rollups
+ *      exact; on SQLite, and again on PostgreSQL (a throw-away database) when FAULTS_PG_URL is set as for 4
+ * FAULTS_ONLY=kill,disk,start,pg,payouts,announcements,events,webhooks,refunds runs a subset.
  */
 const failures: string[] = [];
 const log = (line: string) => console.log(`[faults] ${line}`);
@@ -259,6 +267,38 @@ async function webhookRounds(): Promise<void> {
   if (bad) failures.push("webhooks kill -9");
 }
 
+/** The refunds' kill -9 rounds on SQLite, then on PostgreSQL when a server is given (its own throw-away database). */
+async function refundRounds(): Promise<void> {
+  await inTempDatabase("hki-faults-refunds-", (file) => refundRoundsOn("SQLite", `sqlite:${file}`));
+  const pgUrl = faultsPgUrl();
+  if (!pgUrl) {
+    log("refunds on PostgreSQL: SKIPPED, set FAULTS_PG_URL to a superuser URL of a local PostgreSQL server");
+    return;
+  }
+  const temp = await createTempPgDatabase(pgUrl, "hki_faults_refunds");
+  try {
+    await refundRoundsOn("PostgreSQL", temp.url);
+  } finally {
+    await temp.drop();
+  }
+}
+
+async function refundRoundsOn(label: string, databaseUrl: string): Promise<void> {
+  const seed = process.env.FAULT_REFUND_SEED ? { seed: Number(process.env.FAULT_REFUND_SEED) } : {};
+  const options = { rounds: envNumber("FAULT_REFUND_ROUNDS", 20), orders: envNumber("FAULT_REFUND_ORDERS", 250), ...seed, log, from: "build" as const };
+  const r = await runRefundCrashRounds(databaseUrl, options);
+  log(
+    `refunds (${label}): ${r.kills} kill -9 rounds while refunding ${r.orders} orders, ${r.requests} refund requests (${r.resent} whole-order asks sent again), ` +
+      `answers ${JSON.stringify(r.answers)}, faults injected ${JSON.stringify(r.faults)}, ${r.stripeRefunds} refunds at Stripe ($${(r.refundedCents / 100).toFixed(2)}), ` +
+      `settled by the scheduled settle: ${r.settledSucceeded} found at Stripe, ${r.settledFailed} confirmed absent; ` +
+      `payment intents with Stripe ≠ ledger ${r.ledgerMismatch}, refunded twice ${r.refundedTwice}, lost ${r.lost}, left pending or unknown ${r.unsettled}, cents held ${r.heldCents}, ` +
+      `rollup differences ${r.rollupDifferences}, integrity ${r.integrity ?? "(PostgreSQL: not checked)"} (${r.seconds.toFixed(0)} s)`,
+  );
+  const bad =
+    r.ledgerMismatch + r.refundedTwice + r.lost + r.unsettled + r.heldCents + r.rollupDifferences + r.answers.other > 0 || (r.integrity !== null && r.integrity !== "ok") || r.kills < options.rounds;
+  if (bad) failures.push(`refunds kill -9 (${label})`);
+}
+
 async function main(): Promise<void> {
   const only = process.env.FAULTS_ONLY?.split(",").map((s) => s.trim());
   const run = (name: string) => !only || only.includes(name);
@@ -272,6 +312,7 @@ async function main(): Promise<void> {
   if (run("announcements")) await announcementRounds();
   if (run("events")) await eventRounds();
   if (run("webhooks")) await webhookRounds();
+  if (run("refunds")) await refundRounds();
   log(failures.length ? `FAILED: ${failures.join(", ")}` : "all faults survived");
   process.exit(failures.length ? 1 : 0);
 }

@@ -71,7 +71,7 @@ import {
   takeDownAnnouncementEndpoint,
 } from "./communications.ts";
 import { endFeaturedArtistEndpoint, getFeaturedArtistEndpoint, publicFeaturedArtistEndpoint, setFeaturedArtistEndpoint } from "./featured-artist.ts";
-import { createRefundEndpoint, getOrderEndpoint, listOrdersEndpoint } from "./orders.ts";
+import { checkRefundEndpoint, createRefundEndpoint, getOrderEndpoint, listOrdersEndpoint } from "./orders.ts";
 import { bulkProductStatusEndpoint, getProductEndpoint, listProductsEndpoint, productsSummaryEndpoint, setProductStatusEndpoint } from "./products.ts";
 import { healthEndpoint, publicConfigEndpoint, readyEndpoint } from "./public.ts";
 import {
@@ -199,6 +199,7 @@ export const apiEndpointsByName = {
   listOrdersEndpoint,
   getOrderEndpoint,
   createRefundEndpoint,
+  checkRefundEndpoint,
   createApiKeyEndpoint,
   listApiKeysEndpoint,
   revokeApiKeyEndpoint,

@@ -138,6 +138,8 @@ export const panelRefundSchema = z.object({
   stripeRefundId: z.string().nullable(),
   /** Stripe's refusal, or why the outcome is unknown. */
   failureReason: z.string().nullable(),
+  /** When Stripe was last asked about it (the scheduled settle or 'Check with Stripe'); null before. */
+  checkedAt: z.string().nullable().default(null),
   createdByEmail: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -164,6 +166,8 @@ export const orderEventSchema = z.object({
   nettedFromNextPayout: z.boolean().default(false),
   /** Why a refund failed or is unknown. */
   note: z.string().nullable().default(null),
+  /** The panel's refund behind a `refund_requested` or `refund_failed` step (an entry of `panelRefunds`); null for the others. */
+  panelRefundId: z.string().nullable().default(null),
 });
 export type OrderEvent = z.infer<typeof orderEventSchema>;
 
@@ -288,5 +292,30 @@ export const createRefundEndpoint = defineEndpoint({
   bodyExample: { lines: [{ orderId: "0193a0c4-5b6e-7f00-8000-000000000002" }], reason: "Arrived broken: the buyer sent a photo" },
   success: { status: 201, description: "The refund and its outcome", schema: createRefundResponseSchema },
   errors: [400, 404, 409, 422],
+  invalidates: ["orders", "financials", "vendors", "dashboard"],
+});
+
+/** What 'Check with Stripe' found: Stripe made it (succeeded), failed it or has none past the window (failed), or cannot say yet (unsettled). */
+export const REFUND_CHECK_OUTCOMES = ["succeeded", "failed", "unsettled"] as const;
+
+export const checkRefundResponseSchema = z.object({
+  refund: panelRefundSchema,
+  outcome: z.enum(REFUND_CHECK_OUTCOMES),
+  /** What Stripe said, in a sentence the operator is shown. */
+  message: z.string(),
+});
+export type CheckRefundResponse = z.infer<typeof checkRefundResponseSchema>;
+
+export const checkRefundEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/admin/orders/refunds/{id}/check",
+  area: "orders",
+  access: { roles: ["admin", "finance"] },
+  summary: "Ask Stripe what became of a refund whose outcome is not recorded (the payment's refunds listed; never a second refund)",
+  description:
+    "`{id}` is the panel's refund id (`panelRefunds[].id` of an order). Lists the payment intent's refunds at Stripe and looks for the one carrying this refund's id: succeeded (the ledger takes the money off), failed (Stripe's reason; the amount held is freed), or still being finished at Stripe. None, and the refund's last move is older than the safe window (PAYOUT_UNKNOWN_WINDOW_SECONDS): failed, nothing went back. None yet: unchanged. Never asks Stripe to refund. One audit row whatever the answer. 409 when the refund's outcome is already recorded (succeeded or failed); 502 when Stripe cannot answer (nothing changes).",
+  params: z.object({ id: z.string() }),
+  success: { status: 200, description: "The refund after the check, and what Stripe said", schema: checkRefundResponseSchema },
+  errors: [404, 409, 422, 502],
   invalidates: ["orders", "financials", "vendors", "dashboard"],
 });

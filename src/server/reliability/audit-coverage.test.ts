@@ -5,6 +5,7 @@ import type { PasskeyCreationOptions, PasskeyRequestOptions } from "../../contra
 import { SoftwareAuthenticator } from "../testing/software-authenticator.ts";
 import { addPendingPayouts, markPayoutFailed, markPayoutProcessing, markPayoutUnknown } from "../domain/ledger/payouts.ts";
 import { createVendor } from "../domain/ledger/vendors.ts";
+import { markRefundUnknown, reserveRefund } from "../domain/ledger/refunds.ts";
 import { type AppRoute, appRoutes } from "../testing/app-routes.ts";
 import { type FakeStripeServer, startFakeStripe } from "../testing/fake-stripe-server.ts";
 import { TEST_PASSWORD, type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
@@ -367,6 +368,33 @@ const RECIPES: Record<string, Recipe> = {
       .limit(1)
       .executeTakeFirstOrThrow();
     return { path: `/api/admin/orders/${line.id}/refunds`, json: { lines: [{ orderId: line.id, amountCents: 100 }], reason: "Coverage: one dollar back" } };
+  },
+  // 'Check with Stripe' on a refund whose outcome is unknown: Stripe lists none for it yet (it stays unknown, audited).
+  "POST /api/admin/orders/refunds/:id/check": async (ctx) => {
+    const line = await ctx.database.db
+      .selectFrom("orders")
+      .select(["id", "payment_intent_id", "external_order_id"])
+      .where("status", "=", "paid")
+      .where("payment_intent_id", "is not", null)
+      .where("gross_cents", ">", 1_000)
+      .where("refund_reserved_cents", "=", 0)
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const id = `coverage-refund-${++sequence}`;
+    const now = ctx.clock.now().toISOString();
+    await reserveRefund(ctx.database.db, {
+      id,
+      paymentIntentId: line.payment_intent_id!,
+      externalOrderId: line.external_order_id,
+      reason: "Coverage: an answer lost",
+      createdBy: null,
+      createdByEmail: "coverage@example.com",
+      createdAt: now,
+      lines: [{ orderId: line.id, amountCents: 100 }],
+    });
+    await markRefundUnknown(ctx.database.db, id, "An unknown error occurred while processing your request", now);
+    return { path: `/api/admin/orders/refunds/${id}/check` };
   },
   // The featured artist (docs/product.md §18.1): an active artist that is not an internal store.
   "POST /api/admin/featured-artist": async (ctx) => ({ path: "/api/admin/featured-artist", json: { vendorId: await anArtistToFeature(ctx), duration: 7 } }),

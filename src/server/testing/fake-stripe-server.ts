@@ -100,7 +100,7 @@ export interface FakeStripeServer {
   /** What each payment intent charged: a refund beyond what is left of it is refused (400), as Stripe does. Unknown intents: any amount. */
   paymentIntents: Map<string, number>;
   /** Decides a fault per refund request; null: answer normally. */
-  refundFault: ((request: { paymentIntent: string; idempotencyKey: string | null; replay: boolean }) => FakeRefundFault | null) | null;
+  refundFault: ((request: { paymentIntent: string; idempotencyKey: string | null; replay: boolean; metadata: Record<string, string> }) => FakeRefundFault | null) | null;
   /** The status a new refund is made with (default succeeded). */
   refundStatus: FakeRefund["status"];
   /** `GET /v1/refunds` requests received. */
@@ -363,7 +363,7 @@ export async function startFakeStripe(mode: FakeStripeMode = "ok"): Promise<Fake
     const params = JSON.stringify([fields, metadata]);
     const paymentIntent = fields.payment_intent ?? "";
     const stored = idempotencyKey ? answers.get(`refund:${idempotencyKey}`) : undefined;
-    const fault = state.refundFault?.({ paymentIntent, idempotencyKey, replay: stored !== undefined }) ?? null;
+    const fault = state.refundFault?.({ paymentIntent, idempotencyKey, replay: stored !== undefined, metadata }) ?? null;
     if (fault === "hang") {
       hold(res);
       return null;

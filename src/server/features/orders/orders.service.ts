@@ -125,7 +125,15 @@ export async function readOrderPage(db: Executor, filters: OrdersFilters, sort: 
   return { rows: page.map(toListItem), next: nextCursor };
 }
 
-const step = (e: Pick<OrderEvent, "kind" | "at" | "amount"> & Partial<OrderEvent>): OrderEvent => ({ refundId: null, reason: null, by: null, nettedFromNextPayout: false, note: null, ...e });
+const step = (e: Pick<OrderEvent, "kind" | "at" | "amount"> & Partial<OrderEvent>): OrderEvent => ({
+  refundId: null,
+  reason: null,
+  by: null,
+  nettedFromNextPayout: false,
+  note: null,
+  panelRefundId: null,
+  ...e,
+});
 
 /**
  * The line's history, oldest first: placed, each refund made (by whom, netted or not), the panel's
@@ -137,7 +145,7 @@ function timelineOf(order: OrderRow, refunds: OrderDetail["refunds"], panelRefun
   for (const { refund, lines } of panelRefunds) {
     const mine = lines.find((l) => l.order_id === order.id);
     if (!mine || refund.status === "succeeded") continue;
-    const common = { amount: dollars(mine.amount_cents), refundId: refund.stripe_refund_id, reason: refund.reason, by: refund.created_by_email, note: refund.failure_reason };
+    const common = { amount: dollars(mine.amount_cents), refundId: refund.stripe_refund_id, reason: refund.reason, by: refund.created_by_email, note: refund.failure_reason, panelRefundId: refund.id };
     if (refund.status === "failed") events.push(step({ kind: "refund_failed", at: refund.updated_at, ...common }));
     else events.push(step({ kind: "refund_requested", at: refund.created_at, ...common }));
   }

@@ -2,6 +2,7 @@ import type { AppDeps } from "../../platform/request/app-env.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
 import { inTransaction } from "../../platform/db/executor.ts";
 import type { Refund } from "../../platform/db/schema.ts";
+import type { Actor } from "../../platform/identity/actor.ts";
 import { markRefundChecked, markRefundFailed, markRefundSucceeded, notePendingAtStripe } from "../../domain/ledger/refunds.ts";
 import { type RefundFacts, type RefundProvider, RefundProviderError } from "../../platform/stripe/stripe-refunds.ts";
 import { findRefund, unsettledRefunds } from "./refunds.queries.ts";
@@ -31,17 +32,24 @@ function refundOf(r: Refund, listed: RefundFacts[]): RefundFacts | undefined {
 const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /**
+ * Which audit row a settle writes: none (the settle at once after the request, whose own row
+ * stands), one system row when it settles the refund (the scheduled settle), or one row of the
+ * operator's 'Check with Stripe' whatever the answer.
+ */
+export type RefundSettleAudit = "none" | "when-settled" | { actor: Actor };
+
+/**
  * Asks Stripe about one pending or unknown refund and records the answer:
  * - Stripe lists a refund carrying its id: succeeded (through the ledger), failed (Stripe's
  *   reason), or still pending at Stripe (its id noted);
  * - it lists none and the last move is older than `windowMs`: failed, the reservation released,
  *   written only if the refund is still at the state version read before the list was asked;
  * - it lists none yet within the window: unchanged (a list can lag a create).
- * `audited`: a settling move writes one system audit row (the scheduled settle); the settle at once
- * after the request leaves the request's own row alone. Throws RefundProviderError when Stripe
- * cannot answer (nothing is changed then).
+ * `audit` says which audit row it writes (RefundSettleAudit), in the same transaction as the move.
+ * Only ever lists: never asks Stripe to refund. Throws RefundProviderError when Stripe cannot
+ * answer (nothing is changed then).
  */
-export async function settleRefund(deps: Pick<AppDeps, "database" | "clock">, provider: RefundProvider, refund: Refund, windowMs: number, audited: boolean): Promise<RefundSettleResult> {
+export async function settleRefund(deps: Pick<AppDeps, "database" | "clock">, provider: RefundProvider, refund: Refund, windowMs: number, audit: RefundSettleAudit): Promise<RefundSettleResult> {
   const now = deps.clock.now();
   const at = now.toISOString();
   const listed = await provider.listRefunds(refund.payment_intent_id);
@@ -71,12 +79,13 @@ export async function settleRefund(deps: Pick<AppDeps, "database" | "clock">, pr
       message = `Stripe lists no refund for this request yet; it is checked again after ${new Date(Date.parse(refund.updated_at) + windowMs).toISOString()}`;
     }
     const after = (await findRefund(trx, refund.id)) ?? refund;
-    if (audited && outcome !== "unsettled") {
+    const byOperator = typeof audit === "object";
+    if (byOperator || (audit === "when-settled" && outcome !== "unsettled")) {
       await recordAudit(
         trx,
         {
-          actor: null,
-          action: "refund.settle",
+          actor: byOperator ? audit.actor : null,
+          action: byOperator ? "refund.check" : "refund.settle",
           target: { type: "refund", id: refund.id, label: `${refund.external_order_id ?? refund.payment_intent_id} ${usd(refund.amount_cents)}` },
           before: { status: refund.status },
           after: { status: after.status, stripeRefundId: after.stripe_refund_id },
@@ -119,7 +128,7 @@ export async function settleRefunds(
       if (options.shouldStop && (await options.shouldStop())) return summary;
       summary.checked += 1;
       try {
-        const result = await settleRefund(deps, provider, r, options.windowMs, true);
+        const result = await settleRefund(deps, provider, r, options.windowMs, "when-settled");
         failuresInARow = 0;
         summary[result.outcome] += 1;
       } catch (err) {

@@ -63,6 +63,12 @@ export async function readRefundsOfPayment(db: Executor, paymentIntentId: string
   }));
 }
 
+/** The lines of one panel refund. */
+export async function readRefundLines(db: Executor, refundId: string): Promise<RefundWithLines["lines"]> {
+  const rows = await db.selectFrom("refund_lines").select(["order_id", "amount_cents"]).where("refund_id", "=", refundId).orderBy("order_id").execute();
+  return rows.map((l) => ({ order_id: l.order_id, amount_cents: Number(l.amount_cents) }));
+}
+
 /** Refunds whose outcome is not settled (pending or unknown), by id after `after`, up to `limit`. */
 export async function unsettledRefunds(db: Executor, after: string | null, limit: number): Promise<Refund[]> {
   let q = db.selectFrom("refunds").selectAll().where("status", "in", ["pending", "unknown"]);

@@ -1,4 +1,4 @@
-import type { CreateRefundRequest, CreateRefundResponse, PanelRefund } from "../../../contract/orders.ts";
+import type { CheckRefundResponse, CreateRefundRequest, CreateRefundResponse, PanelRefund } from "../../../contract/orders.ts";
 import { recordAudit } from "../../domain/audit/audit-log.ts";
 import { markRefundFailed, markRefundSucceeded, markRefundUnknown, notePendingAtStripe, RefundExceedsPaid, type RefundLineInput, reserveRefund } from "../../domain/ledger/refunds.ts";
 import { newId } from "../../platform/db/ids.ts";
@@ -8,7 +8,7 @@ import type { AppDeps } from "../../platform/request/app-env.ts";
 import { type RefundProvider, RefundProviderError } from "../../platform/stripe/stripe-refunds.ts";
 import { refundProviderFor } from "./refund-provider.ts";
 import { settleRefund } from "./refund-settle.ts";
-import { findRefund, findRefundableLine, type RefundableLine, type RefundWithLines, readRefundableLines } from "./refunds.queries.ts";
+import { findRefund, findRefundableLine, type RefundableLine, type RefundWithLines, readRefundableLines, readRefundLines } from "./refunds.queries.ts";
 
 const dollars = (cents: number) => cents / 100;
 const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -24,6 +24,7 @@ export function toPanelRefund({ refund: r, lines }: RefundWithLines): PanelRefun
     reason: r.reason,
     stripeRefundId: r.stripe_refund_id,
     failureReason: r.failure_reason,
+    checkedAt: r.checked_at,
     createdByEmail: r.created_by_email,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -121,6 +122,29 @@ export class RefundsService {
     return { refund: toPanelRefund({ refund: stored!, lines: lineRows }), message };
   }
 
+  /**
+   * 'Check with Stripe' on a refund whose outcome is not recorded (pending or unknown; docs/product.md
+   * "Refunds from the panel"): the payment intent's refunds listed by the one settle
+   * (refund-settle.ts), never a second refund; one audit row of the operator's whatever the answer.
+   */
+  async check(actor: Actor, id: string): Promise<CheckRefundResponse> {
+    const current = await findRefund(this.db, id);
+    if (!current) throw notFound("Refund not found");
+    if (!this.provider) throw new HttpError(422, "payment_provider_not_configured", "Payment provider not configured");
+    if (current.status !== "pending" && current.status !== "unknown") {
+      throw new HttpError(409, "refund_settled", `Only a refund whose outcome is not recorded yet can be checked with Stripe (this one ${current.status === "succeeded" ? "succeeded" : "failed"})`);
+    }
+    let result;
+    try {
+      result = await settleRefund(this.deps, this.provider, current, this.deps.config.payoutUnknownWindowMs, { actor });
+    } catch (err) {
+      if (err instanceof RefundProviderError) throw new HttpError(502, "payment_provider_error", `Stripe could not answer (${err.message}): nothing changed, try again later`);
+      throw err;
+    }
+    const lines = await readRefundLines(this.db, id);
+    return { refund: toPanelRefund({ refund: result.refund, lines }), outcome: result.outcome, message: result.message };
+  }
+
   /** The one call to Stripe for a refund and what its answer records; an answer without a definite outcome is settled by listing, never by asking again. */
   private async askStripe(id: string, paymentIntentId: string, amountCents: number, externalOrderId: string | null, reason: string): Promise<string> {
     const provider = this.provider!;
@@ -156,7 +180,7 @@ export class RefundsService {
     await markRefundUnknown(this.db, id, outcome.message, at());
     const unknown = await findRefund(this.db, id);
     try {
-      const settled = await settleRefund(this.deps, provider, unknown!, this.deps.config.payoutUnknownWindowMs, false);
+      const settled = await settleRefund(this.deps, provider, unknown!, this.deps.config.payoutUnknownWindowMs, "none");
       if (settled.outcome === "succeeded") return `Stripe's answer was lost (${outcome.message}), but it lists the refund: refunded ${usd(amountCents)}.`;
     } catch (err) {
       if (!(err instanceof RefundProviderError)) throw err;

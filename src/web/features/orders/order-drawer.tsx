@@ -13,6 +13,7 @@ import { OrderStatusBadge } from "./order-status";
 import { useOrderDetail } from "./orders-api";
 import { RefundDialog } from "./refund-dialog";
 import { OrderDisputes } from "./order-disputes";
+import { isUnsettledRefund, RefundCheck, type RefundChecks, useRefundChecks } from "./refund-check";
 
 interface OrderDrawerProps {
   /** The order line open (`?order=` in the URL), or null. */
@@ -45,7 +46,8 @@ const EVENT_TITLES: Record<OrderEvent["kind"], string> = {
   cancelled: "Cancelled",
 };
 
-function Timeline({ events }: { events: OrderEvent[] }) {
+function Timeline({ events, detail }: { events: OrderEvent[]; detail: OrderDetail }) {
+  const checks = useRefundChecks();
   return (
     <section aria-label="Timeline" className="grid gap-2">
       <h3 className="text-sm font-semibold">Timeline</h3>
@@ -59,11 +61,18 @@ function Timeline({ events }: { events: OrderEvent[] }) {
             {e.reason && <span className="block text-gray-700">Reason: {e.reason}</span>}
             {e.nettedFromNextPayout && <span className="block text-amber-800">Netted: the artist was already paid for this line; their share comes off their next payout</span>}
             {e.note && <span className="block text-gray-600">{e.note}</span>}
+            <UnsettledRefund event={e} detail={detail} checks={checks} />
           </li>
         ))}
       </ol>
     </section>
   );
+}
+
+/** 'Check with Stripe' on a refund step whose outcome is not recorded yet. */
+function UnsettledRefund({ event, detail, checks }: { event: OrderEvent; detail: OrderDetail; checks: RefundChecks }) {
+  const refund = event.kind === "refund_requested" ? detail.panelRefunds.find((r) => r.id === event.panelRefundId) : undefined;
+  return refund && isUnsettledRefund(refund) ? <RefundCheck refund={refund} paymentIntentId={detail.paymentIntentId} checks={checks} /> : null;
 }
 
 function RefundAction({ detail, orderId }: { detail: OrderDetail; orderId: string }) {
@@ -101,7 +110,7 @@ function Body({ detail, orderId, onOpen, onOnlyVendor }: { detail: OrderDetail; 
           <Figure label="Artist's net" value={formatCurrency(amounts.artistNet)} testId="order-artist-net" />
         </dl>
       </section>
-      <Timeline events={detail.timeline} />
+      <Timeline events={detail.timeline} detail={detail} />
       <OrderDisputes disputes={detail.disputes} />
       {detail.carriedBy && (
         <p className="text-sm text-gray-700" data-testid="order-payout">

@@ -1,9 +1,9 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { type CreateRefundRequest, type OrderSort, type OrderStatusFilter, createRefundEndpoint, getOrderEndpoint, listOrdersEndpoint } from "@contract/orders";
+import { type CreateRefundRequest, type OrderSort, type OrderStatusFilter, checkRefundEndpoint, createRefundEndpoint, getOrderEndpoint, listOrdersEndpoint } from "@contract/orders";
 import { listAdminVendorsEndpoint } from "@contract/vendors";
 import { callApi } from "@web/lib/api-client";
 import { queryKeys } from "@web/lib/query-keys";
-import { useApiMutation } from "@web/lib/use-api-mutation";
+import { byId, useApiMutation } from "@web/lib/use-api-mutation";
 
 export const ORDERS_PAGE_SIZE = 50;
 
@@ -61,3 +61,6 @@ export function useArtistOptions(search: string) {
 export function useCreateRefund() {
   return useApiMutation(createRefundEndpoint, (v: { id: string; body: CreateRefundRequest }) => ({ params: { id: v.id }, body: v.body }));
 }
+
+/** 'Check with Stripe' on a refund whose outcome is not recorded (by the panel's refund id): what Stripe lists, never a second refund. */
+export const useCheckRefund = () => useApiMutation(checkRefundEndpoint, byId);

@@ -39,8 +39,8 @@ const detail: OrderDetail = {
   amounts: { charged: 80, refunded: 20, platformFee: 6, artistNet: 54, feeRateBasisPoints: 1000 },
   refunds: [{ refundId: "re_9", amount: 20, refundedAt: "2026-11-03T09:00:00.000Z", reason: "Arrived broken", by: "ops@hki.global", nettedFromNextPayout: true }],
   timeline: [
-    { kind: "placed", at: "2026-11-01T10:00:00.000Z", amount: 80, refundId: null, reason: null, by: null, nettedFromNextPayout: false, note: null },
-    { kind: "refunded", at: "2026-11-03T09:00:00.000Z", amount: 20, refundId: "re_9", reason: "Arrived broken", by: "ops@hki.global", nettedFromNextPayout: true, note: null },
+    { kind: "placed", at: "2026-11-01T10:00:00.000Z", amount: 80, refundId: null, reason: null, by: null, nettedFromNextPayout: false, note: null, panelRefundId: null },
+    { kind: "refunded", at: "2026-11-03T09:00:00.000Z", amount: 20, refundId: "re_9", reason: "Arrived broken", by: "ops@hki.global", nettedFromNextPayout: true, note: null, panelRefundId: null },
   ],
   siblings: [order({ refundedInParts: 20, amount: 60 }), order({ id: "o2", externalLineId: "line_2", vendorId: "v2", vendorName: "Sun Prints", productName: "Sun Print", amount: 30 })],
   paymentIntentId: "pi_100",

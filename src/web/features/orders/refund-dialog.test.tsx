@@ -52,6 +52,7 @@ const answer: CreateRefundResponse = {
     reason: "Arrived broken",
     stripeRefundId: "re_1",
     failureReason: null,
+    checkedAt: null,
     createdByEmail: "ops@hki.global",
     createdAt: "2026-11-05T10:00:00.000Z",
     updatedAt: "2026-11-05T10:00:00.000Z",
