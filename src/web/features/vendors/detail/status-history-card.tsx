@@ -18,6 +18,8 @@ const ACTION_LABELS: Record<VendorStatusEntry["action"], string> = {
   reject: "Application rejected",
   request_changes: "Changes requested",
   apply: "Applied",
+  trust: "Marked trusted",
+  untrust: "No longer trusted",
 };
 
 const COLUMNS: ReadonlyArray<Column<VendorStatusEntry>> = [
