@@ -106,6 +106,8 @@ const FILTERED: Record<AttentionItem["key"], (page: Page, href: URL) => Promise<
 };
 
 test("'Needs Attention' lists what needs the operator, each item linking to its filtered list", async ({ page }) => {
+  // One page visit per item (fifteen of them on the demo platform).
+  test.setTimeout(60_000);
   const attention = await apiGet<AttentionResponse>(page.request, "/api/admin/dashboard/attention");
   // The demo platform has artists owed money whose payout account is not usable.
   expect(attention.items.length).toBeGreaterThan(0);
