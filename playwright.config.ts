@@ -14,8 +14,11 @@ process.env.E2E_RUN_ID ??= `${Date.now()}-${process.pid}`;
 export const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 
 const STOREFRONT_WRITERS = /integrations\.spec\.ts$/;
-/** Turns 'Artist Approval' on for its run: every artist arriving meanwhile would wait as an applicant. */
-const APPROVAL_ON = /applications\.spec\.ts$/;
+/**
+ * Turn a review setting on for their run: 'Artist Approval' (every artist arriving meanwhile would
+ * wait as an applicant) and 'Review new listings' (every listing arriving meanwhile would wait).
+ */
+const APPROVAL_ON = /(applications|listing-review)\.spec\.ts$/;
 const browser = {
   ...devices["Desktop Chrome"],
   launchOptions: {

@@ -78,6 +78,8 @@ const FILTERED: Record<AttentionItem["key"], (page: Page, href: URL) => Promise<
   },
   // The Vendors screen's Applications tab: the queue, oldest first.
   applications_waiting: (page) => expect(page.getByRole("table", { name: "Applications" })).toBeVisible(),
+  // The Products screen's Review tab: the listings waiting, oldest first.
+  listings_waiting_review: (page) => expect(page.getByRole("table", { name: "Listings waiting for review" })).toBeVisible(),
   vendors_over_product_limit: async (page) => {
     await expect(page.locator("#product-over-limit")).toHaveValue("over");
     await expect(page.getByTestId("product-over-limit-filter")).toBeVisible();
@@ -104,6 +106,8 @@ const FILTERED: Record<AttentionItem["key"], (page: Page, href: URL) => Promise<
 };
 
 test("'Needs Attention' lists what needs the operator, each item linking to its filtered list", async ({ page }) => {
+  // One page visit per item (fifteen of them on the demo platform).
+  test.setTimeout(60_000);
   const attention = await apiGet<AttentionResponse>(page.request, "/api/admin/dashboard/attention");
   // The demo platform has artists owed money whose payout account is not usable.
   expect(attention.items.length).toBeGreaterThan(0);

@@ -159,6 +159,8 @@ export function endpointsFor(s: Subjects): Endpoint[] {
     { name: "vendor search (surname)", path: `/api/admin/vendors?page=1&limit=20&search=${encodeURIComponent(s.broadSearch)}`, p95TargetMs: 5 },
     // The Applications queue (docs/product.md §20.2): the generator leaves one applicant per hundred artists waiting.
     { name: "applications queue", path: "/api/admin/vendors/applications?limit=20", p95TargetMs: 5 },
+    // The Review queue (docs/product.md §20.4): the generator leaves one listing in two thousand waiting.
+    { name: "review queue", path: "/api/admin/products/review?limit=20", p95TargetMs: 5 },
     { name: "vendor detail", path: `/api/admin/vendors/${v}`, p95TargetMs: 2 },
     { name: "vendor products tab", path: `/api/admin/vendors/${v}/products?page=1&limit=20`, p95TargetMs: 5 },
     { name: "vendor sales tab", path: `/api/admin/vendors/${v}/sales?page=1&limit=20`, p95TargetMs: 5 },

@@ -72,7 +72,16 @@ import {
 } from "./communications.ts";
 import { endFeaturedArtistEndpoint, getFeaturedArtistEndpoint, publicFeaturedArtistEndpoint, setFeaturedArtistEndpoint } from "./featured-artist.ts";
 import { checkRefundEndpoint, createRefundEndpoint, getOrderEndpoint, listOrdersEndpoint } from "./orders.ts";
-import { bulkProductStatusEndpoint, getProductEndpoint, listProductsEndpoint, productsSummaryEndpoint, setProductStatusEndpoint } from "./products.ts";
+import {
+  bulkApproveReviewEndpoint,
+  bulkProductStatusEndpoint,
+  decideReviewEndpoint,
+  getProductEndpoint,
+  listProductsEndpoint,
+  listReviewEndpoint,
+  productsSummaryEndpoint,
+  setProductStatusEndpoint,
+} from "./products.ts";
 import { healthEndpoint, publicConfigEndpoint, readyEndpoint } from "./public.ts";
 import {
   createWebhookEndpointEndpoint,
@@ -93,6 +102,7 @@ import {
   bulkVendorStatusEndpoint,
   decideApplicationEndpoint,
   deleteVendorEndpoint,
+  setVendorTrustedEndpoint,
   listApplicationsEndpoint,
   getVendorDetailEndpoint,
   listAdminVendorsEndpoint,
@@ -131,6 +141,7 @@ export const apiEndpointsByName = {
   setVendorStatusEndpoint,
   bulkVendorStatusEndpoint,
   deleteVendorEndpoint,
+  setVendorTrustedEndpoint,
   listApplicationsEndpoint,
   decideApplicationEndpoint,
   bulkApproveApplicationsEndpoint,
@@ -196,6 +207,9 @@ export const apiEndpointsByName = {
   getProductEndpoint,
   setProductStatusEndpoint,
   bulkProductStatusEndpoint,
+  listReviewEndpoint,
+  decideReviewEndpoint,
+  bulkApproveReviewEndpoint,
   listOrdersEndpoint,
   getOrderEndpoint,
   createRefundEndpoint,

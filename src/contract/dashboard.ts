@@ -80,6 +80,7 @@ export const ATTENTION_KEYS = [
   "errors_spike",
   "vendors_over_product_limit",
   "applications_waiting",
+  "listings_waiting_review",
   "invitations_expiring",
   "featured_slot",
   "owner_accounts_deleted",

@@ -29,7 +29,7 @@ export type EventOutType = WebhookEventType | "webhook.test";
 export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   "artist.status_changed": "An artist enabled, disabled or suspended, or its application decided",
   "artist.deleted": "An artist deleted",
-  "product.status_changed": "A product hidden or restored",
+  "product.status_changed": "A product hidden or restored, waiting for review, approved or rejected",
   "featured_artist.changed": "The featured artist or the next one changed",
   "settings.changed": "Public settings changed (maintenance mode, announcement, fees, product limit)",
   "announcement.published": "An announcement put on artists' dashboards",
@@ -83,8 +83,13 @@ export const productStatusChangedSchema = z.object({
   productId: z.string(),
   externalProductId: z.string().nullable(),
   ...artistRef,
-  /** hidden: taken off the storefront by an operator (reason: what the artist is shown); restored: no longer hidden, shown as its artist has it. */
-  status: z.enum(["hidden", "restored"]),
+  /**
+   * hidden: taken off the storefront by an operator (reason: what the artist is shown); restored: no
+   * longer hidden, shown as its artist has it; pending_review: a new listing waiting in the Review
+   * queue, not to be shown yet; approved: reviewed and shown as its artist has it; rejected: refused
+   * in review, never shown (reason: what the artist is shown).
+   */
+  status: z.enum(["hidden", "restored", "pending_review", "approved", "rejected"]),
   reason: z.string().nullable(),
 });
 const featuredSlotRef = z.object({ ...artistRef, startsAt: z.string(), endsAt: z.string() }).nullable();

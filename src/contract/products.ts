@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_PAGE_LIMIT, queryBoolean } from "./common.ts";
+import { decisionReasonSchema, MAX_PAGE_LIMIT, queryBoolean } from "./common.ts";
 import { defineEndpoint } from "./endpoint.ts";
 
 /**
@@ -183,7 +183,8 @@ export type BulkProductStatusResponse = z.infer<typeof bulkProductStatusResponse
 
 /** GET /api/admin/products/summary */
 export const productsSummarySchema = z.object({
-  counts: z.object({ total: z.number(), active: z.number(), draft: z.number(), hidden: z.number() }),
+  /** `pendingReview`: waiting in the Review queue; `rejected`: refused in review. */
+  counts: z.object({ total: z.number(), active: z.number(), draft: z.number(), hidden: z.number(), pendingReview: z.number(), rejected: z.number() }),
   /** Products created in the last 7 days (today and the six days before, UTC). */
   addedThisWeek: z.number(),
   overLimit: z.object({
@@ -256,6 +257,116 @@ export const bulkProductStatusEndpoint = defineEndpoint({
   body: bulkProductStatusRequestSchema,
   bodyExample: { ids: ["0193a0c4-8a5e-7c1e-9a51-2f4b6c8d9e01"], status: "hidden", reason: "Counterfeit goods" },
   success: { status: 200, description: "How many changed", schema: bulkProductStatusResponseSchema },
+  errors: [400, 404, 409, 415],
+  invalidates: ["products", "vendors", "dashboard", "analytics"],
+});
+
+// --- Listing review (docs/product.md §20.4) -------------------------------------------------------
+
+export const MAX_REVIEW_PAGE = 100;
+
+/** One listing waiting in the Review queue, with its artist's record of takedowns. */
+export const reviewItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  vendorId: z.string(),
+  vendorName: z.string(),
+  /** Listings of this artist taken down for infringement: a repeat-infringer signal. */
+  vendorTakedowns: z.number(),
+  /** US dollars. */
+  price: z.number(),
+  inventory: z.number(),
+  /** When the listing arrived (it waits since then). */
+  createdAt: z.string(),
+});
+export type ReviewItem = z.infer<typeof reviewItemSchema>;
+
+/** GET /api/admin/products/review?limit&cursor: oldest first. */
+export const reviewQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_REVIEW_PAGE).default(20),
+  cursor: z.string().min(1).max(300).optional(),
+});
+export type ReviewQuery = z.infer<typeof reviewQuerySchema>;
+
+export const reviewResponseSchema = z.object({
+  products: z.array(reviewItemSchema),
+  /** Listings waiting (all pages: a counter). */
+  total: z.number(),
+  nextCursor: z.string().nullable(),
+});
+export type ReviewResponse = z.infer<typeof reviewResponseSchema>;
+
+export const REVIEW_DECISIONS = ["approve", "reject"] as const;
+export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
+
+/**
+ * POST /api/admin/products/{id}/review: a reject names the reason the artist is shown; `infringement`
+ * (with a reject only) records a takedown against the artist.
+ */
+export const reviewDecisionRequestSchema = z
+  .strictObject({
+    decision: z.enum(REVIEW_DECISIONS, { error: `must be one of ${REVIEW_DECISIONS.join(", ")}` }),
+    reason: decisionReasonSchema.optional(),
+    infringement: z.boolean().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.decision === "reject" && !body.reason) ctx.addIssue({ code: "custom", path: ["reason"], message: "is required to reject a listing (the artist is shown it)" });
+    if (body.decision === "approve" && body.infringement) ctx.addIssue({ code: "custom", path: ["infringement"], message: "applies to a reject only" });
+  });
+export type ReviewDecisionRequest = z.input<typeof reviewDecisionRequestSchema>;
+
+/** POST /api/admin/products/review/bulk-approve */
+export const bulkApproveReviewRequestSchema = z.strictObject({
+  ids: z
+    .array(z.string().min(1).max(100))
+    .min(1, "must name at least one listing")
+    .max(MAX_BULK_PRODUCTS, `must name at most ${MAX_BULK_PRODUCTS} listings`)
+    .refine((ids) => new Set(ids).size === ids.length, "must not name a listing twice"),
+  reason: decisionReasonSchema.optional(),
+});
+export type BulkApproveReviewRequest = z.input<typeof bulkApproveReviewRequestSchema>;
+
+export const bulkApproveReviewResponseSchema = z.object({ approved: z.number() });
+export type BulkApproveReviewResponse = z.infer<typeof bulkApproveReviewResponseSchema>;
+
+export const listReviewEndpoint = defineEndpoint({
+  method: "get",
+  path: "/api/admin/products/review",
+  area: "products",
+  access: "staff",
+  summary: "The listings waiting for review, oldest first",
+  description: "Keyset pages of the (status, created at) index, every page the same cost. `total` is the number waiting (a counter).",
+  query: reviewQuerySchema,
+  success: { status: 200, description: "The page, the number waiting and the next cursor", schema: reviewResponseSchema },
+  errors: [400],
+});
+
+export const decideReviewEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/admin/products/{id}/review",
+  area: "products",
+  access: { roles: ["admin", "support"] },
+  summary: "Approve a listing waiting for review, or reject it with the reason the artist is shown",
+  description:
+    "Applies to a listing waiting for review (409 otherwise). Approving shows it as its artist has it on the storefront (listed or draft); rejecting keeps it off the storefront for good, and with `infringement` counts a takedown against the artist. One audit row, one `product.status_changed` with the reason and one e-mail to the artist, in one transaction.",
+  params: productIdParams,
+  body: reviewDecisionRequestSchema,
+  bodyExample: { decision: "reject", reason: "Infringement: the work is not the artist's own", infringement: true },
+  success: { status: 200, description: "The product as the list shows it", schema: productListItemSchema },
+  errors: [400, 404, 409, 415],
+  invalidates: ["products", "vendors", "dashboard", "analytics"],
+});
+
+export const bulkApproveReviewEndpoint = defineEndpoint({
+  method: "post",
+  path: "/api/admin/products/review/bulk-approve",
+  area: "products",
+  access: { roles: ["admin", "support"] },
+  summary: `Approve up to ${MAX_BULK_PRODUCTS} listings waiting for review, all or nothing`,
+  description: "An unknown id (404) or a listing not waiting for review (409, naming it) approves none. One audit row names them all; each listing gets its event and each artist one e-mail.",
+  body: bulkApproveReviewRequestSchema,
+  bodyExample: { ids: ["0193a0c4-8a5e-7c1e-9a51-2f4b6c8d9e01"] },
+  success: { status: 200, description: "How many were approved", schema: bulkApproveReviewResponseSchema },
   errors: [400, 404, 409, 415],
   invalidates: ["products", "vendors", "dashboard", "analytics"],
 });

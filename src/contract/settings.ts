@@ -20,7 +20,16 @@ export const SETTING_KEY_LIST = [
   "artist_approval",
   "artist_reason_templates",
   "listing_reason_templates",
+  "listing_review",
+  "listing_review_first_count",
 ] as const;
+
+/**
+ * 'Review new listings' (docs/product.md §20.4): `off`, `first_listings` (the first
+ * `listing_review_first_count` listings of each artist wait in the Review queue) or `all`.
+ */
+export const LISTING_REVIEW_MODES = ["off", "first_listings", "all"] as const;
+export type ListingReviewMode = (typeof LISTING_REVIEW_MODES)[number];
 
 /** The most templates one reason-templates setting holds, and the longest each may be. */
 export const MAX_REASON_TEMPLATES = 20;

@@ -145,7 +145,8 @@ export type ArtistApplication = z.infer<typeof artistApplicationSchema>;
 /** One decision on an artist's status: who, when and why (newest first on the artist's page). */
 export const vendorStatusEntrySchema = z.object({
   id: z.string(),
-  action: z.enum(["disable", "enable", "approve", "reject", "request_changes", "apply"]),
+  /** `trust` / `untrust`: the artist's listings stop / start waiting for review (its status stays). */
+  action: z.enum(["disable", "enable", "approve", "reject", "request_changes", "apply", "trust", "untrust"]),
   fromStatus: artistStatusSchema,
   toStatus: artistStatusSchema,
   reason: z.string().nullable(),
@@ -353,6 +354,28 @@ export const setVendorStatusEndpoint = defineEndpoint({
   success: { status: 200, description: "The vendor as the list shows it", schema: vendorListItemSchema },
   errors: [400, 404, 409, 415],
   invalidates: ["vendors", "featured-artist", "dashboard", "analytics"],
+});
+
+/** PUT /api/admin/vendors/{id}/trusted: a trusted artist's new listings skip review (docs/product.md §20.4). */
+export const vendorTrustedRequestSchema = z.strictObject({ trusted: z.boolean(), reason: decisionReasonSchema.optional() });
+export type VendorTrustedRequest = z.input<typeof vendorTrustedRequestSchema>;
+export const vendorTrustedResponseSchema = z.object({ id: z.string(), trusted: z.boolean() });
+export type VendorTrustedResponse = z.infer<typeof vendorTrustedResponseSchema>;
+
+export const setVendorTrustedEndpoint = defineEndpoint({
+  method: "put",
+  path: "/api/admin/vendors/{id}/trusted",
+  area: "vendors",
+  access: { roles: ["admin", "support"] },
+  summary: "Mark an artist trusted (its new listings skip review) or no longer trusted, with an optional reason",
+  description:
+    "Kept in the artist's status history (`trust` / `untrust`, with the reason) and one audit row, in one transaction; an artist already as asked changes nothing and writes no row. Listings already waiting stay in the queue.",
+  params: vendorIdParams,
+  body: vendorTrustedRequestSchema,
+  bodyExample: { trusted: true, reason: "Established gallery artist, reviewed since 2024" },
+  success: { status: 200, description: "Whether the artist is trusted now", schema: vendorTrustedResponseSchema },
+  errors: [400, 404, 415],
+  invalidates: ["vendors"],
 });
 
 export const deleteVendorEndpoint = defineEndpoint({

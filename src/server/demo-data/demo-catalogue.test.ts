@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { productsSummarySchema } from "../../contract/products.ts";
+import { productsSummarySchema, reviewResponseSchema } from "../../contract/products.ts";
 import { compareRollups } from "../domain/ledger/recompute.ts";
 import { type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
 import { DEMO_HIDE_REASONS } from "./demo-catalogue.ts";
@@ -27,8 +27,25 @@ describe.each(testDatabaseKinds)("demo catalogue (%s)", (kind) => {
 
     const hidden = await ctx.database.db.selectFrom("products").select(["id", "moderation_reason"]).where("status", "=", "hidden").execute();
     expect(hidden.map((h) => h.moderation_reason).sort()).toEqual([...DEMO_HIDE_REASONS].sort());
-    const history = await ctx.database.db.selectFrom("product_moderations").select("product_id").execute();
+    const history = await ctx.database.db.selectFrom("product_moderations").select("product_id").where("action", "=", "hide").execute();
     expect(history.map((h) => h.product_id).sort()).toEqual(hidden.map((h) => h.id).sort());
     expect(await compareRollups(ctx.database.db)).toEqual([]);
+  });
+
+  it("has listings waiting for review from hours to days, a trusted artist, and an artist with infringement takedowns (docs/product.md §20.4)", async () => {
+    const queue = reviewResponseSchema.parse(await (await ctx.request("/api/admin/products/review", { token })).json());
+    expect(queue.total).toBe(5);
+    const ages = queue.products.map((p) => Date.now() - Date.parse(p.createdAt));
+    expect(Math.max(...ages) - Math.min(...ages)).toBeGreaterThan(5 * 86_400_000);
+    const vendors = await ctx.database.db
+      .selectFrom("vendors")
+      .select(["id", "trusted", "takedowns"])
+      .where((eb) => eb.or([eb("trusted", "=", 1), eb("takedowns", ">", 0)]))
+      .execute();
+    expect(vendors.filter((v) => v.trusted === 1)).toHaveLength(1);
+    expect(vendors.filter((v) => v.takedowns > 0).map((v) => v.takedowns)).toEqual([2]);
+    const rejected = await ctx.database.db.selectFrom("product_moderations").select(["action", "infringement", "reason"]).where("action", "=", "reject").execute();
+    expect(rejected.filter((r) => r.infringement === 1)).toHaveLength(2);
+    expect(rejected.every((r) => r.reason !== null)).toBe(true);
   });
 });

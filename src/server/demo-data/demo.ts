@@ -16,6 +16,7 @@ import { seedDemoRefunds } from "./demo-refunds.ts";
 import { seedDemoDisputes } from "./demo-disputes.ts";
 import { seedDemoFeatured } from "./demo-featured.ts";
 import { seedDemoApplications } from "./demo-applications.ts";
+import { seedDemoListingReview } from "./demo-listing-review.ts";
 import { seedDemoApiKeys } from "./demo-integrations.ts";
 import { seedDemoIncomingEvents } from "./demo-incoming-events.ts";
 import { seedDemoStaff } from "./demo-staff.ts";
@@ -294,6 +295,8 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedDemoOptions): Pr
     await seedDemoFeatured(trx, { vendors, now, adminEmail: options.adminEmail ?? "admin@hki.global" });
     // Applications waiting for different times, one asked for changes, one rejected; the suspended artists' reasons (demo-applications.ts).
     summary.vendors += (await seedDemoApplications(trx, { vendors, now, adminEmail: options.adminEmail ?? "admin@hki.global" })).length;
+    // Listings waiting for review, a trusted artist, an artist with infringement takedowns (demo-listing-review.ts).
+    summary.products += (await seedDemoListingReview(trx, { vendors, now, adminEmail: options.adminEmail ?? "admin@hki.global" })).products;
     // Announcements: one sent, one with a refused mail, one on the artists' dashboard now (demo-announcements.ts).
     await seedDemoAnnouncements(trx, { vendors, now, adminEmail: options.adminEmail ?? "admin@hki.global", supportEmail: SETTINGS_CATALOG.support_email.defaultValue });
     // API keys on the Integrations screen: one in use, one revoked; their secrets are thrown away (demo-integrations.ts).

@@ -127,6 +127,8 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
   // Payout accounts and history come from their own PRNG, so the rest of the data set is unchanged.
   const money = new Random(seed ^ 0x2545f491);
   const moderation = new Random(seed ^ 0x21c0ffee);
+  // Listings still waiting for review (docs/product.md §20.4), from their own PRNG: the bench's 'review queue' row reads them.
+  const review = new Random(seed ^ 0x5e71e3);
   const runs = PAYOUT_RUN_DAYS_AGO.map((d) => today - d * DAY_MS + 10 * 3_600_000)
     .filter((at) => at > startMs)
     .map((at) => ({ id: money.id(at), at, payouts: 0, cents: 0 }));
@@ -178,7 +180,7 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
         name: productName(rand),
         price_cents: productPriceCents(rand),
         inventory: rand.int(0, 50),
-        status: rand.chance(0.08) ? ("draft" as const) : ("listed" as "listed" | "hidden"),
+        status: rand.chance(0.08) ? ("draft" as const) : ("listed" as "listed" | "hidden" | "pending_review"),
         units_sold: 0,
         revenue_cents: 0,
         created_at: iso(createdMs),
@@ -207,6 +209,10 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
           created_at: at,
         });
         count(COUNTERS.productsHidden, 1);
+      }
+      if (p.status === "listed" && review.chance(0.0005)) {
+        p.status = "pending_review";
+        count(COUNTERS.productsPendingReview, 1);
       }
       if (p.status === "listed") listed++;
     }

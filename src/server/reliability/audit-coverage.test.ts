@@ -6,6 +6,7 @@ import { SoftwareAuthenticator } from "../testing/software-authenticator.ts";
 import { addPendingPayouts, markPayoutFailed, markPayoutProcessing, markPayoutUnknown } from "../domain/ledger/payouts.ts";
 import { createVendor } from "../domain/ledger/vendors.ts";
 import { markRefundUnknown, reserveRefund } from "../domain/ledger/refunds.ts";
+import { createProduct } from "../domain/ledger/products.ts";
 import { type AppRoute, appRoutes } from "../testing/app-routes.ts";
 import { type FakeStripeServer, startFakeStripe } from "../testing/fake-stripe-server.ts";
 import { TEST_PASSWORD, type TestContext, createTestContext, testDatabaseKinds } from "../testing/test-app.ts";
@@ -102,6 +103,14 @@ async function listedProducts(ctx: TestContext, n: number): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/** New listings waiting in the Review queue (docs/product.md §20.4), of the demo's first active artist. */
+async function listingsWaitingReview(ctx: TestContext, n: number): Promise<string[]> {
+  const vendorId = await anActiveVendor(ctx);
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push((await createProduct(ctx.database.db, { vendorId, name: `Waiting ${++sequence}`, priceCents: 1000, status: "pending_review" }, ctx.clock)).id);
+  return ids;
+}
+
 /** An announcement sent through the API (its audit row comes before counting; docs/product.md §17). */
 async function anAnnouncement(ctx: TestContext, admin: { token: string }, channels: string[]): Promise<string> {
   const res = await ctx.request("/api/admin/communications/announcement", {
@@ -173,6 +182,16 @@ const RECIPES: Record<string, Recipe> = {
     path: `/api/admin/communications/announcements/${await anAnnouncement(ctx, admin, ["dashboard"])}/dashboard`,
   }),
   "PATCH /api/admin/products/:id/status": async (ctx) => ({ path: `/api/admin/products/${(await listedProducts(ctx, 1))[0]}/status`, json: { status: "hidden", reason: "Coverage" } }),
+  "POST /api/admin/products/:id/review": async (ctx) => ({
+    path: `/api/admin/products/${(await listingsWaitingReview(ctx, 1))[0]}/review`,
+    json: { decision: "reject", reason: "Coverage", infringement: true },
+  }),
+  "POST /api/admin/products/review/bulk-approve": async (ctx) => ({ path: "/api/admin/products/review/bulk-approve", json: { ids: await listingsWaitingReview(ctx, 2) } }),
+  "PUT /api/admin/vendors/:id/trusted": async (ctx) => {
+    const id = await anActiveVendor(ctx);
+    const row = await ctx.database.db.selectFrom("vendors").select("trusted").where("id", "=", id).executeTakeFirstOrThrow();
+    return { path: `/api/admin/vendors/${id}/trusted`, json: { trusted: row.trusted !== 1, reason: "Coverage" } };
+  },
   "POST /api/admin/products/bulk-status": async (ctx) => ({ path: "/api/admin/products/bulk-status", json: { ids: await listedProducts(ctx, 3), status: "hidden", reason: "Coverage" } }),
   "POST /api/auth/sign-in": async (ctx) => {
     const email = unique("signs-in");

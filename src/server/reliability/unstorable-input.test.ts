@@ -40,6 +40,7 @@ const CURSOR_LISTS: Record<string, { path: string; parts: (bad: string) => unkno
   "/api/admin/integrations/incoming-events": { path: "/api/admin/integrations/incoming-events", parts: (bad) => [TIME, bad] },
   "/api/admin/integrations/webhooks/{id}/deliveries": { path: `/api/admin/integrations/webhooks/${SOME_ID}/deliveries`, parts: (bad) => [bad] },
   "/api/admin/vendors/applications": { path: "/api/admin/vendors/applications", parts: (bad) => [TIME, bad] },
+  "/api/admin/products/review": { path: "/api/admin/products/review", parts: (bad) => [TIME, bad] },
   "/api/admin/vendors/{id}/statement": { path: `/api/admin/vendors/${SOME_ID}/statement`, parts: (bad) => [TIME, bad] },
 };
 

@@ -84,6 +84,8 @@ export const queryKeys = {
     summary: () => key("summary"),
     detail: (id: string) => key("detail", id),
     palette: (search: string) => key("palette", search),
+    /** The Review queue's pages (docs/product.md §20.4). */
+    review: (cursor: string | null) => key("review", cursor),
   })),
   orders: area("orders", (key) => ({
     list: (filters: object, sort: OrderSort, cursor: string | null) => key("list", filters, sort, cursor),

@@ -73,8 +73,8 @@ export async function createProduct(db: Executor, input: CreateProductInput, clo
   });
 }
 
-/** Moves one product between statuses with every count that depends on it (no history: see moderateProducts). */
-async function applyStatus(trx: Executor, current: Product, status: ProductStatus, moderation: { reason: string | null; at: string; by: string } | null): Promise<void> {
+/** Moves one product between statuses with every count that depends on it (no history: see moderateProducts and reviewProducts). */
+export async function applyStatus(trx: Executor, current: Product, status: ProductStatus, moderation: { reason: string | null; at: string; by: string } | null): Promise<void> {
   // Conditional on the status read (as payouts are): of two changes racing on PostgreSQL, the later
   // one finds the row changed and fails whole instead of counting the product twice.
   const updated = await trx
@@ -191,8 +191,9 @@ export interface ProductDetailsChanges {
 
 /**
  * Changes what the artist edits of a product (name, price, inventory, its storefront status) with
- * every count its status moves. A product an operator hid stays hidden: only its storefront status
- * is kept, and restoring it later goes back to that (moderateProducts). Null for an unknown id.
+ * every count its status moves. A product an operator hid stays hidden, one waiting for review waits
+ * and a rejected one stays rejected: only its storefront status is kept, and restoring or approving
+ * it later goes back to that (moderateProducts, reviewProducts). Null for an unknown id.
  */
 export async function updateProductDetails(db: Executor, productId: string, changes: ProductDetailsChanges): Promise<Product | null> {
   if (changes.priceCents !== undefined) requireNonNegativeInteger(changes.priceCents, "priceCents");
@@ -214,7 +215,8 @@ export async function updateProductDetails(db: Executor, productId: string, chan
         .where("id", "=", productId)
         .execute();
     }
-    if (changes.storefrontStatus !== undefined && current.status !== "hidden") {
+    // Only a product the panel has let go live follows its artist: hidden, waiting for review or rejected, it stays so.
+    if (changes.storefrontStatus !== undefined && (current.status === "listed" || current.status === "draft")) {
       const status = panelStatusOf(changes.storefrontStatus);
       if (status !== current.status) {
         await applyStatus(trx, current, status, null);

@@ -71,6 +71,15 @@ export const SETTINGS_CATALOG = {
       "Price or description is misleading",
     ].join("\n"),
   },
+  listing_review: {
+    description:
+      "Review new listings: 'off' (every listing goes live at once), 'first_listings' (the first listings of each artist wait in the Review queue, as many as the next setting says) or 'all' (every new listing waits). Trusted artists' listings never wait",
+    defaultValue: "off",
+  },
+  listing_review_first_count: {
+    description: "How many of each artist's first listings wait for review when 'Review new listings' is 'first_listings'",
+    defaultValue: "3",
+  },
 } as const satisfies Record<string, { description: string; defaultValue: string }>;
 
 export type SettingKey = keyof typeof SETTINGS_CATALOG;

@@ -9,6 +9,7 @@ import {
   invitationsExpiring,
   activeVendorsWithDeletedOwner,
   latestAnnouncementWithFailures,
+  listingsWaitingReview,
   openDisputes,
   openStripeDifferences,
   owedWithAccountStatus,
@@ -156,6 +157,13 @@ const applications: AttentionProvider = async (db, now) => {
   return item({ key: "applications_waiting", label: "Artist applications waiting for a decision", count, detail: oldestWaiting(oldest, now), severity: "warning", href: "/vendors?tab=applications" });
 };
 
+/** Listings waiting in the Review queue (docs/product.md §20.4), with how long the oldest has waited. */
+const listingsUnderReview: AttentionProvider = async (db, now) => {
+  const { count, oldest } = await listingsWaitingReview(db);
+  if (count <= 0) return null;
+  return item({ key: "listings_waiting_review", label: "Listings waiting for review", count, detail: oldestWaiting(oldest, now), severity: "warning", href: "/products?tab=review" });
+};
+
 const invitations: AttentionProvider = async (db, now) => {
   const count = await invitationsExpiring(db, now.toISOString(), new Date(now.getTime() + 2 * DAY_MS).toISOString(), ATTENTION_COUNT_CAP);
   if (count === 0) return null;
@@ -209,6 +217,7 @@ export const ATTENTION_PROVIDERS: readonly AttentionProvider[] = [
   errors,
   overProductLimit,
   applications,
+  listingsUnderReview,
   invitations,
   featuredSlot,
   deletedOwnerAccounts,

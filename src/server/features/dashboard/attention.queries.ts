@@ -172,3 +172,12 @@ export async function applicationsWaiting(db: Executor): Promise<{ count: number
   ]);
   return { count: Number(counter?.value ?? 0), oldest: oldest?.applied_at ?? null };
 }
+
+/** Listings waiting for review: the counter, and the oldest the first entry of the (status, created_at, id) index. */
+export async function listingsWaitingReview(db: Executor): Promise<{ count: number; oldest: string | null }> {
+  const [counter, oldest] = await Promise.all([
+    db.selectFrom("counters").select("value").where("name", "=", COUNTERS.productsPendingReview).executeTakeFirst(),
+    db.selectFrom("products").select("created_at").where("status", "=", "pending_review").orderBy("created_at").orderBy("id").limit(1).executeTakeFirst(),
+  ]);
+  return { count: Number(counter?.value ?? 0), oldest: oldest?.created_at ?? null };
+}

@@ -14,6 +14,7 @@ import { endFeaturesOfVendor } from "../../domain/featured-artist/featured-slots
 import { placeOrder, refundOrderPart } from "../../domain/ledger/orders.ts";
 import { setPayoutAccount } from "../../domain/ledger/payouts.ts";
 import { createProduct, deleteProduct, panelStatusOf, updateProductDetails } from "../../domain/ledger/products.ts";
+import { newListingWaitsForReview } from "../../domain/ledger/product-review.ts";
 import { cancelSubscription, extendSubscriptionPeriod, startSubscription } from "../../domain/ledger/subscriptions.ts";
 import { createVendor, deleteVendorCascade, updateVendorProfile } from "../../domain/ledger/vendors.ts";
 import { setDayVisits } from "../../domain/ledger/visits.ts";
@@ -182,24 +183,36 @@ async function upsertProduct(c: EventContext, data: ProductData): Promise<Applie
   const vendorId = await requireVendorId(c, data.artistId, "data.artistId");
   const existing = await findProductByExternalId(c.trx, data.productId);
   if (!existing) {
-    await createProduct(
+    // With 'Review new listings' on, a new listing waits in the Review queue, not live, whatever its
+    // artist's status: the panel decides when it shows (docs/product.md §20.4), and tells the storefront.
+    const waits = await newListingWaitsForReview(c.trx, vendorId);
+    const product = await createProduct(
       c.trx,
       {
         vendorId,
         name: data.name,
         priceCents: data.priceCents,
         inventory: data.inventory,
-        status: panelStatusOf(data.status),
+        status: waits ? "pending_review" : panelStatusOf(data.status),
         storefrontStatus: data.status,
         externalId: data.productId,
         createdAt: c.occurredAt,
       },
       c.clock,
     );
+    if (waits) {
+      await recordEventOut(
+        c.trx,
+        "product.status_changed",
+        { productId: product.id, externalProductId: data.productId, vendorId, artistId: data.artistId, status: "pending_review", reason: null },
+        c.clock.now().toISOString(),
+      );
+    }
   } else {
     if (existing.vendor_id !== vendorId)
       throw new EventRejection("invalid_input", `data.artistId: product ${data.productId} belongs to another artist`, { "data.artistId": "the product belongs to another artist" });
-    // A product an operator hid keeps its status (ledger/products.ts): only the artist's own status is kept for its restore.
+    // A product an operator hid, one waiting for review and a rejected one keep their status (ledger/products.ts):
+    // only the artist's own status is kept, for a restore or an approval.
     await updateProductDetails(c.trx, existing.id, { name: data.name, priceCents: data.priceCents, inventory: data.inventory, storefrontStatus: data.status });
   }
   await writeVersion(c.trx, thing, c.occurredAt, false);

@@ -323,6 +323,8 @@ describe.each(testDatabaseKinds)("products catalogue API (%s)", (kind) => {
       active: rows.filter((r) => r.status === "listed").length,
       draft: rows.filter((r) => r.status === "draft").length,
       hidden: rows.filter((r) => r.status === "hidden").length,
+      pendingReview: rows.filter((r) => r.status === "pending_review").length,
+      rejected: rows.filter((r) => r.status === "rejected").length,
     });
     const weekStart = "2026-11-16";
     expect(s.addedThisWeek).toBe(rows.filter((r) => r.created_at.slice(0, 10) >= weekStart).length);

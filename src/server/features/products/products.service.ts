@@ -73,9 +73,11 @@ export class ProductsService {
     const total = c[COUNTERS.productsTotal];
     const active = c[COUNTERS.productsListed];
     const hidden = c[COUNTERS.productsHidden];
+    const pendingReview = c[COUNTERS.productsPendingReview];
+    const rejected = c[COUNTERS.productsRejected];
     const vendors = c[COUNTERS.vendorsOverProductLimit];
     return {
-      counts: { total, active, hidden, draft: total - active - hidden },
+      counts: { total, active, hidden, pendingReview, rejected, draft: total - active - hidden - pendingReview - rejected },
       addedThisWeek,
       overLimit: { limit, vendors, top: vendors > 0 ? await readVendorsOverLimit(this.db, limit, OVER_LIMIT_SHOWN) : [] },
     };

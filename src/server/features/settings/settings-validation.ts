@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_REASON_TEMPLATES, reasonTemplatesOf, SETTING_KEY_LIST, type SettingKeyName } from "../../../contract/settings.ts";
+import { LISTING_REVIEW_MODES, MAX_REASON_TEMPLATES, reasonTemplatesOf, SETTING_KEY_LIST, type SettingKeyName } from "../../../contract/settings.ts";
 import { MAX_DECISION_REASON_LENGTH } from "../../../contract/common.ts";
 import { HttpError } from "../../platform/http/http-error.ts";
 import { type SettingKey, isSettingKey } from "../../domain/settings/settings-catalog.ts";
@@ -47,6 +47,8 @@ const RULES: Record<SettingKey, Rule> = {
   artist_approval: (v) => (v === "true" || v === "false" ? null : "must be 'true' or 'false'"),
   artist_reason_templates: reasonTemplatesRule,
   listing_reason_templates: reasonTemplatesRule,
+  listing_review: (v) => ((LISTING_REVIEW_MODES as readonly string[]).includes(v) ? null : `must be one of ${LISTING_REVIEW_MODES.join(", ")}`),
+  listing_review_first_count: (v) => (/^[1-9]\d{0,2}$/.test(v) ? null : "must be a whole number from 1 to 999"),
 };
 
 /** Checks one value; returns the normalised value to store or the reason it is refused. */

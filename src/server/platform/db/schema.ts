@@ -112,7 +112,8 @@ export type VendorApprovalStatus = "approved" | "pending" | "changes_requested" 
 export interface VendorStatusChangesTable {
   id: string;
   vendor_id: string;
-  action: "disable" | "enable" | "approve" | "reject" | "request_changes" | "apply";
+  /** `trust` / `untrust`: the artist's listings stop / start waiting for review (the status stays). */
+  action: "disable" | "enable" | "approve" | "reject" | "request_changes" | "apply" | "trust" | "untrust";
   /** The artist's status before and after: active, inactive, pending, changes_requested or rejected. */
   from_status: string;
   to_status: string;

@@ -10,6 +10,8 @@ const STATUSES: Array<{ value: ProductStatus | "all"; label: string }> = [
   { value: "active", label: "Active" },
   { value: "draft", label: "Draft" },
   { value: "hidden", label: "Hidden" },
+  { value: "pending_review", label: "In review" },
+  { value: "rejected", label: "Rejected" },
 ];
 
 /** A search too short for the name index (the server refuses it): the field says so and the list ignores it. */

@@ -1,5 +1,17 @@
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
-import { type ProductSort, type ProductStatus, bulkProductStatusEndpoint, getProductEndpoint, listProductsEndpoint, productsSummaryEndpoint, setProductStatusEndpoint } from "@contract/products";
+import {
+  type ProductSort,
+  type ProductStatus,
+  type ReviewDecision,
+  bulkApproveReviewEndpoint,
+  bulkProductStatusEndpoint,
+  decideReviewEndpoint,
+  getProductEndpoint,
+  listProductsEndpoint,
+  listReviewEndpoint,
+  productsSummaryEndpoint,
+  setProductStatusEndpoint,
+} from "@contract/products";
 import { callApi, mutationOf } from "@web/lib/api-client";
 import { queryKeys } from "@web/lib/query-keys";
 
@@ -61,5 +73,36 @@ export function useBulkProductStatus() {
     ...mutationOf(bulkProductStatusEndpoint),
     mutationFn: ({ ids, status, reason }: { ids: string[]; status: "hidden" | "active"; reason?: string }) =>
       callApi(bulkProductStatusEndpoint, { body: { ids, status, ...(reason ? { reason } : {}) } }),
+  });
+}
+
+export const REVIEW_PAGE_SIZE = 20;
+
+/** One page of the Review queue, oldest first (docs/product.md §20.4). */
+export function useReviewQueue(cursor: string | null) {
+  return useQuery({
+    queryKey: queryKeys.products.review(cursor),
+    queryFn: ({ signal }) => callApi(listReviewEndpoint, { query: { limit: REVIEW_PAGE_SIZE, cursor: cursor ?? undefined } }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Approves a listing waiting for review, or rejects it with the reason the artist is shown (and, for infringement, a takedown). */
+export function useDecideReview() {
+  return useMutation({
+    ...mutationOf(decideReviewEndpoint),
+    mutationFn: ({ id, decision, reason, infringement }: { id: string; decision: ReviewDecision; reason: string; infringement: boolean }) =>
+      callApi(decideReviewEndpoint, {
+        params: { id },
+        body: { decision, ...(reason.trim() ? { reason: reason.trim() } : {}), ...(decision === "reject" && infringement ? { infringement: true } : {}) },
+      }),
+  });
+}
+
+/** Approves many listings waiting for review, all or nothing. */
+export function useBulkApproveReview() {
+  return useMutation({
+    ...mutationOf(bulkApproveReviewEndpoint),
+    mutationFn: ({ ids, reason }: { ids: string[]; reason: string }) => callApi(bulkApproveReviewEndpoint, { body: { ids, ...(reason.trim() ? { reason: reason.trim() } : {}) } }),
   });
 }

@@ -29,7 +29,7 @@ const product = (over: Partial<ProductListItem>): ProductListItem => ({
   ...over,
 });
 const summary: ProductsSummary = {
-  counts: { total: 1234, active: 1100, draft: 120, hidden: 14 },
+  counts: { total: 1234, active: 1100, draft: 120, hidden: 14, pendingReview: 0, rejected: 0 },
   addedThisWeek: 56,
   overLimit: { limit: 100, vendors: 1, top: [{ id: "v9", name: "Prolific Prints", listedProducts: 103 }] },
 };

@@ -3,6 +3,7 @@ import { bulkProductStatusEndpoint, PRODUCT_SORTS, PRODUCTS_EXPORT_KIND, type Pr
 import { useEndpointAccess } from "@web/app/current-user";
 import { ListTable, Pager, RefreshButton, serverSort, useKeysetPages, useRowSelection, useSortParam, useUrlParams, useUrlSearch } from "@web/components/list";
 import { PageHeader } from "@web/components/ui/page-header";
+import { UrlTabs } from "@web/components/ui/url-tabs";
 import { apiErrorMessage } from "@web/lib/api-client";
 import { useCsvExport } from "@web/lib/download-export";
 import { countOf, formatCount } from "@web/lib/format";
@@ -13,16 +14,18 @@ import { productColumns } from "./product-columns";
 import { ProductDrawer } from "./product-drawer";
 import { isShortSearch, ProductFilterBar } from "./product-filters";
 import { type ProductFilters, productsQuery, useProductList, useProductsSummary } from "./products-api";
+import { ReviewTab } from "./review-tab";
 import { SummaryCards } from "./summary-cards";
 
 function readStatus(value: string | null): ProductStatus | "all" {
-  return value === "active" || value === "draft" || value === "hidden" ? value : "all";
+  return value === "active" || value === "draft" || value === "hidden" || value === "pending_review" || value === "rejected" ? value : "all";
 }
 
 /**
  * The products catalogue (docs/product.md §16): summary cards; the whole marketplace's products
  * searched, filtered, sorted and paged by keyset with everything in the URL; a product's figures
- * and history over the list (`?product=`); hide with a reason and restore, one or many at once.
+ * and history over the list (`?product=`); hide with a reason and restore, one or many at once; the
+ * Review tab (`?tab=review`): new listings waiting for review (§20.4).
  */
 export default function ProductsPage() {
   const [searchParams, update] = useUrlParams();
@@ -65,38 +68,53 @@ export default function ProductsPage() {
 
       <SummaryCards summary={summary.data} />
 
-      <ProductFilterBar
-        search={search}
-        status={status}
-        vendorId={vendorId}
-        overLimit={overLimit}
-        vendorName={vendorName}
-        summary={summary.data}
-        exporting={csv.exporting}
-        onExport={() => csv.run(PRODUCTS_EXPORT_KIND, productsQuery(filters))}
-      />
+      <UrlTabs
+        ownParams
+        fallback="all"
+        tabs={[
+          {
+            value: "all",
+            label: "All products",
+            panel: (
+              <div className="grid gap-6">
+                <ProductFilterBar
+                  search={search}
+                  status={status}
+                  vendorId={vendorId}
+                  overLimit={overLimit}
+                  vendorName={vendorName}
+                  summary={summary.data}
+                  exporting={csv.exporting}
+                  onExport={() => csv.run(PRODUCTS_EXPORT_KIND, productsQuery(filters))}
+                />
 
-      <BulkBar selected={rows.filter((p) => selection.isSelected(p.id))} readOnly={readOnly} onAction={setTarget} onClear={selection.clear} />
+                <BulkBar selected={rows.filter((p) => selection.isSelected(p.id))} readOnly={readOnly} onAction={setTarget} onClear={selection.clear} />
 
-      <ListTable
-        query={list}
-        rowsOf={(data) => data.products}
-        loadingLabel="Loading products"
-        errorTitle="Error Loading Products"
-        errorMessage={apiErrorMessage}
-        emptyText={filtered ? "No products match these filters." : "No products yet."}
-        footer={(data) => {
-          const matches = data.totalCapped ? `${formatCount(data.total)}+ products match (refine the filters to narrow them down)` : countOf(data.total, "product");
-          return <Pager label="Product pages" summary={`${matches} · page ${pages.page}`} {...pages.controls(list)} />;
-        }}
-        framed
-        label="Products"
-        columns={columns}
-        rowKey={(p) => p.id}
-        rowName={(p) => p.name}
-        rowProps={(p) => ({ "data-testid": `product-row-${p.id}` })}
-        sort={sortState}
-        selection={selection}
+                <ListTable
+                  query={list}
+                  rowsOf={(data) => data.products}
+                  loadingLabel="Loading products"
+                  errorTitle="Error Loading Products"
+                  errorMessage={apiErrorMessage}
+                  emptyText={filtered ? "No products match these filters." : "No products yet."}
+                  footer={(data) => {
+                    const matches = data.totalCapped ? `${formatCount(data.total)}+ products match (refine the filters to narrow them down)` : countOf(data.total, "product");
+                    return <Pager label="Product pages" summary={`${matches} · page ${pages.page}`} {...pages.controls(list)} />;
+                  }}
+                  framed
+                  label="Products"
+                  columns={columns}
+                  rowKey={(p) => p.id}
+                  rowName={(p) => p.name}
+                  rowProps={(p) => ({ "data-testid": `product-row-${p.id}` })}
+                  sort={sortState}
+                  selection={selection}
+                />
+              </div>
+            ),
+          },
+          { value: "review", label: "Review", badge: summary.data?.counts.pendingReview, panel: <ReviewTab /> },
+        ]}
       />
 
       <ModerationDialog

@@ -83,6 +83,19 @@ function renderInput(field: FieldDef, value: string, onChange: (value: string) =
           </SelectContent>
         </Select>
       );
+    case "reviewMode":
+      return (
+        <Select value={value} onValueChange={onChange} disabled={common.disabled}>
+          <SelectTrigger id={common.id} aria-describedby={common["aria-describedby"]} aria-invalid={common["aria-invalid"]}>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            <SelectItem value="off">Off: every listing goes live at once</SelectItem>
+            <SelectItem value="first_listings">The first listings of each artist</SelectItem>
+            <SelectItem value="all">All new listings</SelectItem>
+          </SelectContent>
+        </Select>
+      );
     case "text":
       return <Input {...common} type="text" autoComplete="off" value={value} onChange={onInput} />;
   }

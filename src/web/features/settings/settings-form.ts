@@ -3,7 +3,7 @@ import { apiFieldErrors } from "@web/lib/api-client";
 
 export type SettingValues = Record<SettingKeyName, string>;
 
-export type FieldKind = "money" | "percentage" | "text" | "integer" | "on-off" | "feePayer" | "email" | "textarea" | "templates";
+export type FieldKind = "money" | "percentage" | "text" | "integer" | "on-off" | "feePayer" | "reviewMode" | "email" | "textarea" | "templates";
 
 export interface FieldDef {
   key: SettingKeyName;
@@ -16,7 +16,7 @@ export interface GroupDef {
   fields: FieldDef[];
 }
 
-/** The groups (docs/product.md §7.1; Security: two-step sign-in; Moderation: artist approval and the reason templates) with their fields in order. */
+/** The groups (docs/product.md §7.1; Security: two-step sign-in; Moderation: artist approval, listing review and the reason templates) with their fields in order. */
 export const SETTING_GROUPS: GroupDef[] = [
   {
     title: "Pricing",
@@ -51,6 +51,8 @@ export const SETTING_GROUPS: GroupDef[] = [
     title: "Moderation",
     fields: [
       { key: "artist_approval", label: "Artist Approval", kind: "on-off" },
+      { key: "listing_review", label: "Review New Listings", kind: "reviewMode" },
+      { key: "listing_review_first_count", label: "First Listings Reviewed (per artist)", kind: "integer" },
       { key: "artist_reason_templates", label: "Artist Reason Templates", kind: "templates" },
       { key: "listing_reason_templates", label: "Listing Reason Templates", kind: "templates" },
     ],

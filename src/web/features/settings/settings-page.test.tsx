@@ -31,6 +31,8 @@ function makeSettings(overrides: Partial<Record<keyof SettingsResponse, string>>
     artist_approval: "false",
     artist_reason_templates: "Not original work",
     listing_reason_templates: "Infringement",
+    listing_review: "off",
+    listing_review_first_count: "3",
     ...overrides,
   };
   return Object.fromEntries(Object.entries(base).map(([k, value]) => [k, { value, description: `About ${k}`, updatedAt: at, updatedBy: null }])) as SettingsResponse;

@@ -163,7 +163,9 @@ describe("VendorDetailPage for a viewer (read-only)", () => {
     );
     expect(await screen.findByRole("button", { name: "Reactivate Vendor" })).toBeDisabled();
     expect(screen.getByRole("button", { name: "Activate Vendor" })).toBeDisabled();
-    expect(screen.getAllByRole("note", { name: READ_ONLY_REASON })).toHaveLength(2);
+    // The two status actions and 'Mark trusted' (docs/product.md §20.4).
+    expect(screen.getByRole("button", { name: "Mark trusted" })).toBeDisabled();
+    expect(screen.getAllByRole("note", { name: READ_ONLY_REASON })).toHaveLength(3);
     expect(screen.getByRole("link", { name: "View activity" })).toHaveAttribute("href", "/admin-users?tab=activity&targetType=vendor&targetId=v1");
   });
 });

@@ -14,6 +14,7 @@ import {
   listVendorProductsEndpoint,
   listVendorSalesEndpoint,
   setVendorStatusEndpoint,
+  setVendorTrustedEndpoint,
 } from "@contract/vendors";
 import { getVendorPayoutsEndpoint, getVendorStatementEndpoint, refreshPayoutAccountEndpoint } from "@contract/financials";
 import { callApi, mutationOf } from "@web/lib/api-client";
@@ -176,5 +177,14 @@ export function useBulkApproveApplications() {
   return useMutation({
     ...mutationOf(bulkApproveApplicationsEndpoint),
     mutationFn: ({ ids, reason }: { ids: string[]; reason: string }) => callApi(bulkApproveApplicationsEndpoint, { body: { ids, ...(reason.trim() ? { reason: reason.trim() } : {}) } }),
+  });
+}
+
+/** Marks an artist trusted (its new listings skip review) or no longer trusted, with an optional reason. */
+export function useSetVendorTrusted() {
+  return useMutation({
+    ...mutationOf(setVendorTrustedEndpoint),
+    mutationFn: ({ id, trusted, reason }: { id: string; trusted: boolean; reason: string }) =>
+      callApi(setVendorTrustedEndpoint, { params: { id }, body: { trusted, ...(reason.trim() ? { reason: reason.trim() } : {}) } }),
   });
 }

@@ -2,6 +2,7 @@ import type { ArtistStatus, VendorDetail, VendorStatusEntry } from "@contract/ve
 import { type Column, DataTable } from "@web/components/list";
 import { TitledCard } from "@web/components/ui/card";
 import { formatDateTime } from "@web/lib/format";
+import { TrustedControl } from "./trusted-control";
 
 export const ARTIST_STATUS_LABELS: Record<ArtistStatus, string> = {
   active: "Active",
@@ -18,6 +19,8 @@ const ACTION_LABELS: Record<VendorStatusEntry["action"], string> = {
   reject: "Application rejected",
   request_changes: "Changes requested",
   apply: "Applied",
+  trust: "Marked trusted",
+  untrust: "No longer trusted",
 };
 
 const COLUMNS: ReadonlyArray<Column<VendorStatusEntry>> = [
@@ -27,14 +30,17 @@ const COLUMNS: ReadonlyArray<Column<VendorStatusEntry>> = [
   { id: "why", header: "Reason", className: "text-sm", cell: (e) => e.reason ?? "—" },
 ];
 
-/** The artist's status decisions with who, when and why (docs/product.md "Reasons for every decision"), and its takedowns. */
+/** The artist's status decisions with who, when and why (docs/product.md "Reasons for every decision"), its takedowns and whether it is trusted (its listings skip review). */
 export function StatusHistoryCard({ vendor }: { vendor: VendorDetail }) {
   return (
     <TitledCard title="Status history" contentClassName="grid gap-3">
-      <p className="text-sm text-gray-700">
-        Infringement takedowns: <strong>{vendor.takedowns}</strong>
-        {vendor.trusted && " · Trusted: listings go live without review"}
-      </p>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm text-gray-700" data-testid="vendor-takedowns">
+          Infringement takedowns: <strong>{vendor.takedowns}</strong>
+          {vendor.trusted ? " · Trusted: listings go live without review" : " · Not trusted: new listings wait for review when the setting asks"}
+        </p>
+        <TrustedControl vendor={vendor} />
+      </div>
       {vendor.statusHistory.length === 0 ? (
         <p className="py-2 text-gray-600">No status decisions yet</p>
       ) : (
