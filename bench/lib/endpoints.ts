@@ -225,6 +225,7 @@ export function endpointsFor(s: Subjects): Endpoint[] {
     { name: "vendor detail, after a change", path: `/api/admin/vendors/${v}`, p95TargetMs: 2, afterAChange: true },
     { name: "vendor sales tab, after a change", path: `/api/admin/vendors/${v}/sales?page=1&limit=20`, p95TargetMs: 5, afterAChange: true },
     { name: "vendor products tab, after a change", path: `/api/admin/vendors/${v}/products?page=1&limit=20`, p95TargetMs: 5, afterAChange: true },
+    { name: "artist statement page 1, after a change", path: `/api/admin/vendors/${v}/statement?limit=25`, p95TargetMs: 5, afterAChange: true },
     { name: "error list page 1, after a change", path: "/api/admin/errors?page=1&limit=20", p95TargetMs: 5, afterAChange: true },
     { name: "settings, after a change", path: "/api/admin/settings", p95TargetMs: 2, afterAChange: true },
     // Orders (docs/product.md §19): one keyset walk of one orders index per filter and sort (migration 026).

@@ -436,6 +436,8 @@ export const getVendorStatementEndpoint = defineEndpoint({
   method: "get",
   path: "/api/admin/vendors/{id}/statement",
   area: "financials",
+  // Kept per data version, as the artist's other tabs: a page is computed from all of the artist's rows.
+  cache: { per: "everyone" },
   access: "staff",
   summary: "An artist's statement: every sale, refund, dispute hold and release, subscription fee and payout with the running balance",
   description:
