@@ -19,7 +19,7 @@ import { generateLargeDataset } from "../src/server/demo-data/generate.ts";
 import { startFakeStripe } from "../src/server/testing/fake-stripe-server.ts";
 import { startServer as startSourceServer, signInAdmin } from "../src/server/testing/server-process.ts";
 import { describeMachine } from "./lib/machine.ts";
-import { RESULTS_DIR, resultFile } from "./lib/result-file.ts";
+import { RESULTS_DIR, measuredCommit, resultFile } from "./lib/result-file.ts";
 import { BENCH_ADMIN, peakRssMb, startServer as startBuiltServer } from "./lib/server-process.ts";
 
 const { values } = parseArgs({
@@ -35,6 +35,8 @@ const vendors = Number(values.vendors);
 const rps = Number(values.rps);
 const exportRows = Number(values["export-rows"]);
 const started = Date.now();
+/** The code this run measures (HEAD may move while it runs). */
+const commitAtStart = measuredCommit();
 const log = (m: string) => console.log(`[bench payouts ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${m}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -143,7 +145,7 @@ async function main(): Promise<void> {
     );
 
     mkdirSync(RESULTS_DIR, { recursive: true });
-    const out = values.out ?? resultFile("payouts");
+    const out = values.out ?? resultFile("payouts", commitAtStart);
     writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), machine: describeMachine(), vendors, run, csv }, null, 2));
     log(`wrote ${out}`);
   } catch (err) {

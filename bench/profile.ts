@@ -18,8 +18,11 @@ import { parseArgs } from "node:util";
 import { ensureDataset, scaledSize } from "./lib/dataset.ts";
 import { loadMix, pickSubjects, endpointsFor } from "./lib/endpoints.ts";
 import { runLoad, type LoadFigures } from "./lib/load.ts";
-import { resultFile } from "./lib/result-file.ts";
+import { measuredCommit, resultFile } from "./lib/result-file.ts";
 import { signIn, startServer } from "./lib/server-process.ts";
+
+/** The code this run measures, read at its start (HEAD may move while it runs). */
+const commitAtStart = measuredCommit();
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -211,7 +214,7 @@ async function main(): Promise<void> {
   console.log(`${"part".padEnd(52)} ${rows.map((r) => r.name.padStart(10)).join(" ")}`);
   for (const n of names) console.log(`${n.padEnd(52)} ${rows.map((r) => (r.perRequest[n] ?? 0).toFixed(1).padStart(10)).join(" ")}`);
   console.log(`${"total busy (all but idle)".padEnd(52)} ${rows.map((r) => r.cpuUsPerRequest.toFixed(1).padStart(10)).join(" ")}`);
-  const out = resolve(values.out ?? resultFile(`profile-${db}-scale-${Number(values.scale)}${values.label ? `-${values.label}` : ""}`));
+  const out = resolve(values.out ?? resultFile(`profile-${db}-scale-${Number(values.scale)}${values.label ? `-${values.label}` : ""}`, commitAtStart));
   writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), label: values.label, db, scale: Number(values.scale), seconds, profileFile: join(dir, file), rows }, null, 2)}\n`);
   console.log(`\nwrote ${out} (profile: ${join(dir, file)})`);
 }

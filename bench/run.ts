@@ -22,12 +22,14 @@ import { describeMachine } from "./lib/machine.ts";
 import { parseBenchOptions } from "./lib/options.ts";
 import { pinServerApart } from "./lib/cpu.ts";
 import { checkTargets, cpuRatio, type EndpointResult, latencyTable, loadTable, targetsTable } from "./lib/report.ts";
-import { resultFile } from "./lib/result-file.ts";
+import { measuredCommit, resultFile } from "./lib/result-file.ts";
 import { memoryLine, type RunningServer, serverPeakRss, signIn, startServer } from "./lib/server-process.ts";
 
 const options = parseBenchOptions(process.argv.slice(2));
 const machine = describeMachine();
 const started = Date.now();
+/** The code this run builds and measures (HEAD may move while it runs). */
+const commitAtStart = measuredCommit();
 const log = (m: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${m}`);
 
 interface Side {
@@ -287,7 +289,7 @@ async function main(): Promise<void> {
     targets: checks,
     runSeconds: Math.round((Date.now() - started) / 1000),
   };
-  const out = options.out ?? resultFile(`${options.db}-${options.scale === 1 ? "full" : `scale-${options.scale}`}${options.replicas > 1 ? `-${options.replicas}-replicas` : ""}`);
+  const out = options.out ?? resultFile(`${options.db}-${options.scale === 1 ? "full" : `scale-${options.scale}`}${options.replicas > 1 ? `-${options.replicas}-replicas` : ""}`, commitAtStart);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   // The cached data sets stay as they were generated, but for the orders the ingestion paid to the

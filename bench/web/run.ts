@@ -18,8 +18,11 @@ import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import { chromium } from "playwright-core";
 import { describeMachine } from "../lib/machine.ts";
-import { RESULTS_DIR, resultFile } from "../lib/result-file.ts";
+import { RESULTS_DIR, measuredCommit, resultFile } from "../lib/result-file.ts";
 import { freePort, signIn, startServer } from "../lib/server-process.ts";
+
+/** The code this run measures, read at its start (HEAD may move while it runs). */
+const commitAtStart = measuredCommit();
 
 /** `perf`: the screens issue 7's performance targets are for; every screen is checked for accessibility. */
 const PAGES: ReadonlyArray<{ name: string; path: string; perf: boolean }> = [
@@ -151,7 +154,7 @@ async function main(): Promise<void> {
     `targets: accessibility >= ${TARGETS.accessibility} on every screen in both themes (issue 23); score >= ${TARGETS.score}, LCP <= ${TARGETS.lcpMs} ms, TBT <= ${TARGETS.tbtMs} ms, CLS <= ${TARGETS.cls} on dashboard, vendors, error logs, analytics (issue 7; desktop preset, simulated throttling)`,
   );
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const out = resultFile("web");
+  const out = resultFile("web", commitAtStart);
   writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), machine: describeMachine(), chromium: chromePath, targets: TARGETS, pages: results }, null, 2)}\n`);
   console.log(`[bench:web] wrote ${out}`);
   if (results.some((r) => !r.pass)) process.exitCode = 1;
