@@ -1,4 +1,5 @@
 /** The list kit: the URL state, pages, states and table every list screen is made of. */
+export { BulkApproval, type BulkApprovalProps } from "./bulk-approval";
 export { BulkBar, type BulkBarProps } from "./bulk-bar";
 export { DataTable, type Column, type DataTableProps } from "./data-table";
 export { FilterBar, SearchFilter, SelectFilter } from "./filters";

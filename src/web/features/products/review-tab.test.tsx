@@ -99,4 +99,37 @@ describe("Review tab", () => {
     expect(sent[0]!.body).toEqual({ decision: "reject", reason: "Infringement: the work is not the artist's own", infringement: true });
     expect(await screen.findByText('"Heron at Dusk" rejected')).toBeInTheDocument();
   });
+
+  it("approves the selected listings at once after a confirmation naming how many; a refusal keeps them selected", async () => {
+    const user = userEvent.setup();
+    const sent: unknown[] = [];
+    let refuse = true;
+    mockFetch((url, init) => {
+      if (url.includes("/summary")) return json(summary);
+      if (url.includes("/api/admin/settings")) return json(settings);
+      if (init?.method === "POST" && url.includes("/bulk-approve")) {
+        sent.push(JSON.parse(String(init.body)));
+        if (refuse) return json({ error: { code: "invalid_state", message: "Reed Bed Study is no longer waiting for review" } }, 409);
+        return json({ approved: 2 });
+      }
+      if (url.includes("/api/admin/products/review")) return json(queue);
+      return json({ products: [], total: 0, totalCapped: false, nextCursor: null });
+    });
+    renderPage("/products?tab=review");
+    await user.click(await screen.findByRole("checkbox", { name: "Select Heron at Dusk" }));
+    await user.click(screen.getByRole("checkbox", { name: "Select Reed Bed Study" }));
+    await user.click(screen.getByRole("button", { name: "Approve selected" }));
+    const confirmation = await screen.findByRole("alertdialog");
+    expect(confirmation).toHaveTextContent("Approve 2 listings? Each goes live as its artist has it");
+    await user.click(within(confirmation).getByRole("button", { name: "Approve 2 listings" }));
+    expect(await screen.findByText(/Failed to approve 2 listings: Reed Bed Study is no longer waiting for review/)).toBeInTheDocument();
+    expect(screen.getByText("2 listings selected")).toBeInTheDocument();
+
+    refuse = false;
+    await user.click(screen.getByRole("button", { name: "Approve selected" }));
+    await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Approve 2 listings" }));
+    expect(await screen.findByText("2 listings approved")).toBeInTheDocument();
+    expect(screen.queryByText("2 listings selected")).not.toBeInTheDocument();
+    expect(sent).toEqual([{ ids: ["r1", "r2"] }, { ids: ["r1", "r2"] }]);
+  });
 });

@@ -1,10 +1,7 @@
 import { useState } from "react";
 import { bulkApproveReviewEndpoint, decideReviewEndpoint, type ReviewItem, type ReviewResponse } from "@contract/products";
 import { useEndpointAccess } from "@web/app/current-user";
-import { BulkBar, type Column, ListTable, Pager, useKeysetPages, useQueryRowSelection } from "@web/components/list";
-import { ConfirmDialog } from "@web/components/ui/alert-dialog";
-import { Button } from "@web/components/ui/button";
-import { toast } from "@web/components/ui/toast";
+import { BulkApproval, type Column, ListTable, Pager, useKeysetPages, useQueryRowSelection } from "@web/components/list";
 import { WriteButton } from "@web/components/ui/write-button";
 import { apiErrorMessage } from "@web/lib/api-client";
 import { countOf, formatCurrency, formatDateTime } from "@web/lib/format";
@@ -33,7 +30,6 @@ export function ReviewTab() {
   const { allowed: canWrite } = useEndpointAccess(bulkApproveReviewEndpoint);
   const selection = useQueryRowSelection(list, idsOf, canWrite);
   const [target, setTarget] = useState<ReviewTarget | null>(null);
-  const [approving, setApproving] = useState<string[] | null>(null);
   const bulk = useBulkApproveReview();
 
   const columns: Array<Column<ReviewItem>> = [
@@ -65,30 +61,16 @@ export function ReviewTab() {
     },
   ];
 
-  const confirm = () => {
-    const ids = approving;
-    setApproving(null);
-    if (!ids) return;
-    bulk.mutate(
-      { ids, reason: "" },
-      {
-        onSuccess: ({ approved }) => {
-          selection.clear();
-          toast({ title: `${countOf(approved, "listing")} approved`, variant: "success" });
-        },
-        onError: (error) => toast({ title: `Failed to approve ${countOf(ids.length, "listing")}: ${apiErrorMessage(error)}`, variant: "destructive" }),
-      },
-    );
-  };
-
   return (
     <div className="grid gap-4">
       {canWrite && (
-        <BulkBar selection={selection} noun="listing">
-          <Button size="sm" disabled={bulk.isPending} onClick={() => setApproving(selection.selectedIds)}>
-            Approve selected
-          </Button>
-        </BulkBar>
+        <BulkApproval
+          selection={selection}
+          noun="listing"
+          consequence="Each goes live as its artist has it and each artist is e-mailed; all of them are approved, or none is."
+          approve={(ids) => bulk.mutateAsync({ ids, reason: "" })}
+          pending={bulk.isPending}
+        />
       )}
       <ListTable
         query={list}
@@ -107,14 +89,6 @@ export function ReviewTab() {
         selection={canWrite ? selection : undefined}
       />
       <ReviewDialog target={target} onClose={() => setTarget(null)} />
-      <ConfirmDialog
-        open={approving !== null}
-        onOpenChange={(isOpen) => !isOpen && setApproving(null)}
-        title={`Approve ${countOf(approving?.length ?? 0, "listing")}`}
-        confirmLabel={`Approve ${countOf(approving?.length ?? 0, "listing")}`}
-        onConfirm={confirm}
-        description={`Approve ${countOf(approving?.length ?? 0, "listing")}? Each goes live as its artist has it and each artist is e-mailed; all of them are approved, or none is.`}
-      />
     </div>
   );
 }

@@ -1,11 +1,8 @@
 import { useState } from "react";
 import { type ApplicationItem, type ApplicationsResponse, bulkApproveApplicationsEndpoint } from "@contract/vendors";
 import { useEndpointAccess } from "@web/app/current-user";
-import { BulkBar, type Column, ListTable, Pager, useKeysetPages, useQueryRowSelection } from "@web/components/list";
-import { ConfirmDialog } from "@web/components/ui/alert-dialog";
+import { BulkApproval, type Column, ListTable, Pager, useKeysetPages, useQueryRowSelection } from "@web/components/list";
 import { Button } from "@web/components/ui/button";
-import { toast } from "@web/components/ui/toast";
-import { apiErrorMessage } from "@web/lib/api-client";
 import { countOf, formatDateTime } from "@web/lib/format";
 import { ApplicationReviewDialog } from "./application-review-dialog";
 import { StatusReasonField, useStatusReason } from "./vendor-dialogs";
@@ -32,7 +29,6 @@ export function ApplicationsTab() {
   const { allowed: canWrite } = useEndpointAccess(bulkApproveApplicationsEndpoint);
   const selection = useQueryRowSelection(list, idsOf, canWrite);
   const [open, setOpen] = useState<ApplicationItem | null>(null);
-  const [approving, setApproving] = useState<string[] | null>(null);
   const note = useStatusReason();
   const bulk = useBulkApproveApplications();
 
@@ -54,32 +50,19 @@ export function ApplicationsTab() {
     },
   ];
 
-  const confirm = () => {
-    const ids = approving;
-    const text = note.reason;
-    setApproving(null);
-    note.clear();
-    if (!ids) return;
-    bulk.mutate(
-      { ids, reason: text },
-      {
-        onSuccess: ({ approved }) => {
-          selection.clear();
-          toast({ title: `${countOf(approved, "application")} approved`, variant: "success" });
-        },
-        onError: (error) => toast({ title: `Failed to approve ${countOf(ids.length, "application")}: ${apiErrorMessage(error)}`, variant: "destructive" }),
-      },
-    );
-  };
-
   return (
     <div className="grid gap-4">
       {canWrite && (
-        <BulkBar selection={selection} noun="application">
-          <Button size="sm" disabled={bulk.isPending} onClick={() => setApproving(selection.selectedIds)}>
-            Approve selected
-          </Button>
-        </BulkBar>
+        <BulkApproval
+          selection={selection}
+          noun="application"
+          consequence="Each artist becomes active and is e-mailed; all of them are approved, or none is."
+          approve={(ids) => bulk.mutateAsync({ ids, reason: note.reason })}
+          pending={bulk.isPending}
+          onClose={note.clear}
+        >
+          <StatusReasonField state={note} required={false} />
+        </BulkApproval>
       )}
       <ListTable
         query={list}
@@ -98,20 +81,6 @@ export function ApplicationsTab() {
         selection={canWrite ? selection : undefined}
       />
       <ApplicationReviewDialog item={open} onClose={() => setOpen(null)} />
-      <ConfirmDialog
-        open={approving !== null}
-        onOpenChange={(isOpen) => {
-          if (isOpen) return;
-          setApproving(null);
-          note.clear();
-        }}
-        title={`Approve ${countOf(approving?.length ?? 0, "application")}`}
-        confirmLabel={`Approve ${countOf(approving?.length ?? 0, "application")}`}
-        onConfirm={confirm}
-        description={`Approve ${countOf(approving?.length ?? 0, "application")}? Each artist becomes active and is e-mailed; all of them are approved, or none is.`}
-      >
-        <StatusReasonField state={note} required={false} />
-      </ConfirmDialog>
     </div>
   );
 }
