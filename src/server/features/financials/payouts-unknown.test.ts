@@ -92,13 +92,26 @@ describe.each(testDatabaseKinds)("payouts with unknown outcomes on %s", (kind) =
     return checkPayoutResponseSchema.parse(await res.json());
   };
   /** What the fake Stripe sent each account equals what the ledger records as paid out to it. */
+  /**
+   * Ava's first transfer request answers 500: with "500-after-create" the transfer is made and the
+   * answer kept under its key (every replay answers 500); with "500" nothing is made. Aimed at Ava
+   * whichever payout the worker sends first: the two go out concurrently.
+   */
+  const failAvasFirstTransfer = (fault: "500-after-create" | "500") => {
+    let failed = false;
+    fake.transferFault = ({ destination, replay }) => {
+      if (destination !== ava.account || replay || failed) return null;
+      failed = true;
+      return fault;
+    };
+  };
   const ledgerMatchesStripe = async () => {
     for (const a of [ava, ben]) expect(fake.paidTo(a.account), a.name).toBe(Number((await account(a)).paid_out_cents));
     expect(await compareRollups(ctx.database.db)).toEqual([]);
   };
 
   for (const [how, arrange] of [
-    ["answers 500 after making the transfer (kept under the key)", () => void (fake.fail500AfterCreateNext = 1)],
+    ["answers 500 after making the transfer (kept under the key)", () => failAvasFirstTransfer("500-after-create")],
     ["times out on every call after making the transfer", () => void (fake.timeoutAfterCreateNext = 100)],
   ] as const) {
     it(`the finding: when Stripe ${how}, the next run does not pay the artist a second time`, async () => {
@@ -119,7 +132,7 @@ describe.each(testDatabaseKinds)("payouts with unknown outcomes on %s", (kind) =
   it("Stripe makes the transfer and answers 500 under the key: the payout is unknown, never owed again, the next run skips the artist, and the check finds the transfer", async () => {
     // Ava's first request: the transfer is made, the answer is a 500 kept under the key (every
     // replay answers 500). The list lags (Stripe lists it only later), so the end of the run cannot see it yet.
-    fake.fail500AfterCreateNext = 1;
+    failAvasFirstTransfer("500-after-create");
     fake.listLagMs = 60_000;
     const run = await startRun();
     await drain(worker());
@@ -195,7 +208,7 @@ describe.each(testDatabaseKinds)("payouts with unknown outcomes on %s", (kind) =
   });
 
   it("Stripe answers 500 without making the transfer: unknown until the safe window has passed, then owed again, and a retry pays it once under a new key", async () => {
-    fake.fail500Next = 1;
+    failAvasFirstTransfer("500");
     const run = await startRun();
     await drain(worker());
     const [unknown] = await payoutOf(ava);
@@ -267,7 +280,7 @@ describe.each(testDatabaseKinds)("payouts with unknown outcomes on %s", (kind) =
 
   it("answers 404, 409 and 502 as the definition says, and nothing changes on a 502", async () => {
     expect((await post("/api/admin/financial/payouts/nope/check")).status).toBe(404);
-    fake.fail500AfterCreateNext = 1;
+    failAvasFirstTransfer("500-after-create");
     fake.listLagMs = 60_000;
     await startRun();
     await drain(worker());
