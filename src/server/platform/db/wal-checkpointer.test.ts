@@ -1,6 +1,8 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "./connect.ts";
@@ -66,5 +68,21 @@ describe("WAL checkpoints off the request path (docs/decisions/0020-wal-checkpoi
     await commitMany();
     // Three times the writes, yet the log is no longer than after the first: it was restarted, not appended to.
     expect(statSync(`${path}-wal`).size).toBeLessThanOrEqual(logAfterFirst * 1.2);
+  });
+
+  it("a script that opens and closes the database goes on after the close (the worker is waited for, not left to end the process)", () => {
+    // The bench's tools and the CLI open a database, read, close it and carry on; with the worker
+    // not held while it stopped, node found nothing left to wait for and ended the process there.
+    const connect = pathToFileURL(join(import.meta.dirname, "connect.ts")).href;
+    const script = `
+      const { openDatabase } = await import(${JSON.stringify(connect)});
+      for (let i = 0; i < 3; i++) {
+        const database = openDatabase({ kind: "sqlite", path: ${JSON.stringify(path)} });
+        await database.close();
+        console.log("after close " + i);
+      }`;
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 30_000 });
+    expect(child.stderr).toBe("");
+    expect(child.stdout.trim().split("\n")).toEqual(["after close 0", "after close 1", "after close 2"]);
   });
 });

@@ -50,7 +50,8 @@ parentPort.on("message", (message) => {
 
 export function startWalCheckpointer(path: string, intervalMs = WAL_CHECKPOINT_INTERVAL_MS): WalCheckpointer {
   const driverPath = createRequire(import.meta.url).resolve("better-sqlite3");
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driverPath, intervalMs } });
+  // No flags of the parent's (`--input-type=module` would read the source as a module, without `require`).
+  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { path, driverPath, intervalMs } });
   // The worker never keeps the process alive: a server that stops closes its database first.
   worker.unref();
   let frames = 0;
@@ -61,6 +62,9 @@ export function startWalCheckpointer(path: string, intervalMs = WAL_CHECKPOINT_I
   return {
     checkpointedFrames: () => frames,
     stop: async () => {
+      // Held again while it stops: otherwise a process with nothing else to do would end here,
+      // before the caller's next step (closing the database, the rest of a shutdown).
+      worker.ref();
       worker.postMessage("stop");
       await exited;
     },
