@@ -1,10 +1,11 @@
 /**
- * `npx tsx bench/ingest.ts --url DATABASE_URL [--seconds S] [--replicas N] [--out FILE]`
+ * `npx tsx bench/ingest.ts --url DATABASE_URL [--seconds S] [--replicas N] [--no-screens] [--out FILE]`
  *
  * The bench's ingestion part alone (docs/performance.md "Ingestion"): starts the real server on the
  * database (production bundle, `replicas` processes on one port), runs `benchIngestion` (4 senders ×
  * batches of 100 of the bench's mix while a client reads the screens), prints and writes its
- * figures, then takes the run's rows out again as `npm run bench` does. Measure on a copy: the
+ * figures, then takes the run's rows out again as `npm run bench` does. `--no-screens`: no client
+ * reads the screens meanwhile, so the server's CPU per event is the events' own. Measure on a copy: the
  * orders paid to the data set's own artists stay (IngestionFigures.datasetGrowth).
  */
 import { writeFileSync } from "node:fs";
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     url: { type: "string" },
     seconds: { type: "string", default: "10" },
     replicas: { type: "string", default: "1" },
+    "no-screens": { type: "boolean", default: false },
     out: { type: "string" },
   },
 });
@@ -32,12 +34,12 @@ const server = await startServer(databaseUrl, { readyTimeoutMs: 30 * 60_000, rep
 let figures;
 try {
   const token = await signIn(server.baseUrl);
-  figures = await benchIngestion({ baseUrl: server.baseUrl, token, databaseUrl, pid: server.pid }, { seconds: Number(values.seconds), senders: 4, batchSize: 100, log: console.log });
+  figures = await benchIngestion({ baseUrl: server.baseUrl, token, databaseUrl, pid: server.pid }, { seconds: Number(values.seconds), senders: 4, batchSize: 100, log: console.log, screens: !values["no-screens"] });
 } finally {
   await server.stop();
 }
 await removeBenchIngestion(databaseUrl);
 const db = databaseUrl.startsWith("postgres") ? "postgres" : "sqlite";
 const out = values.out ?? resultFile(`ingestion-${db}${replicas > 1 ? `-${replicas}-replicas` : ""}`, commitAtStart);
-writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), commit: commitAtStart, databaseUrl: databaseUrl.replace(/\/\/[^@]*@/, "//"), replicas, loadAverageAtStart: loadAtStart, ingestion: figures }, null, 2)}\n`);
+writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), commit: commitAtStart, databaseUrl: databaseUrl.replace(/\/\/[^@]*@/, "//"), replicas, screens: !values["no-screens"], loadAverageAtStart: loadAtStart, ingestion: figures }, null, 2)}\n`);
 console.log(`wrote ${out}`);

@@ -266,7 +266,7 @@ function createPoster(baseUrl: string, key: string) {
  */
 export async function benchIngestion(
   server: { baseUrl: string; token: string; databaseUrl: string; pid?: number },
-  options: { seconds: number; senders: number; batchSize: number; log: (line: string) => void },
+  options: { seconds: number; senders: number; batchSize: number; log: (line: string) => void; /** False: no screens read meanwhile (to tell the events' own cost from the reads'). */ screens?: boolean },
 ): Promise<IngestionFigures> {
   const headers = { authorization: `Bearer ${server.token}`, "content-type": "application/json" };
   const run = Date.now().toString(36);
@@ -294,7 +294,7 @@ export async function benchIngestion(
     ...(hasOrdersList ? [ordersList] : []),
   ];
   const screenTimes: number[] = [];
-  let reading = true;
+  let reading = options.screens !== false;
   const screens = (async () => {
     const paths = screenPaths;
     for (let i = 0; reading; i++) {
