@@ -51,7 +51,10 @@ async function measure(dir: string): Promise<{ requestsPerSecond: number; cpuUs:
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     for (let tries = 0; ; tries++) {
-      const up = await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false);
+      const up = await fetch(`${baseUrl}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up) break;
       if (tries > 300) throw new Error(`${dir}: the server did not start`);
       await new Promise((r) => setTimeout(r, 200));

@@ -34,12 +34,18 @@ const server = await startServer(databaseUrl, { readyTimeoutMs: 30 * 60_000, rep
 let figures;
 try {
   const token = await signIn(server.baseUrl);
-  figures = await benchIngestion({ baseUrl: server.baseUrl, token, databaseUrl, pid: server.pid }, { seconds: Number(values.seconds), senders: 4, batchSize: 100, log: console.log, screens: !values["no-screens"] });
+  figures = await benchIngestion(
+    { baseUrl: server.baseUrl, token, databaseUrl, pid: server.pid },
+    { seconds: Number(values.seconds), senders: 4, batchSize: 100, log: console.log, screens: !values["no-screens"] },
+  );
 } finally {
   await server.stop();
 }
 await removeBenchIngestion(databaseUrl);
 const db = databaseUrl.startsWith("postgres") ? "postgres" : "sqlite";
 const out = values.out ?? resultFile(`ingestion-${db}${replicas > 1 ? `-${replicas}-replicas` : ""}`, commitAtStart);
-writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), commit: commitAtStart, databaseUrl: databaseUrl.replace(/\/\/[^@]*@/, "//"), replicas, screens: !values["no-screens"], loadAverageAtStart: loadAtStart, ingestion: figures }, null, 2)}\n`);
+writeFileSync(
+  out,
+  `${JSON.stringify({ date: new Date().toISOString(), commit: commitAtStart, databaseUrl: databaseUrl.replace(/\/\/[^@]*@/, "//"), replicas, screens: !values["no-screens"], loadAverageAtStart: loadAtStart, ingestion: figures }, null, 2)}\n`,
+);
 console.log(`wrote ${out}`);

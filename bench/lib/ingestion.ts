@@ -266,7 +266,13 @@ function createPoster(baseUrl: string, key: string) {
  */
 export async function benchIngestion(
   server: { baseUrl: string; token: string; databaseUrl: string; pid?: number },
-  options: { seconds: number; senders: number; batchSize: number; log: (line: string) => void; /** False: no screens read meanwhile (to tell the events' own cost from the reads'). */ screens?: boolean },
+  options: {
+    seconds: number;
+    senders: number;
+    batchSize: number;
+    log: (line: string) => void;
+    /** False: no screens read meanwhile (to tell the events' own cost from the reads'). */ screens?: boolean;
+  },
 ): Promise<IngestionFigures> {
   const headers = { authorization: `Bearer ${server.token}`, "content-type": "application/json" };
   const run = Date.now().toString(36);

@@ -33,7 +33,15 @@ describe.each(testDatabaseKinds)("storefront events committed in groups (%s)", (
   let key: string;
   const saved = { ...eventGroups };
   const artistIds = async () => (await ctx.database.db.selectFrom("vendors").select("external_id").where("external_id", "is not", null).orderBy("external_id").execute()).map((r) => r.external_id);
-  const recordedEvents = async () => Number((await ctx.database.db.selectFrom("storefront_events").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  const recordedEvents = async () =>
+    Number(
+      (
+        await ctx.database.db
+          .selectFrom("storefront_events")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   beforeEach(async () => {
     ctx = await createTestContext(kind, { now: "2026-11-22T12:00:00.000Z" });
