@@ -4,7 +4,6 @@ import { financialOverviewResponseSchema, balancesResponseSchema } from "../../.
 import { productsSummarySchema } from "../../../contract/products.ts";
 import { vendorDetailSchema } from "../../../contract/vendors.ts";
 import { rollPeriodWindows } from "../../domain/ledger/period-totals.ts";
-import { eventGroups } from "./storefront-events.service.ts";
 import { lapseStorefrontSubscriptions, sweepStorefrontEvents } from "./storefront-events-retention.job.ts";
 import { compareRollups } from "../../domain/ledger/recompute.ts";
 import { databaseChecksum } from "../../testing/db-checksum.ts";
@@ -397,18 +396,14 @@ describe.each(testDatabaseKinds)("POST /api/events (%s)", (kind) => {
     expect((await summary()).counts.total).toBeGreaterThanOrEqual(300);
   });
 
-  /**
-   * Sends two batches of 30 product.created at once, with groups of at most `maxEvents` (and no time
-   * limit), and answers the most events recorded in one turn of the event loop and in all.
-   */
-  async function mostRecordedPerTurn(maxEvents: number): Promise<{ mostPerTurn: number; recorded: number }> {
+  it.runIf(kind === "sqlite")("applies one event per turn of the event loop however many batches come in at once, so a request waits for one event", async () => {
     await send(ctx, key, [event("artist.created", artist("turn-a")), event("artist.created", artist("turn-b"))]);
     const recorded = ctx.database.sqlite!.prepare("select count(*) from storefront_events").pluck();
     const batch = (artistId: string) => Array.from({ length: 30 }, (_, i) => event("product.created", product(`${artistId}-${i}`, artistId)));
     let sampling = true;
     let last = recorded.get() as number;
     let mostPerTurn = 0;
-    // Runs once per turn of the event loop (its check phase), as the batches' groups do.
+    // Runs once per turn of the event loop (its check phase), as the batches' events do.
     // A sample already queued when the batches end must not read: the database may be closed by then.
     const sample = () => {
       if (!sampling) return;
@@ -418,26 +413,13 @@ describe.each(testDatabaseKinds)("POST /api/events (%s)", (kind) => {
       setImmediate(sample);
     };
     setImmediate(sample);
-    const saved = { ...eventGroups };
-    Object.assign(eventGroups, { budgetMs: Number.POSITIVE_INFINITY, maxEvents });
     let answers: Response[];
     try {
       answers = await Promise.all([postEvents(ctx, key, batch("turn-a")), postEvents(ctx, key, batch("turn-b"))]);
     } finally {
       sampling = false;
-      Object.assign(eventGroups, saved);
     }
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
-    return { mostPerTurn, recorded: (recorded.get() as number) - 2 };
-  }
-
-  it.runIf(kind === "sqlite")("applies one group per turn of the event loop however many batches come in at once, so a request waits for one group", async () => {
-    // Groups of one: one event per turn, not one of each batch (docs/decisions/0019-ingested-events-take-turns.md).
-    expect(await mostRecordedPerTurn(1)).toEqual({ mostPerTurn: 1, recorded: 60 });
-  });
-
-  it.runIf(kind === "sqlite")("commits the events of a batch in groups: one commit for several events, still one group per turn", async () => {
-    // Groups of 10: ten events appear at once, never two groups' worth (docs/decisions/0021-storefront-events-committed-in-groups.md).
-    expect(await mostRecordedPerTurn(10)).toEqual({ mostPerTurn: 10, recorded: 60 });
+    expect(mostPerTurn).toBe(1);
   });
 });

@@ -14,7 +14,6 @@ import { EventLoopTurns } from "../../platform/event-loop-turns.ts";
 import { zodErrorFields } from "../../platform/http/validate.ts";
 import type { ApiKeyPrincipal } from "../../platform/identity/api-keys.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
-import { type Executor, inSavepoint } from "../../platform/db/executor.ts";
 import { type AppliedOutcome, EventRejection, applyEvent } from "./storefront-events.apply.ts";
 import { storefrontOrigin } from "../../platform/http/security-headers.ts";
 import { findStorefrontEvent, insertStorefrontEvent } from "./integrations.queries.ts";
@@ -75,37 +74,12 @@ function validate(event: EnvelopeEvent): ValidEvent | EventResult["error"] {
   return { type, occurredAt: new Date(time.data).toISOString(), data: parsed.data };
 }
 
-interface PreparedEvent {
-  event: EnvelopeEvent;
-  hash: string;
-  valid: ValidEvent | EventResult["error"];
-}
-
-/** A race inside a group: the group is rolled back and its first event applied on its own, with its retries. */
-class GroupRace extends Error {}
-
-/**
- * How long a group of events may run before it commits, and the most events in one. A group holds
- * the database for that long (SQLite's one connection, PostgreSQL's row locks of the totals it
- * moves), so a screen's request waits for at most one group (docs/decisions/0021-storefront-events-committed-in-groups.md).
- * Tests set these to see groups of a known size.
- */
-export const eventGroups = { budgetMs: 4, maxEvents: 50 };
-
-function rejectionOf(event: EnvelopeEvent, err: unknown): EventResult | null {
-  if (err instanceof EventRejection) return { id: event.id, status: "rejected", error: { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) } };
-  if (err instanceof LedgerError && err.code !== "not_found") return { id: event.id, status: "rejected", error: { code: err.code, message: err.message } };
-  return null;
-}
-
 /**
  * POST /api/events (docs/integration.md): each event on its own, in order. An event id seen before
  * answers what it got then (duplicate, or stale again) and changes nothing; with another body it is
- * refused (id_reused). Otherwise the event is applied atomically with its record, so it is
- * recorded exactly when its changes are. Events are committed in groups (docs/decisions/0021-storefront-events-committed-in-groups.md): each event
- * of a group runs inside its own savepoint, so a refused event leaves nothing and the others stand;
- * a crash before a group commits leaves none of that group, and a re-sent batch applies only what
- * is missing.
+ * refused (id_reused). Otherwise the event is applied in one transaction with its record, so it is
+ * recorded exactly when its changes are: a crash between two events leaves the first applied and
+ * recorded, the second neither, and a re-sent batch applies only what is missing.
  */
 export class StorefrontEventsService {
   private readonly storefrontOrigin: string;
@@ -115,84 +89,57 @@ export class StorefrontEventsService {
   }
 
   /**
-   * Each group waits for its turn of the event loop, shared by every batch this process is applying:
+   * Each event waits for its turn of the event loop, shared by every batch this process is applying:
    * on SQLite a statement never waits for I/O, so a batch would otherwise hold the process until
-   * its last event, and several batches would each apply one group per turn. The screens' requests
-   * are answered between two groups, behind one group whatever the number of senders.
+   * its last event, and several batches would each apply one per turn. The screens' requests are
+   * answered between two events, behind one event whatever the number of senders.
    */
   private readonly turns = new EventLoopTurns();
 
   async ingest(events: IngestEventsRequest["events"], apiKey: ApiKeyPrincipal | null): Promise<IngestEventsResponse> {
-    const prepared: PreparedEvent[] = events.map((event) => ({ event, hash: bodyHash(event), valid: validate(event) }));
     const results: EventResult[] = [];
-    while (results.length < prepared.length) {
+    for (const event of events) {
       await this.turns.next();
-      const rest = prepared.slice(results.length);
-      try {
-        results.push(...(await this.applyGroup(rest, apiKey)));
-      } catch (err) {
-        if (!(err instanceof GroupRace)) throw err;
-        results.push(await this.applyAlone(rest[0]!, apiKey));
-      }
+      results.push(await this.ingestOne(event, apiKey));
     }
     return { results };
   }
 
-  /**
-   * Applies events from the front of `events` in one transaction, each in its own savepoint, until
-   * the group's time budget is spent (at least one event). A race rolls the whole group back.
-   */
-  private applyGroup(events: PreparedEvent[], apiKey: ApiKeyPrincipal | null): Promise<EventResult[]> {
-    return this.deps.database.db.transaction().execute(async (trx) => {
-      const started = performance.now();
-      const results: EventResult[] = [];
-      for (const p of events) {
-        if (results.length > 0 && (results.length >= eventGroups.maxEvents || performance.now() - started >= eventGroups.budgetMs)) break;
-        try {
-          results.push(await inSavepoint(trx, "storefront_event", () => this.applyInside(trx, p, apiKey)));
-        } catch (err) {
-          if (isRace(err)) throw new GroupRace();
-          const rejected = rejectionOf(p.event, err);
-          if (!rejected) throw err;
-          results.push(rejected);
-        }
-      }
-      return results;
-    });
-  }
-
-  /** One event in its own transaction, tried again after a race (another writer got there first). */
-  private async applyAlone(p: PreparedEvent, apiKey: ApiKeyPrincipal | null): Promise<EventResult> {
+  private async ingestOne(event: EnvelopeEvent, apiKey: ApiKeyPrincipal | null): Promise<EventResult> {
+    const hash = bodyHash(event);
+    const valid = validate(event);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.deps.database.db.transaction().execute((trx) => this.applyInside(trx, p, apiKey));
+        return await this.attempt(event, hash, valid, apiKey);
       } catch (err) {
         if (attempt < TRIES && isRace(err)) continue;
-        const rejected = rejectionOf(p.event, err);
-        if (rejected) return rejected;
+        if (err instanceof EventRejection) return { id: event.id, status: "rejected", error: { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) } };
+        if (err instanceof LedgerError && err.code !== "not_found") return { id: event.id, status: "rejected", error: { code: err.code, message: err.message } };
         throw err;
       }
     }
   }
 
-  private async applyInside(trx: Executor, { event, hash, valid }: PreparedEvent, apiKey: ApiKeyPrincipal | null): Promise<EventResult> {
+  private async attempt(event: EnvelopeEvent, hash: string, valid: ValidEvent | EventResult["error"], apiKey: ApiKeyPrincipal | null): Promise<EventResult> {
     const { clock } = this.deps;
-    const before = await findStorefrontEvent(trx, event.id);
-    if (before) {
-      if (before.body_hash !== hash) {
-        throw new EventRejection("id_reused", `Event id ${event.id} was sent before with another body: give each event its own id`, { id: "was used for another event" });
+    return this.deps.database.db.transaction().execute(async (trx) => {
+      const before = await findStorefrontEvent(trx, event.id);
+      if (before) {
+        if (before.body_hash !== hash) {
+          throw new EventRejection("id_reused", `Event id ${event.id} was sent before with another body: give each event its own id`, { id: "was used for another event" });
+        }
+        return { id: event.id, status: before.status === "stale" ? "stale" : "duplicate" };
       }
-      return { id: event.id, status: before.status === "stale" ? "stale" : "duplicate" };
-    }
-    if (!valid || !("type" in valid)) throw new EventRejection(valid?.code ?? "invalid_input", valid?.message ?? "invalid event", valid?.fields);
-    const outcome: AppliedOutcome = await applyEvent(
-      { trx, clock, occurredAt: valid.occurredAt, source: `apikey:${apiKey?.id ?? "none"}`, storefrontOrigin: this.storefrontOrigin },
-      valid.type,
-      valid.data,
-    );
-    if (outcome !== "duplicate") {
-      await insertStorefrontEvent(trx, { id: event.id, type: valid.type, body_hash: hash, status: outcome, api_key_id: apiKey?.id ?? null, received_at: clock.now().toISOString() });
-    }
-    return { id: event.id, status: outcome };
+      if (!valid || !("type" in valid)) throw new EventRejection(valid?.code ?? "invalid_input", valid?.message ?? "invalid event", valid?.fields);
+      const outcome: AppliedOutcome = await applyEvent(
+        { trx, clock, occurredAt: valid.occurredAt, source: `apikey:${apiKey?.id ?? "none"}`, storefrontOrigin: this.storefrontOrigin },
+        valid.type,
+        valid.data,
+      );
+      if (outcome !== "duplicate") {
+        await insertStorefrontEvent(trx, { id: event.id, type: valid.type, body_hash: hash, status: outcome, api_key_id: apiKey?.id ?? null, received_at: clock.now().toISOString() });
+      }
+      return { id: event.id, status: outcome };
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { DB } from "./schema.ts";
 
 /** A database handle or an open transaction: ledger functions accept either. */
@@ -12,26 +12,6 @@ export type Executor = Kysely<DB> | Transaction<DB>;
 export async function inTransaction<T>(db: Executor, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   if (db.isTransaction) return fn(db as Transaction<DB>);
   return db.transaction().execute(fn);
-}
-
-/**
- * Runs `fn` inside a savepoint of the caller's open transaction: when `fn` throws, what it wrote is
- * rolled back, the transaction stays usable and the error is thrown on. Savepoints of this name do
- * not nest.
- */
-export async function inSavepoint<T>(trx: Executor, name: string, fn: () => Promise<T>): Promise<T> {
-  if (!trx.isTransaction) throw new Error("inSavepoint needs an open transaction");
-  const id = sql.id(name);
-  await sql`savepoint ${id}`.execute(trx);
-  try {
-    const result = await fn();
-    await sql`release savepoint ${id}`.execute(trx);
-    return result;
-  } catch (err) {
-    await sql`rollback to savepoint ${id}`.execute(trx);
-    await sql`release savepoint ${id}`.execute(trx);
-    throw err;
-  }
 }
 
 /** Largest number of rows a single bulk statement touches (docs/product.md §12.3: short write locks). */
