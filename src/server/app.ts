@@ -115,9 +115,11 @@ function observeRequests(deps: AppDeps): MiddlewareHandler<AppEnv> {
     c.set("requestId", requestId);
 
     // Reads (GET, HEAD) share one version for the whole request, read on first use, before the
-    // reads it guards. A request that writes must see its own writes: it asks the database each time.
+    // reads it guards, and other processes' commits are looked up once per turn of the event loop
+    // (Database.sharedDataVersion). A request that writes must see its own writes: it asks the
+    // database each time.
     let version: string | undefined;
-    c.set("dataVersion", readsOnly(c.req.method) ? () => (version ??= deps.database.dataVersion()) : deps.database.dataVersion);
+    c.set("dataVersion", readsOnly(c.req.method) ? () => (version ??= deps.database.sharedDataVersion()) : deps.database.dataVersion);
     // Served by node:http, these go on node's response up front and are written with whatever answer
     // comes (an answer's own Cache-Control wins); in-process they are set on the answer afterwards.
     const node = nodeResponse(c);

@@ -32,6 +32,16 @@ export interface Database {
    */
   dataVersion(): string;
   /**
+   * dataVersion as the reads begun in one turn of the event loop share it (app.ts gives it to GET and
+   * HEAD requests): this process's writes count at once, as in dataVersion, while other processes'
+   * commits are looked up once per turn. Every request handled in a turn arrived before the turn
+   * began, so an answer reflecting the database as the turn found it is one the request could have
+   * got; a commit by another process shows from the next turn on. On SQLite the lookup is a
+   * file-lock round trip (two fcntl calls, ~7 µs of a cached dashboard answer's ~85 under load,
+   * docs/decisions/0021); on PostgreSQL dataVersion is already in memory and this is dataVersion.
+   */
+  sharedDataVersion(): string;
+  /**
    * True while dataVersion also moves on other processes' commits, so caches keyed on it are exact
    * across processes: always on SQLite; on PostgreSQL while the change feed listens.
    */
@@ -49,6 +59,23 @@ export interface Database {
 // far below 2^53, so they are parsed to numbers to match what SQLite gives.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+
+/** `read`'s value, read at most once per turn of the event loop (forgotten in the turn's check phase). */
+export function oncePerTurn<T>(read: () => T): () => T {
+  let value: T;
+  let known = false;
+  const forget = () => {
+    known = false;
+  };
+  return () => {
+    if (!known) {
+      value = read();
+      known = true;
+      setImmediate(forget).unref();
+    }
+    return value;
+  };
+}
 
 /**
  * A missing SQLite file is normally a first start, and is created. But when its WAL or shared-memory
@@ -91,11 +118,13 @@ export function openDatabase(config: DatabaseConfig): Database {
     // data_version (~2.8 µs): together ~40 % less than one select joining both (4.3–6.2 µs).
     const changes = sqlite.prepare("select total_changes()").pluck();
     const dataVersion = sqlite.prepare("pragma data_version").pluck();
+    const othersCommitsThisTurn = oncePerTurn(() => dataVersion.get() as number);
     return {
       kind: "sqlite",
       db,
       sqlite,
       dataVersion: () => `${changes.get() as number}:${dataVersion.get() as number}`,
+      sharedDataVersion: () => `${changes.get() as number}:${othersCommitsThisTurn()}`,
       versionCoversOtherProcesses: true,
       watchOtherProcesses: async () => undefined,
       close: async () => {
@@ -134,16 +163,18 @@ export function openDatabase(config: DatabaseConfig): Database {
   const db = new Kysely<DB>({ dialect: markingDialect(new PostgresDialect({ pool })), plugins: [writes] });
   let feed: ChangeFeed | undefined;
   let bypass = 0;
+  const dataVersion = () => {
+    // No feed (CLIs, tools): this process's writes only, as before the feed existed.
+    if (!feed) return String(writes.count);
+    // The feed is down: another replica's commit could go unseen, so no cached value may match.
+    if (!feed.live) return `down:${++bypass}`;
+    return `${feed.epoch}:${writes.count}`;
+  };
   return {
     kind: "postgres",
     db,
-    dataVersion: () => {
-      // No feed (CLIs, tools): this process's writes only, as before the feed existed.
-      if (!feed) return String(writes.count);
-      // The feed is down: another replica's commit could go unseen, so no cached value may match.
-      if (!feed.live) return `down:${++bypass}`;
-      return `${feed.epoch}:${writes.count}`;
-    },
+    dataVersion,
+    sharedDataVersion: dataVersion,
     get versionCoversOtherProcesses() {
       return feed?.live ?? false;
     },

@@ -74,4 +74,28 @@ describe("Database.dataVersion on a SQLite file", () => {
       await database.close();
     }
   });
+  it("sharedDataVersion: this process's writes at once, another connection's commit from the next turn of the event loop", async () => {
+    const path = join(dir, "admin.sqlite");
+    const database = openDatabase({ kind: "sqlite", path });
+    try {
+      await migrateToLatest(database.db);
+      await new Promise((resolve) => setImmediate(resolve));
+      const before = database.sharedDataVersion();
+      const other = new SQLite(path);
+      other.prepare("insert into counters (name, value) values (?, ?)").run("written_elsewhere", 1);
+      other.close();
+      // The reads begun in this turn share the lookup made at its start (decision 0021)…
+      expect(database.sharedDataVersion()).toBe(before);
+      expect(database.dataVersion()).not.toBe(before);
+      // …and the next turn looks again.
+      await new Promise((resolve) => setImmediate(resolve));
+      const next = database.sharedDataVersion();
+      expect(next).not.toBe(before);
+      // This process's own write moves it at once, within the same turn.
+      database.sqlite!.prepare("update counters set value = 2 where name = ?").run("written_elsewhere");
+      expect(database.sharedDataVersion()).not.toBe(next);
+    } finally {
+      await database.close();
+    }
+  });
 });
