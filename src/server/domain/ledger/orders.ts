@@ -1,12 +1,13 @@
+import { sql } from "kysely";
 import type { Clock } from "../../platform/clock.ts";
 import { newId } from "../../platform/db/ids.ts";
 import type { Order } from "../../platform/db/schema.ts";
 import { COUNTERS, incrementCounters } from "./counters.ts";
 import { type Executor, inTransaction } from "../../platform/db/executor.ts";
 import { dayOf, isoTime, isoTimeOrNow, LedgerError } from "./ledger-error.ts";
-import { addToPayoutAccount } from "./payouts.ts";
+import { addEarnings } from "./payouts.ts";
 import { addToProductSales } from "./period-totals.ts";
-import { addToDailyPlatformTotals, addToDailyVendorTotals, addToVendorTotals, refreshLastSaleAt } from "./rollups.ts";
+import { addToDailyPlatformTotals, addToDailyVendorTotals, addToVendorTotals, refreshLastSaleAt, sumByKey } from "./rollups.ts";
 
 export interface PlaceOrderInput {
   id?: string;
@@ -41,75 +42,140 @@ export function feeCents(grossCents: number, feeRateBasisPoints: number): number
  * The fee is fixed on the order, so a later change of the fee setting never rewrites history.
  */
 export async function placeOrder(db: Executor, input: PlaceOrderInput, clock: Clock): Promise<Order> {
+  const [order] = await placeOrders(db, [input], clock);
+  return order!;
+}
+
+/** Rows of one insert into orders: well under both databases' limits on a statement's parameters. */
+const ORDER_ROWS_PER_INSERT = 500;
+
+/**
+ * Records paid orders as placeOrder does each, in one transaction, with one statement per table for
+ * all of them: every rollup row they move is written once, with their sum, and each table's rows in
+ * key order, so transactions that share rows take their locks in the same order. A storefront batch
+ * of many orders costs about the statements of one (docs/performance.md "Ingestion").
+ */
+export async function placeOrders(db: Executor, inputs: readonly PlaceOrderInput[], clock: Clock): Promise<Order[]> {
+  for (const input of inputs) checkOrderInput(input);
+  if (inputs.length === 0) return [];
+  return inTransaction(db, async (trx) => {
+    const productIds = [...new Set(inputs.map((i) => i.productId))];
+    const products = new Map((await trx.selectFrom("products").select(["id", "vendor_id", "name", "price_cents"]).where("id", "in", productIds).execute()).map((p) => [p.id, p]));
+    const orders = inputs.map((input) => {
+      const product = products.get(input.productId);
+      if (!product) throw new LedgerError("not_found", `Product ${input.productId} not found`);
+      if (product.vendor_id !== input.vendorId) {
+        throw new LedgerError("invalid_input", `Product ${input.productId} does not belong to vendor ${input.vendorId}`);
+      }
+      return paidOrder(input, product, clock);
+    });
+    for (let i = 0; i < orders.length; i += ORDER_ROWS_PER_INSERT) {
+      await trx
+        .insertInto("orders")
+        .values(orders.slice(i, i + ORDER_ROWS_PER_INSERT))
+        .execute();
+    }
+    await applyPaidOrders(trx, orders, 1);
+    await incrementCounters(trx, { [COUNTERS.ordersTotal]: orders.length, [COUNTERS.ordersPaid]: orders.length });
+    return orders;
+  });
+}
+
+function checkOrderInput(input: PlaceOrderInput): void {
   if (!Number.isInteger(input.quantity) || input.quantity <= 0) {
     throw new LedgerError("invalid_input", "quantity must be a positive integer");
   }
   if (!Number.isInteger(input.feeRateBasisPoints) || input.feeRateBasisPoints < 0 || input.feeRateBasisPoints > 10_000) {
     throw new LedgerError("invalid_input", "feeRateBasisPoints must be an integer between 0 and 10000");
   }
-  return inTransaction(db, async (trx) => {
-    const product = await trx.selectFrom("products").select(["id", "vendor_id", "name", "price_cents"]).where("id", "=", input.productId).executeTakeFirst();
-    if (!product) throw new LedgerError("not_found", `Product ${input.productId} not found`);
-    if (product.vendor_id !== input.vendorId) {
-      throw new LedgerError("invalid_input", `Product ${input.productId} does not belong to vendor ${input.vendorId}`);
-    }
-    const gross = input.grossCents ?? (input.unitPriceCents ?? Number(product.price_cents)) * input.quantity;
-    if (!Number.isInteger(gross) || gross < 0) throw new LedgerError("invalid_input", "gross must be a non-negative integer of cents");
-    const createdAt = isoTimeOrNow(input.createdAt, clock);
-    const order: Order = {
-      id: input.id ?? newId(),
-      vendor_id: input.vendorId,
-      product_id: product.id,
-      product_name: product.name,
-      quantity: input.quantity,
-      gross_cents: gross,
-      fee_cents: feeCents(gross, input.feeRateBasisPoints),
-      fee_rate_basis_points: input.feeRateBasisPoints,
-      status: "paid",
-      customer_email: input.customerEmail ?? null,
-      created_at: createdAt,
-      updated_at: createdAt,
-      external_order_id: input.externalOrderId ?? null,
-      external_line_id: input.externalLineId ?? null,
-      payment_intent_id: input.paymentIntentId ?? null,
-      charge_id: input.chargeId ?? null,
-      refund_reserved_cents: 0,
-      refunded_cents: 0,
-      dispute_open: 0,
-    };
-    await trx.insertInto("orders").values(order).execute();
-    await applyPaidOrder(trx, order, 1);
-    await incrementCounters(trx, { [COUNTERS.ordersTotal]: 1, [COUNTERS.ordersPaid]: 1 });
-    return order;
-  });
 }
 
-/** Adds (sign 1) or takes back (sign -1) a paid order in every rollup that counts sales. */
-async function applyPaidOrder(trx: Executor, o: Order, sign: 1 | -1): Promise<void> {
-  const sales = { grossCents: sign * o.gross_cents, orders: sign, feesCents: sign * o.fee_cents, itemsSold: sign * o.quantity };
-  const day = dayOf(o.created_at);
-  await addToDailyPlatformTotals(trx, day, sales);
-  await addToDailyVendorTotals(trx, o.vendor_id, day, sales);
-  await addToVendorTotals(trx, o.vendor_id, sales, sign === 1 ? o.created_at : undefined);
+/** The order row of a paid input, its gross from the input or else the product's price. */
+function paidOrder(input: PlaceOrderInput, product: { id: string; name: string; price_cents: number | string }, clock: Clock): Order {
+  const gross = input.grossCents ?? (input.unitPriceCents ?? Number(product.price_cents)) * input.quantity;
+  if (!Number.isInteger(gross) || gross < 0) throw new LedgerError("invalid_input", "gross must be a non-negative integer of cents");
+  const createdAt = isoTimeOrNow(input.createdAt, clock);
+  return {
+    id: input.id ?? newId(),
+    vendor_id: input.vendorId,
+    product_id: product.id,
+    product_name: product.name,
+    quantity: input.quantity,
+    gross_cents: gross,
+    fee_cents: feeCents(gross, input.feeRateBasisPoints),
+    fee_rate_basis_points: input.feeRateBasisPoints,
+    status: "paid",
+    customer_email: input.customerEmail ?? null,
+    created_at: createdAt,
+    updated_at: createdAt,
+    external_order_id: input.externalOrderId ?? null,
+    external_line_id: input.externalLineId ?? null,
+    payment_intent_id: input.paymentIntentId ?? null,
+    charge_id: input.chargeId ?? null,
+    refund_reserved_cents: 0,
+    refunded_cents: 0,
+    dispute_open: 0,
+  };
+}
+
+/** Adds (sign 1) or takes back (sign -1) paid orders in every rollup that counts sales, one statement per table. */
+async function applyPaidOrders(trx: Executor, orders: readonly Order[], sign: 1 | -1): Promise<void> {
+  const salesOf = (o: Order) => ({ grossCents: sign * o.gross_cents, orders: sign, feesCents: sign * o.fee_cents, itemsSold: sign * o.quantity });
+  for (const [, day] of sumByKey(orders, (o) => dayOf(o.created_at), salesOf)) await addToDailyPlatformTotals(trx, dayOf(day.created_at), day.deltas);
+  await addToDailyVendorTotals(
+    trx,
+    orders.map((o) => ({ vendorId: o.vendor_id, day: dayOf(o.created_at), deltas: salesOf(o) })),
+  );
+  await addToVendorTotals(
+    trx,
+    orders.map((o) => ({ vendorId: o.vendor_id, deltas: salesOf(o), saleAt: sign === 1 ? o.created_at : undefined })),
+  );
   // What the vendor earns from the sale (gross − the fee recorded on it) is owed to it until paid out.
-  await addToPayoutAccount(trx, o.vendor_id, { earnedCents: sign * (o.gross_cents - o.fee_cents) });
-  if (o.product_id !== null) {
-    await trx
-      .updateTable("products")
-      .set((eb) => ({
-        units_sold: eb("units_sold", "+", sign * o.quantity),
-        revenue_cents: eb("revenue_cents", "+", sign * o.gross_cents),
-      }))
-      .where("id", "=", o.product_id)
-      .execute();
-    // The product's day and the rolling windows of the top lists (docs/decisions/0013-top-lists.md).
-    await addToProductSales(trx, { productId: o.product_id, vendorId: o.vendor_id, day, grossCents: sign * o.gross_cents, orders: sign, units: sign * o.quantity });
-  }
+  await addEarnings(
+    trx,
+    orders.map((o) => ({ vendorId: o.vendor_id, cents: sign * (o.gross_cents - o.fee_cents) })),
+  );
+  const sold = orders.filter((o): o is Order & { product_id: string } => o.product_id !== null);
+  await addToProductTotals(
+    trx,
+    sold.map((o) => ({ productId: o.product_id, units: sign * o.quantity, revenueCents: sign * o.gross_cents })),
+  );
+  // The product's day and the rolling windows of the top lists (docs/decisions/0013-top-lists.md).
+  await addToProductSales(
+    trx,
+    sold.map((o) => ({ productId: o.product_id, vendorId: o.vendor_id, day: dayOf(o.created_at), grossCents: sign * o.gross_cents, orders: sign, units: sign * o.quantity })),
+  );
   if (sign === -1) {
-    // Only when the newest sale goes away does last_sale_at move back.
-    const totals = await trx.selectFrom("vendor_totals").select("last_sale_at").where("vendor_id", "=", o.vendor_id).executeTakeFirst();
-    if (totals?.last_sale_at === o.created_at) await refreshLastSaleAt(trx, o.vendor_id);
+    for (const o of orders) {
+      // Only when the newest sale goes away does last_sale_at move back.
+      const totals = await trx.selectFrom("vendor_totals").select("last_sale_at").where("vendor_id", "=", o.vendor_id).executeTakeFirst();
+      if (totals?.last_sale_at === o.created_at) await refreshLastSaleAt(trx, o.vendor_id);
+    }
   }
+}
+
+/** Adds to products' units sold and revenue: one statement for all of them, each product's sum once. */
+async function addToProductTotals(trx: Executor, sales: ReadonlyArray<{ productId: string; units: number; revenueCents: number }>): Promise<void> {
+  const summed = sumByKey(
+    sales,
+    (s) => s.productId,
+    (s) => ({ units: s.units, revenueCents: s.revenueCents }),
+  ).filter(([, s]) => s.deltas.units !== 0 || s.deltas.revenueCents !== 0);
+  if (summed.length === 0) return;
+  const byProduct = (field: "units" | "revenueCents") =>
+    sql<number>`case ${sql.ref("id")} ${sql.join(
+      summed.map(([productId, s]) => sql`when ${productId} then cast(${s.deltas[field]} as bigint)`),
+      sql` `,
+    )} else 0 end`;
+  await trx
+    .updateTable("products")
+    .set((eb) => ({ units_sold: eb("units_sold", "+", byProduct("units")), revenue_cents: eb("revenue_cents", "+", byProduct("revenueCents")) }))
+    .where(
+      "id",
+      "in",
+      summed.map(([productId]) => productId),
+    )
+    .execute();
 }
 
 /**
@@ -124,7 +190,7 @@ async function unpayOrder(db: Executor, orderId: string, status: "refunded" | "c
     const updatedAt = clock.now().toISOString();
     await trx.updateTable("orders").set({ status, updated_at: updatedAt }).where("id", "=", orderId).execute();
     const normalised: Order = { ...order, gross_cents: Number(order.gross_cents), fee_cents: Number(order.fee_cents) };
-    await applyPaidOrder(trx, normalised, -1);
+    await applyPaidOrders(trx, [normalised], -1);
     // Refunds are counted on the day they happen (the overview's "refunds" of a period).
     if (status === "refunded") await addToDailyPlatformTotals(trx, dayOf(updatedAt), { refundsCents: normalised.gross_cents });
     await incrementCounters(trx, { [COUNTERS.ordersPaid]: -1 });
@@ -205,21 +271,17 @@ export async function refundOrderPart(db: Executor, orderId: string, input: Part
     const sales = { grossCents: dGross, feesCents: dFee };
     const day = dayOf(order.created_at);
     await addToDailyPlatformTotals(trx, day, sales);
-    await addToDailyVendorTotals(trx, order.vendor_id, day, sales);
-    await addToVendorTotals(trx, order.vendor_id, sales);
-    await addToPayoutAccount(trx, order.vendor_id, { earnedCents: dGross - dFee });
+    await addToDailyVendorTotals(trx, [{ vendorId: order.vendor_id, day, deltas: sales }]);
+    await addToVendorTotals(trx, [{ vendorId: order.vendor_id, deltas: sales }]);
+    await addEarnings(trx, [{ vendorId: order.vendor_id, cents: dGross - dFee }]);
     if (order.product_id !== null) {
-      await trx
-        .updateTable("products")
-        .set((eb) => ({ revenue_cents: eb("revenue_cents", "+", dGross) }))
-        .where("id", "=", order.product_id)
-        .execute();
-      await addToProductSales(trx, { productId: order.product_id, vendorId: order.vendor_id, day, grossCents: dGross, orders: 0, units: 0 });
+      await addToProductTotals(trx, [{ productId: order.product_id, units: 0, revenueCents: dGross }]);
+      await addToProductSales(trx, [{ productId: order.product_id, vendorId: order.vendor_id, day, grossCents: dGross, orders: 0, units: 0 }]);
     }
     const remaining: Order = { ...order, gross_cents: gross, fee_cents: fee };
     if (gross > 0) return remaining;
     // Nothing remains paid: the order leaves the sales counts (its gross and fee are already 0).
-    await applyPaidOrder(trx, remaining, -1);
+    await applyPaidOrders(trx, [remaining], -1);
     await incrementCounters(trx, { [COUNTERS.ordersPaid]: -1 });
     return { ...remaining, status: "refunded", updated_at: refundedAt };
   });

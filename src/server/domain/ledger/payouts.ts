@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Payout, PayoutAccount, PayoutAccountStatus, PayoutRun, PayoutStatus } from "../../platform/db/schema.ts";
 import { CHUNK_ROWS, type Executor, inTransaction } from "../../platform/db/executor.ts";
 import { dayOf, LedgerError } from "./ledger-error.ts";
@@ -110,6 +111,43 @@ export async function addToPayoutAccount(db: Executor, vendorId: string, d: Payo
   const before = owed(after - balanceDelta);
   const now = owed(after);
   await addToBalanceTotals(db, row.status, now.vendors - before.vendors, now.cents - before.cents);
+}
+
+/**
+ * Adds what sales earned (negative: what their refunds took back) to several vendors' payout
+ * accounts in one statement, and moves payout_balance_totals by what each vendor's change of balance
+ * does to it, as addToPayoutAccount does for one vendor. The update returns each new balance (and
+ * takes the rows' locks on PostgreSQL, all in the index's order), so the old ones are known exactly.
+ * Vendors without a row (deleted) are skipped.
+ */
+export async function addEarnings(db: Executor, earnings: ReadonlyArray<{ vendorId: string; cents: number }>): Promise<void> {
+  const byVendor = new Map<string, number>();
+  for (const e of earnings) byVendor.set(e.vendorId, (byVendor.get(e.vendorId) ?? 0) + e.cents);
+  const changing = [...byVendor].filter(([, cents]) => cents !== 0);
+  if (changing.length === 0) return;
+  const deltaOfRow = sql<number>`case ${sql.ref("vendor_id")} ${sql.join(
+    changing.map(([vendorId, cents]) => sql`when ${vendorId} then cast(${cents} as bigint)`),
+    sql` `,
+  )} else 0 end`;
+  const rows = await db
+    .updateTable("payout_accounts")
+    .set((eb) => ({ earned_cents: eb("earned_cents", "+", deltaOfRow), balance_cents: eb("balance_cents", "+", deltaOfRow) }))
+    .where(
+      "vendor_id",
+      "in",
+      changing.map(([vendorId]) => vendorId),
+    )
+    .returning(["vendor_id", "balance_cents", "status"])
+    .execute();
+  const totals = new Map<PayoutAccountStatus, { vendors: number; cents: number }>();
+  for (const row of rows) {
+    const after = Number(row.balance_cents);
+    const before = owed(after - byVendor.get(row.vendor_id)!);
+    const now = owed(after);
+    const sum = totals.get(row.status) ?? { vendors: 0, cents: 0 };
+    totals.set(row.status, { vendors: sum.vendors + now.vendors - before.vendors, cents: sum.cents + now.cents - before.cents });
+  }
+  for (const status of [...totals.keys()].sort()) await addToBalanceTotals(db, status, totals.get(status)!.vendors, totals.get(status)!.cents);
 }
 
 export interface AccountFacts {

@@ -2,7 +2,7 @@ import { PostgresAdapter, sql, type Transaction } from "kysely";
 import type { DB } from "../../platform/db/schema.ts";
 import { CHUNK_ROWS, type Executor, inTransaction } from "../../platform/db/executor.ts";
 import { inChunks } from "../../platform/db/in-chunks.ts";
-import { addExcluded } from "./rollups.ts";
+import { addExcluded, sumByKey } from "./rollups.ts";
 
 /**
  * Per-product daily sales and the rolling 7/30/90-day totals per product and per vendor that the
@@ -83,37 +83,64 @@ async function windowEndsFor(trx: Executor, productId: string): Promise<Map<numb
 }
 
 /**
- * Adds one paid order (or takes it back, negative deltas) to the product's day and to every
- * window that contains that day. Internal vendors' sales stay out of the windows.
+ * Adds paid orders (or takes them back, negative deltas) to their products' days and to every
+ * window that contains each day: one statement per table, each row once and in key order (as
+ * rollups.ts's additive upserts). Internal vendors' sales stay out of the windows.
  */
-export async function addToProductSales(trx: Executor, d: ProductSaleDelta): Promise<void> {
+export async function addToProductSales(trx: Executor, deltas: readonly ProductSaleDelta[]): Promise<void> {
+  if (deltas.length === 0) return;
+  const days = sumByKey(deltas, (d) => `${d.productId} ${d.day}`, salesOf);
   await trx
     .insertInto("product_sales_days")
-    .values({ product_id: d.productId, day: d.day, vendor_id: d.vendorId, gross_cents: d.grossCents, orders: d.orders, units: d.units })
+    .values(days.map(([, d]) => ({ product_id: d.productId, day: d.day, vendor_id: d.vendorId, ...d.deltas })))
     .onConflict((oc) => oc.columns(["product_id", "day"]).doUpdateSet(addExcluded("product_sales_days", SALES_COLUMNS)))
     .execute();
-  const windows = await windowEndsFor(trx, d.productId);
-  const inside = [...windows].filter(([period, last]) => d.day <= last && d.day >= shiftDay(last, -(period - 1)));
-  if (inside.length === 0) return;
-  const vendor = await trx.selectFrom("vendors").select("is_internal").where("id", "=", d.vendorId).executeTakeFirst();
-  if (!vendor || vendor.is_internal === 1) return;
-  // One statement per table for every window the day is in (distinct keys, so one upsert each).
-  const periods = inside.map(([period]) => period);
+  const ends = await windowEndsOf(
+    trx,
+    days.map(([, d]) => d.productId),
+  );
+  const inWindows = deltas.flatMap((d) => [...ends(d.productId)].filter(([period, last]) => d.day <= last && d.day >= shiftDay(last, -(period - 1))).map(([period]) => ({ ...d, period })));
+  if (inWindows.length === 0) return;
+  const vendorIds = [...new Set(inWindows.map((d) => d.vendorId))];
+  const vendors = await trx.selectFrom("vendors").select(["id", "is_internal"]).where("id", "in", vendorIds).execute();
+  const counted = new Set(vendors.filter((v) => Number(v.is_internal) !== 1).map((v) => v.id));
+  const kept = inWindows.filter((d) => counted.has(d.vendorId));
+  if (kept.length === 0) return;
+  const products = sumByKey(kept, (d) => `${d.productId} ${d.period}`, salesOf);
   await trx
     .insertInto("product_period_totals")
-    .values(periods.map((period) => ({ product_id: d.productId, period_days: period, vendor_id: d.vendorId, gross_cents: d.grossCents, orders: d.orders, units: d.units })))
+    .values(products.map(([, d]) => ({ product_id: d.productId, period_days: d.period, vendor_id: d.vendorId, ...d.deltas })))
     .onConflict((oc) => oc.columns(["product_id", "period_days"]).doUpdateSet(addExcluded("product_period_totals", SALES_COLUMNS)))
     .execute();
+  const vendorPeriods = sumByKey(kept, (d) => `${d.vendorId} ${d.period}`, salesOf);
   await trx
     .insertInto("vendor_period_totals")
-    .values(periods.map((period) => ({ vendor_id: d.vendorId, period_days: period, gross_cents: d.grossCents, orders: d.orders, units: d.units })))
+    .values(vendorPeriods.map(([, d]) => ({ vendor_id: d.vendorId, period_days: d.period, ...d.deltas })))
     .onConflict((oc) => oc.columns(["vendor_id", "period_days"]).doUpdateSet(addExcluded("vendor_period_totals", SALES_COLUMNS)))
     .execute();
-  if (d.orders < 0) {
+  if (kept.some((d) => d.orders < 0)) {
     // A refund may take a product or vendor back to nothing: no row, as for one that never sold.
-    await trx.deleteFrom("product_period_totals").where("product_id", "=", d.productId).where("period_days", "in", periods).where("orders", "=", 0).execute();
-    await trx.deleteFrom("vendor_period_totals").where("vendor_id", "=", d.vendorId).where("period_days", "in", periods).where("orders", "=", 0).execute();
+    for (const [, d] of products) await trx.deleteFrom("product_period_totals").where("product_id", "=", d.productId).where("period_days", "=", d.period).where("orders", "=", 0).execute();
+    for (const [, d] of vendorPeriods) await trx.deleteFrom("vendor_period_totals").where("vendor_id", "=", d.vendorId).where("period_days", "=", d.period).where("orders", "=", 0).execute();
   }
+}
+
+const salesOf = (d: ProductSaleDelta) => ({ gross_cents: d.grossCents, orders: d.orders, units: d.units });
+
+/**
+ * The last day of each window for each of these products, read once: outside a day step every
+ * product's windows end on the window's last day; during one, each product's are read as
+ * windowEndsFor reads them (the database's collation orders the step's cursor).
+ */
+async function windowEndsOf(trx: Executor, productIds: readonly string[]): Promise<(productId: string) => Map<number, string>> {
+  const windows = await readWindows(trx, true);
+  if (windows.every((w) => w.stepTo === null)) {
+    const ends = new Map(windows.map((w) => [w.period, w.lastDay]));
+    return () => ends;
+  }
+  const byProduct = new Map<string, Map<number, string>>();
+  for (const productId of new Set(productIds)) byProduct.set(productId, await windowEndsFor(trx, productId));
+  return (productId) => byProduct.get(productId)!;
 }
 
 /** Removes a deleted vendor's products' days and period totals (the vendor cascade, in its transaction). */

@@ -72,31 +72,88 @@ export async function addToDailyPlatformTotals(db: Executor, day: string, d: Pla
     .execute();
 }
 
-/** Per-vendor per-day sales of paid orders (vendor sales charts, conversion by period). */
-export async function addToDailyVendorTotals(db: Executor, vendorId: string, day: string, d: SalesDeltas): Promise<void> {
-  if (isZero(d)) return;
+/** One row's deltas of a keyed rollup. */
+export interface VendorDayDeltas {
+  vendorId: string;
+  day: string;
+  deltas: SalesDeltas;
+}
+
+/**
+ * Per-vendor per-day sales of paid orders (vendor sales charts, conversion by period): one statement
+ * for every row, each key once (PostgreSQL refuses to update a row twice in one statement) and in
+ * key order, so two transactions adding to the same rows take their locks in the same order.
+ */
+export async function addToDailyVendorTotals(db: Executor, rows: readonly VendorDayDeltas[]): Promise<void> {
+  const summed = sumByKey(
+    rows,
+    (r) => `${r.vendorId} ${r.day}`,
+    (r) => r.deltas,
+  ).filter(([, r]) => !isZero(r.deltas));
+  if (summed.length === 0) return;
   await db
     .insertInto("daily_vendor_totals")
-    .values({ vendor_id: vendorId, day, ...salesValues(d) })
+    .values(summed.map(([, r]) => ({ vendor_id: r.vendorId, day: r.day, ...salesValues(r.deltas) })))
     .onConflict((oc) => oc.columns(["vendor_id", "day"]).doUpdateSet(addExcluded("daily_vendor_totals", SALES_COLUMNS)))
     .execute();
 }
 
 /**
- * Lifetime per-vendor totals. `saleAt`, when given, moves last_sale_at forward if it is newer
- * (a CASE rather than max()/greatest(), which differ between SQLite and PostgreSQL).
+ * Rows with the same key summed into one (numeric fields added, the first row's other fields kept),
+ * sorted by key: the rows of one additive upsert.
  */
-export async function addToVendorTotals(db: Executor, vendorId: string, d: VendorTotalsDeltas, saleAt?: string): Promise<void> {
-  if (isZero(d) && saleAt === undefined) return;
+export function sumByKey<R, D extends object>(rows: readonly R[], keyOf: (row: R) => string, deltasOf: (row: R) => D): Array<[string, R & { deltas: D }]> {
+  const byKey = new Map<string, R & { deltas: D }>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const seen = byKey.get(key);
+    if (!seen) {
+      byKey.set(key, { ...row, deltas: { ...deltasOf(row) } });
+      continue;
+    }
+    const into = seen.deltas as Record<string, number | undefined>;
+    for (const [field, value] of Object.entries(deltasOf(row))) if (typeof value === "number") into[field] = (into[field] ?? 0) + value;
+  }
+  return [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** One vendor's deltas to its lifetime totals; `saleAt` moves last_sale_at forward if it is newer. */
+export interface VendorTotalsRow {
+  vendorId: string;
+  deltas: VendorTotalsDeltas;
+  saleAt?: string | undefined;
+}
+
+/**
+ * Lifetime per-vendor totals, one statement for every vendor (each once, in key order). last_sale_at
+ * moves forward to the newest `saleAt` given (a CASE rather than max()/greatest(), which differ
+ * between SQLite and PostgreSQL).
+ */
+export async function addToVendorTotals(db: Executor, rows: readonly VendorTotalsRow[]): Promise<void> {
+  const newestSale = new Map<string, string>();
+  for (const r of rows) {
+    const known = newestSale.get(r.vendorId);
+    if (r.saleAt !== undefined && (known === undefined || r.saleAt > known)) newestSale.set(r.vendorId, r.saleAt);
+  }
+  const changing = sumByKey(
+    rows,
+    (r) => r.vendorId,
+    (r) => r.deltas,
+  )
+    .map(([, r]) => ({ ...r, saleAt: newestSale.get(r.vendorId) }))
+    .filter((r) => !isZero(r.deltas) || r.saleAt !== undefined);
+  if (changing.length === 0) return;
   await db
     .insertInto("vendor_totals")
-    .values({
-      vendor_id: vendorId,
-      listed_products: d.listedProducts ?? 0,
-      ...salesValues(d),
-      visits: d.visits ?? 0,
-      last_sale_at: saleAt ?? null,
-    })
+    .values(
+      changing.map((r) => ({
+        vendor_id: r.vendorId,
+        listed_products: r.deltas.listedProducts ?? 0,
+        ...salesValues(r.deltas),
+        visits: r.deltas.visits ?? 0,
+        last_sale_at: r.saleAt ?? null,
+      })),
+    )
     .onConflict((oc) =>
       oc.column("vendor_id").doUpdateSet((eb) => ({
         ...addExcluded("vendor_totals", ["listed_products", ...SALES_COLUMNS, "visits"]),

@@ -33,7 +33,7 @@ export async function recordVisitsMany(db: Executor, vendorId: string, entries: 
         .onConflict((oc) => oc.columns(["vendor_id", "day"]).doUpdateSet((eb) => ({ visits: eb("store_visits.visits", "+", eb.ref("excluded.visits")) })))
         .execute();
     }
-    await addToVendorTotals(trx, vendorId, { visits: rows.reduce((s, e) => s + e.count, 0) });
+    await addToVendorTotals(trx, [{ vendorId, deltas: { visits: rows.reduce((s, e) => s + e.count, 0) } }]);
   });
 }
 
@@ -51,6 +51,6 @@ export async function setDayVisits(db: Executor, vendorId: string, day: string, 
     if (before === count) return;
     if (row) await trx.updateTable("store_visits").set({ visits: count }).where("vendor_id", "=", vendorId).where("day", "=", day).execute();
     else await trx.insertInto("store_visits").values({ vendor_id: vendorId, day, visits: count }).execute();
-    await addToVendorTotals(trx, vendorId, { visits: count - before });
+    await addToVendorTotals(trx, [{ vendorId, deltas: { visits: count - before } }]);
   });
 }
