@@ -106,7 +106,7 @@ export function createApp(deps: AppDeps, options: { extraRoutes?: Array<Hono<App
 function observeRequests(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
-    noteRequest();
+    noteRequest(readsOnly(c.req.method));
     c.set("clientIp", clientIp(c, deps.config.trustProxy));
     const incomingId = requestHeader(c, "x-request-id");
     // A random UUID: Node draws its randomness in batches, so this costs ~0.1 µs (a UUIDv7 cost ~1 µs;

@@ -4,13 +4,20 @@
  * the jobs and the app it measures share the process.
  */
 let lastRequestAt = Number.NEGATIVE_INFINITY;
+let lastReadAt = Number.NEGATIVE_INFINITY;
 
-/** Called as each request begins (app.ts). */
-export function noteRequest(): void {
+/** Called as each request begins (app.ts); `reads`: a GET or HEAD, someone waiting to see figures. */
+export function noteRequest(reads = false): void {
   lastRequestAt = performance.now();
+  if (reads) lastReadAt = lastRequestAt;
 }
 
 /** Milliseconds since a request last began in this process (Infinity before the first). */
 export function msSinceLastRequest(): number {
   return performance.now() - lastRequestAt;
+}
+
+/** Milliseconds since a GET or HEAD last began in this process (Infinity before the first). */
+export function msSinceLastRead(): number {
+  return performance.now() - lastReadAt;
 }

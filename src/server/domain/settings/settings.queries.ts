@@ -154,3 +154,28 @@ export async function readSettingValue(db: Executor, key: SettingKey): Promise<s
   const row = await db.selectFrom("platform_settings").select("value").where("key", "=", key).executeTakeFirst();
   return row?.value ?? SETTINGS_CATALOG[key].defaultValue;
 }
+
+/**
+ * feeRateBasisPointsAt for several times, with one read of the fee's changes after the earliest:
+ * each time gets the old value of the first change after it, or the current rate. Times are
+ * compared as the ISO text both they and changed_at are stored in.
+ */
+export async function feeRatesBasisPointsAt(db: Executor, times: readonly string[]): Promise<Map<string, number>> {
+  const rates = new Map<string, number>();
+  if (times.length === 0) return rates;
+  const earliest = times.reduce((a, b) => (b < a ? b : a));
+  const changes = await db
+    .selectFrom("platform_setting_changes")
+    .select(["changed_at", "old_value"])
+    .where("key", "=", "platform_fee_percentage")
+    .where("changed_at", ">", earliest)
+    .orderBy("changed_at")
+    .execute();
+  let current: number | undefined;
+  for (const at of new Set(times)) {
+    const later = changes.find((c) => c.changed_at > at);
+    if (later) rates.set(at, (later.old_value === null ? null : percentageToBasisPoints(later.old_value)) ?? DEFAULT_FEE_RATE_BASIS_POINTS);
+    else rates.set(at, (current ??= await currentFeeRateBasisPoints(db)));
+  }
+  return rates;
+}

@@ -48,8 +48,15 @@ export async function findStorefrontEvent(db: Executor, id: string): Promise<Pic
   return db.selectFrom("storefront_events").select(["body_hash", "status"]).where("id", "=", id).executeTakeFirst();
 }
 
-export async function insertStorefrontEvent(db: Executor, row: StorefrontEventRow): Promise<void> {
-  await db.insertInto("storefront_events").values(row).execute();
+export async function insertStorefrontEvents(db: Executor, rows: readonly StorefrontEventRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto("storefront_events").values(rows).execute();
+}
+
+/** The ids among these that were recorded before. */
+export async function findStorefrontEventIds(db: Executor, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom("storefront_events").select("id").where("id", "in", ids).execute();
+  return new Set(rows.map((r) => r.id));
 }
 
 export async function readVersion(db: Executor, thing: string): Promise<{ occurredAt: string; deleted: boolean } | undefined> {
@@ -100,6 +107,13 @@ export async function findProductByExternalId(db: Executor, externalId: string) 
 export async function findProductsByExternalIds(db: Executor, externalIds: string[]) {
   if (externalIds.length === 0) return [];
   return db.selectFrom("products").select(["id", "external_id", "vendor_id"]).where("external_id", "in", externalIds).execute();
+}
+
+/** The storefront orders among these that have order rows already. */
+export async function findRecordedOrderIds(db: Executor, externalOrderIds: readonly string[]): Promise<Set<string>> {
+  if (externalOrderIds.length === 0) return new Set();
+  const rows = await db.selectFrom("orders").select("external_order_id").where("external_order_id", "in", externalOrderIds).execute();
+  return new Set(rows.map((r) => r.external_order_id!));
 }
 
 /** The order rows of a storefront order (one per line), in line order. */

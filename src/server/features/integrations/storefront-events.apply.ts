@@ -11,14 +11,14 @@ import type {
   ErrorReportedData,
 } from "../../../contract/integrations-events.ts";
 import { endFeaturesOfVendor } from "../../domain/featured-artist/featured-slots.ts";
-import { placeOrder, refundOrderPart } from "../../domain/ledger/orders.ts";
+import { type PlaceOrderInput, placeOrders, refundOrderPart } from "../../domain/ledger/orders.ts";
 import { setPayoutAccount } from "../../domain/ledger/payouts.ts";
 import { createProduct, deleteProduct, panelStatusOf, updateProductDetails } from "../../domain/ledger/products.ts";
 import { newListingWaitsForReview } from "../../domain/ledger/product-review.ts";
 import { cancelSubscription, extendSubscriptionPeriod, startSubscription } from "../../domain/ledger/subscriptions.ts";
 import { createVendor, deleteVendorCascade, updateVendorProfile } from "../../domain/ledger/vendors.ts";
 import { setDayVisits } from "../../domain/ledger/visits.ts";
-import { feeRateBasisPointsAt, readSettingValue } from "../../domain/settings/settings.queries.ts";
+import { feeRateBasisPointsAt, feeRatesBasisPointsAt, readSettingValue } from "../../domain/settings/settings.queries.ts";
 import { updateApplication } from "../../domain/ledger/applications.ts";
 import { recordEventOut } from "../../domain/outbox/events-out.ts";
 import type { ArtistApplication } from "../../../contract/vendors.ts";
@@ -31,6 +31,7 @@ import {
   findOrderRows,
   findProductByExternalId,
   findProductsByExternalIds,
+  findRecordedOrderIds,
   findRefundedOrderIds,
   findSlugOwner,
   findVendorByExternalId,
@@ -235,9 +236,7 @@ async function removeProduct(c: EventContext, productId: string): Promise<Applie
  */
 async function payOrder(c: EventContext, data: OrderPaidData): Promise<AppliedOutcome> {
   if ((await findOrderRows(c.trx, data.orderId)).length > 0) return "duplicate";
-  const vendors = await findVendorIdsByExternalIds(c.trx, [...new Set(data.lines.map((l) => l.artistId))]);
-  const products = new Map((await findProductsByExternalIds(c.trx, [...new Set(data.lines.map((l) => l.productId))])).map((p) => [p.external_id!, p]));
-  const paidAt = new Date(data.paidAt).toISOString();
+  const { vendors, products } = await linesRows(c.trx, [data]);
   for (const [i, line] of data.lines.entries()) {
     const vendorId = vendors.get(line.artistId);
     if (!vendorId) await requireVendorId(c, line.artistId, `data.lines.${i}.artistId`);
@@ -251,27 +250,67 @@ async function payOrder(c: EventContext, data: OrderPaidData): Promise<AppliedOu
       });
     }
   }
-  const feeRateBasisPoints = await feeRateBasisPointsAt(c.trx, paidAt);
-  for (const line of data.lines) {
-    await placeOrder(
-      c.trx,
-      {
-        vendorId: vendors.get(line.artistId)!,
-        productId: products.get(line.productId)!.id,
-        quantity: line.quantity,
-        unitPriceCents: line.unitPriceCents,
-        feeRateBasisPoints,
-        createdAt: paidAt,
-        customerEmail: data.customerEmail,
-        externalOrderId: data.orderId,
-        externalLineId: line.lineId,
-        paymentIntentId: data.paymentIntentId ?? null,
-        chargeId: data.chargeId ?? null,
-      },
-      c.clock,
-    );
-  }
+  const paidAt = new Date(data.paidAt).toISOString();
+  await placeOrders(c.trx, orderInputs(data, vendors, products, await feeRateBasisPointsAt(c.trx, paidAt)), c.clock);
   return "applied";
+}
+
+/**
+ * The paid orders of several events placed together, in the caller's transaction: what payOrder
+ * does for each, with every row read once for all and the orders placed by one placeOrders. Per
+ * event: "applied", or null for an event to be applied on its own, whose answer is not simply
+ * "applied" (its order was recorded before; it names an artist or product the panel does not
+ * know, or another artist's product): payOrder gives it. The events must have distinct orderIds.
+ */
+export async function payOrdersTogether(trx: Executor, clock: Clock, orders: readonly OrderPaidData[]): Promise<Array<"applied" | null>> {
+  const recorded = await findRecordedOrderIds(
+    trx,
+    orders.map((o) => o.orderId),
+  );
+  const { vendors, products } = await linesRows(trx, orders);
+  const placeable = orders.map(
+    (o) =>
+      !recorded.has(o.orderId) &&
+      o.lines.every((line) => {
+        const vendorId = vendors.get(line.artistId);
+        return vendorId !== undefined && products.get(line.productId)?.vendor_id === vendorId;
+      }),
+  );
+  const placed = orders.filter((_, i) => placeable[i]);
+  const paidAt = (o: OrderPaidData) => new Date(o.paidAt).toISOString();
+  const fees = await feeRatesBasisPointsAt(trx, placed.map(paidAt));
+  await placeOrders(
+    trx,
+    placed.flatMap((o) => orderInputs(o, vendors, products, fees.get(paidAt(o))!)),
+    clock,
+  );
+  return placeable.map((ok) => (ok ? "applied" : null));
+}
+
+/** The panel's vendor ids and products that the lines of these orders name, by the storefront's ids. */
+async function linesRows(trx: Executor, orders: readonly OrderPaidData[]) {
+  const lines = orders.flatMap((o) => o.lines);
+  const vendors = await findVendorIdsByExternalIds(trx, [...new Set(lines.map((l) => l.artistId))]);
+  const products = new Map((await findProductsByExternalIds(trx, [...new Set(lines.map((l) => l.productId))])).map((p) => [p.external_id!, p]));
+  return { vendors, products };
+}
+
+/** The order rows' inputs of a paid order whose artists and products are known. */
+function orderInputs(data: OrderPaidData, vendors: Map<string, string>, products: Map<string, { id: string }>, feeRateBasisPoints: number): PlaceOrderInput[] {
+  const paidAt = new Date(data.paidAt).toISOString();
+  return data.lines.map((line) => ({
+    vendorId: vendors.get(line.artistId)!,
+    productId: products.get(line.productId)!.id,
+    quantity: line.quantity,
+    unitPriceCents: line.unitPriceCents,
+    feeRateBasisPoints,
+    createdAt: paidAt,
+    customerEmail: data.customerEmail,
+    externalOrderId: data.orderId,
+    externalLineId: line.lineId,
+    paymentIntentId: data.paymentIntentId ?? null,
+    chargeId: data.chargeId ?? null,
+  }));
 }
 
 /**

@@ -143,6 +143,11 @@ export const webhookAttempts = new Counter({
   labelNames: ["result"] as const,
 });
 
+export const storefrontOrdersTogether = new Counter({
+  name: "hki_storefront_orders_together_total",
+  help: "order.paid events applied in one transaction with others of their batch (docs/decisions/0022); the rest of the events are applied one by one",
+});
+
 /** Filled on each scrape by the server process that owns a database (serve.ts). */
 let jobDepthSource: (() => Promise<Array<{ kind: string; status: string; count: number }>>) | undefined;
 export function setJobDepthSource(source: typeof jobDepthSource): void {
