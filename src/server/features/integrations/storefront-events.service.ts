@@ -120,7 +120,8 @@ function validate(event: EnvelopeEvent): ValidEvent | EventResult["error"] {
  * answers what it got then (duplicate, or stale again) and changes nothing; with another body it is
  * refused (id_reused). Otherwise the event is applied in one transaction with its record, so it is
  * recorded exactly when its changes are: a crash between two events leaves the first applied and
- * recorded, the second neither, and a re-sent batch applies only what is missing.
+ * recorded, the second neither, and a re-sent batch applies only what is missing. A run of paid
+ * orders shares one transaction (payTogether, decision 0022): its events are recorded, or not, together.
  */
 export class StorefrontEventsService {
   private readonly storefrontOrigin: string;
