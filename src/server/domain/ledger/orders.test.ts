@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock } from "../../platform/clock.ts";
 import { readCounters } from "./counters.ts";
 import { LedgerError } from "./ledger-error.ts";
-import { cancelOrder, feeCents, placeOrder, refundOrder } from "./orders.ts";
+import { cancelOrder, feeCents, placeOrder, placeOrders, refundOrder } from "./orders.ts";
 import { createProduct } from "./products.ts";
 import { compareRollups } from "./recompute.ts";
 import { type TestDatabase, testBackends } from "../../testing/test-databases.ts";
@@ -47,6 +47,59 @@ describe.each(testBackends())("orders ledger on $kind", (backend) => {
     expect(vt).toMatchObject({ gross_cents: 7500, orders: 2, fees_cents: 100, items_sold: 3, last_sale_at: "2026-03-10T00:00:00.000Z" });
     const p = await t.db.selectFrom("products").selectAll().executeTakeFirstOrThrow();
     expect([p.units_sold, p.revenue_cents]).toEqual([3, 7500]);
+    expect(await compareRollups(t.db)).toEqual([]);
+  });
+
+  it("placeOrders moves every rollup as placing each order alone does, and places none if one is refused", async () => {
+    const other = (await createVendor(t.db, { name: "Ochre", ownerName: "O", email: "o@x.com", slug: "ochre" }, clock)).id;
+    const print = (await createProduct(t.db, { vendorId: other, name: "Print", priceCents: 4000 }, clock)).id;
+    const orders = await placeOrders(
+      t.db,
+      [
+        { vendorId, productId, quantity: 2, feeRateBasisPoints: 150, createdAt: "2026-03-09T10:00:00.000Z" },
+        { vendorId: other, productId: print, quantity: 1, feeRateBasisPoints: 150, createdAt: "2026-03-10T09:00:00.000Z" },
+        { vendorId, productId, quantity: 1, feeRateBasisPoints: 200, createdAt: "2026-03-10T11:00:00.000Z" },
+      ],
+      clock,
+    );
+    expect(orders.map((o) => [o.gross_cents, o.fee_cents])).toEqual([
+      [5000, 75],
+      [4000, 60],
+      [2500, 50],
+    ]);
+    const days = await t.db.selectFrom("daily_platform_totals").selectAll().orderBy("day").execute();
+    expect(days.map((d) => [d.day, d.gross_cents, d.orders, d.fees_cents, d.items_sold])).toEqual([
+      ["2026-03-09", 5000, 1, 75, 2],
+      ["2026-03-10", 6500, 2, 110, 2],
+    ]);
+    const vt = await t.db.selectFrom("vendor_totals").selectAll().where("vendor_id", "=", vendorId).executeTakeFirstOrThrow();
+    expect(vt).toMatchObject({ gross_cents: 7500, orders: 2, items_sold: 3, last_sale_at: "2026-03-10T11:00:00.000Z" });
+    const balances = await t.db.selectFrom("payout_accounts").select(["vendor_id", "earned_cents", "balance_cents"]).orderBy("vendor_id").execute();
+    expect(Object.fromEntries(balances.map((b) => [b.vendor_id, [Number(b.earned_cents), Number(b.balance_cents)]]))).toEqual({
+      [vendorId]: [7375, 7375],
+      [other]: [3940, 3940],
+    });
+    expect(await compareRollups(t.db)).toEqual([]);
+
+    const before = await t.db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    await expect(
+      placeOrders(
+        t.db,
+        [
+          { vendorId, productId, quantity: 1, feeRateBasisPoints: 150 },
+          { vendorId, productId: print, quantity: 1, feeRateBasisPoints: 150 },
+        ],
+        clock,
+      ),
+    ).rejects.toThrow(LedgerError);
+    const after = await t.db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
     expect(await compareRollups(t.db)).toEqual([]);
   });
 
