@@ -25,7 +25,7 @@ describe.each(testBackends())("the fee rate in force at a time, on $kind", (back
     await t.close();
   });
 
-  it("answers several times with one read as feeRateBasisPointsAt answers each", async () => {
+  it("gives each time the rate before the first change after it, or the current rate", async () => {
     const times = ["2026-02-28T12:00:00.000Z", "2026-03-01T00:00:00.000Z", "2026-03-03T08:00:00.000Z", "2026-03-05T00:00:00.001Z", "2026-03-09T00:00:00.000Z"];
     const rates = await feeRatesBasisPointsAt(t.db, times);
     expect(times.map((at) => rates.get(at))).toEqual([150, 200, 200, 300, 300]);

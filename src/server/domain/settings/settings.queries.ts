@@ -137,16 +137,7 @@ export async function currentMinimumPayoutCents(db: Executor): Promise<number> {
  * first change after `at`, or the current value when none came after (setting_changes_key_idx).
  */
 export async function feeRateBasisPointsAt(db: Executor, at: string): Promise<number> {
-  const later = await db
-    .selectFrom("platform_setting_changes")
-    .select("old_value")
-    .where("key", "=", "platform_fee_percentage")
-    .where("changed_at", ">", at)
-    .orderBy("changed_at")
-    .limit(1)
-    .executeTakeFirst();
-  if (later === undefined) return currentFeeRateBasisPoints(db);
-  return (later.old_value === null ? null : percentageToBasisPoints(later.old_value)) ?? DEFAULT_FEE_RATE_BASIS_POINTS;
+  return (await feeRatesBasisPointsAt(db, [at])).get(at)!;
 }
 
 /** One setting's stored value, or its default when the row is missing (a primary-key read). */
@@ -156,9 +147,9 @@ export async function readSettingValue(db: Executor, key: SettingKey): Promise<s
 }
 
 /**
- * feeRateBasisPointsAt for several times, with one read of the fee's changes after the earliest:
- * each time gets the old value of the first change after it, or the current rate. Times are
- * compared as the ISO text both they and changed_at are stored in.
+ * The fee rate in force at each of several times, with one read of the fee's changes after the
+ * earliest: each time gets the old value of the first change after it, or the current rate. Times
+ * are compared as the ISO text both they and changed_at are stored in.
  */
 export async function feeRatesBasisPointsAt(db: Executor, times: readonly string[]): Promise<Map<string, number>> {
   const rates = new Map<string, number>();
