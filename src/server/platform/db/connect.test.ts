@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -19,6 +19,41 @@ describe("openDatabase (SQLite)", () => {
     writeFileSync(`${path}-wal`, "");
     expect(() => openDatabase({ kind: "sqlite", path })).toThrow(/missing but its journal files are present/);
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps a statement's journal in memory: a write of many rows inside a transaction opens no temporary file (decision 0023)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "db-"));
+    const database = openDatabase({ kind: "sqlite", path: join(dir, "admin.sqlite") });
+    try {
+      const sqlite = database.sqlite!;
+      sqlite.exec("create table journal_probe (id integer primary key, body text not null unique)");
+      const insert = sqlite.prepare("insert into journal_probe (body) values (?)");
+      sqlite.transaction(() => {
+        for (let i = 0; i < 5000; i++) insert.run(`${i}`.padStart(6, "0") + "x".repeat(200));
+      })();
+      // SQLite's temporary files are unlinked when opened, so they show only among the open descriptors.
+      const openTemporaryFiles = () =>
+        readdirSync("/proc/self/fd").filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`).includes("etilqs");
+          } catch {
+            return false;
+          }
+        }).length;
+      let rowsSeen = 0;
+      let mostTemporaryFiles = 0;
+      sqlite.function("count_temporary_files", (body: unknown) => {
+        if (++rowsSeen % 250 === 0) mostTemporaryFiles = Math.max(mostTemporaryFiles, openTemporaryFiles());
+        return body;
+      });
+      // ~1 MB of changed pages, far past the 64 KiB SQLite keeps in memory before spilling to a file.
+      sqlite.transaction(() => sqlite.prepare("update journal_probe set body = count_temporary_files(body) || 'y'").run())();
+      expect(rowsSeen).toBe(5000);
+      expect(mostTemporaryFiles).toBe(0);
+    } finally {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses a file that is not a database", () => {
