@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock } from "../../platform/clock.ts";
 import { readCounters } from "./counters.ts";
@@ -143,5 +144,51 @@ describe.each(testBackends())("orders ledger on $kind", (backend) => {
     ).rejects.toThrow("abort");
     expect((await readCounters(t.db)).orders_total).toBe(0);
     expect(await compareRollups(t.db)).toEqual([]);
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)("orders ledger on postgres: the rows every sale shares are written last (decision 0024)", () => {
+  it("an order waiting for today's platform totals has already written its product, vendor and payout rows and the counters", async () => {
+    const t = await testBackends()
+      .find((b) => b.kind === "postgres")!
+      .open();
+    let letGo = () => {};
+    try {
+      const vendorId = (await createVendor(t.db, { name: "Ink", ownerName: "I", email: "i@x.com", slug: "ink" }, clock)).id;
+      const productId = (await createProduct(t.db, { vendorId, name: "Poster", priceCents: 2500 }, clock)).id;
+      const sale = { vendorId, productId, quantity: 1, feeRateBasisPoints: 150, createdAt: "2026-03-10T09:00:00.000Z" };
+      await placeOrder(t.db, sale, clock);
+      // Another transaction holds the platform's day, as a concurrent sale of that day does until it commits.
+      const heldUntil = new Promise<void>((resolve) => (letGo = resolve));
+      let holding!: () => void;
+      const isHolding = new Promise<void>((resolve) => (holding = resolve));
+      const holder = t.db.transaction().execute(async (trx) => {
+        await sql`update daily_platform_totals set orders = orders where day = '2026-03-10'`.execute(trx);
+        holding();
+        await heldUntil;
+      });
+      await isHolding;
+      const waiting = placeOrder(t.db, sale, clock);
+      let blocked: { pid: number; query: string } | undefined;
+      for (let i = 0; i < 200 && !blocked; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        blocked = (
+          await sql<{ pid: number; query: string }>`select pid, query from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`.execute(t.db)
+        ).rows[0];
+      }
+      expect(blocked?.query).toMatch(/^insert into "daily_platform_totals"/);
+      const written = await sql<{ table: string }>`select relation::regclass::text as table from pg_locks where pid = ${blocked!.pid} and mode = 'RowExclusiveLock' and relation is not null`.execute(
+        t.db,
+      );
+      expect(written.rows.map((r) => r.table)).toEqual(expect.arrayContaining(["orders", "products", "vendor_totals", "daily_vendor_totals", "payout_accounts", "counters"]));
+      letGo();
+      await holder;
+      await waiting;
+      expect((await readCounters(t.db)).orders_paid).toBe(2);
+      expect(await compareRollups(t.db)).toEqual([]);
+    } finally {
+      letGo();
+      await t.close();
+    }
   });
 });

@@ -2,12 +2,13 @@ import { sql } from "kysely";
 import type { Clock } from "../../platform/clock.ts";
 import { newId } from "../../platform/db/ids.ts";
 import type { Order } from "../../platform/db/schema.ts";
-import { COUNTERS, incrementCounters } from "./counters.ts";
+import { COUNTERS } from "./counters.ts";
 import { type Executor, inTransaction } from "../../platform/db/executor.ts";
 import { dayOf, isoTime, isoTimeOrNow, LedgerError } from "./ledger-error.ts";
 import { addEarnings } from "./payouts.ts";
 import { addToProductSales } from "./period-totals.ts";
-import { addToDailyPlatformTotals, addToDailyVendorTotals, addToVendorTotals, refreshLastSaleAt, sumByKey } from "./rollups.ts";
+import { addToDailyVendorTotals, addToVendorTotals, refreshLastSaleAt, sumByKey } from "./rollups.ts";
+import { SharedRows } from "./shared-rows.ts";
 
 export interface PlaceOrderInput {
   id?: string;
@@ -75,8 +76,9 @@ export async function placeOrders(db: Executor, inputs: readonly PlaceOrderInput
         .values(orders.slice(i, i + ORDER_ROWS_PER_INSERT))
         .execute();
     }
-    await applyPaidOrders(trx, orders, 1);
-    await incrementCounters(trx, { [COUNTERS.ordersTotal]: orders.length, [COUNTERS.ordersPaid]: orders.length });
+    const shared = new SharedRows().addToCounters({ [COUNTERS.ordersTotal]: orders.length, [COUNTERS.ordersPaid]: orders.length });
+    await applyPaidOrders(trx, orders, 1, shared);
+    await shared.writeTo(trx);
     return orders;
   });
 }
@@ -118,10 +120,14 @@ function paidOrder(input: PlaceOrderInput, product: { id: string; name: string; 
   };
 }
 
-/** Adds (sign 1) or takes back (sign -1) paid orders in every rollup that counts sales, one statement per table. */
-async function applyPaidOrders(trx: Executor, orders: readonly Order[], sign: 1 | -1): Promise<void> {
+/**
+ * Adds (sign 1) or takes back (sign -1) paid orders in every rollup that counts sales, one statement
+ * per table: the vendors' and products' rows now, the platform's day and the balance totals into
+ * `shared`, for the caller to write last.
+ */
+async function applyPaidOrders(trx: Executor, orders: readonly Order[], sign: 1 | -1, shared: SharedRows): Promise<void> {
   const salesOf = (o: Order) => ({ grossCents: sign * o.gross_cents, orders: sign, feesCents: sign * o.fee_cents, itemsSold: sign * o.quantity });
-  for (const [, day] of sumByKey(orders, (o) => dayOf(o.created_at), salesOf)) await addToDailyPlatformTotals(trx, dayOf(day.created_at), day.deltas);
+  for (const o of orders) shared.addToPlatformDay(dayOf(o.created_at), salesOf(o));
   await addToDailyVendorTotals(
     trx,
     orders.map((o) => ({ vendorId: o.vendor_id, day: dayOf(o.created_at), deltas: salesOf(o) })),
@@ -131,9 +137,11 @@ async function applyPaidOrders(trx: Executor, orders: readonly Order[], sign: 1 
     orders.map((o) => ({ vendorId: o.vendor_id, deltas: salesOf(o), saleAt: sign === 1 ? o.created_at : undefined })),
   );
   // What the vendor earns from the sale (gross − the fee recorded on it) is owed to it until paid out.
-  await addEarnings(
-    trx,
-    orders.map((o) => ({ vendorId: o.vendor_id, cents: sign * (o.gross_cents - o.fee_cents) })),
+  shared.addToBalanceTotals(
+    await addEarnings(
+      trx,
+      orders.map((o) => ({ vendorId: o.vendor_id, cents: sign * (o.gross_cents - o.fee_cents) })),
+    ),
   );
   const sold = orders.filter((o): o is Order & { product_id: string } => o.product_id !== null);
   await addToProductTotals(
@@ -190,10 +198,11 @@ async function unpayOrder(db: Executor, orderId: string, status: "refunded" | "c
     const updatedAt = clock.now().toISOString();
     await trx.updateTable("orders").set({ status, updated_at: updatedAt }).where("id", "=", orderId).execute();
     const normalised: Order = { ...order, gross_cents: Number(order.gross_cents), fee_cents: Number(order.fee_cents) };
-    await applyPaidOrders(trx, [normalised], -1);
+    const shared = new SharedRows().addToCounters({ [COUNTERS.ordersPaid]: -1 });
     // Refunds are counted on the day they happen (the overview's "refunds" of a period).
-    if (status === "refunded") await addToDailyPlatformTotals(trx, dayOf(updatedAt), { refundsCents: normalised.gross_cents });
-    await incrementCounters(trx, { [COUNTERS.ordersPaid]: -1 });
+    if (status === "refunded") shared.addToPlatformDay(dayOf(updatedAt), { refundsCents: normalised.gross_cents });
+    await applyPaidOrders(trx, [normalised], -1, shared);
+    await shared.writeTo(trx);
     return { ...normalised, status, updated_at: updatedAt };
   });
 }
@@ -264,25 +273,27 @@ export async function refundOrderPart(db: Executor, orderId: string, input: Part
         netted_payout_id: input.nettedPayoutId ?? null,
       })
       .execute();
-    await addToDailyPlatformTotals(trx, dayOf(refundedAt), { refundsCents: input.amountCents });
+    const shared = new SharedRows().addToPlatformDay(dayOf(refundedAt), { refundsCents: input.amountCents });
     // The sale stays a sale of the remainder: gross and fee move by the difference, on the order's day.
     const dGross = gross - order.gross_cents;
     const dFee = fee - order.fee_cents;
     const sales = { grossCents: dGross, feesCents: dFee };
     const day = dayOf(order.created_at);
-    await addToDailyPlatformTotals(trx, day, sales);
+    shared.addToPlatformDay(day, sales);
     await addToDailyVendorTotals(trx, [{ vendorId: order.vendor_id, day, deltas: sales }]);
     await addToVendorTotals(trx, [{ vendorId: order.vendor_id, deltas: sales }]);
-    await addEarnings(trx, [{ vendorId: order.vendor_id, cents: dGross - dFee }]);
+    shared.addToBalanceTotals(await addEarnings(trx, [{ vendorId: order.vendor_id, cents: dGross - dFee }]));
     if (order.product_id !== null) {
       await addToProductTotals(trx, [{ productId: order.product_id, units: 0, revenueCents: dGross }]);
       await addToProductSales(trx, [{ productId: order.product_id, vendorId: order.vendor_id, day, grossCents: dGross, orders: 0, units: 0 }]);
     }
     const remaining: Order = { ...order, gross_cents: gross, fee_cents: fee };
-    if (gross > 0) return remaining;
-    // Nothing remains paid: the order leaves the sales counts (its gross and fee are already 0).
-    await applyPaidOrders(trx, [remaining], -1);
-    await incrementCounters(trx, { [COUNTERS.ordersPaid]: -1 });
-    return { ...remaining, status: "refunded", updated_at: refundedAt };
+    if (gross === 0) {
+      // Nothing remains paid: the order leaves the sales counts (its gross and fee are already 0).
+      shared.addToCounters({ [COUNTERS.ordersPaid]: -1 });
+      await applyPaidOrders(trx, [remaining], -1, shared);
+    }
+    await shared.writeTo(trx);
+    return gross > 0 ? remaining : { ...remaining, status: "refunded", updated_at: refundedAt };
   });
 }

@@ -113,18 +113,23 @@ export async function addToPayoutAccount(db: Executor, vendorId: string, d: Payo
   await addToBalanceTotals(db, row.status, now.vendors - before.vendors, now.cents - before.cents);
 }
 
+/** What a set of payout accounts' new balances moves payout_balance_totals by, per account status. */
+export type BalanceTotalsChange = Map<PayoutAccountStatus, { vendors: number; cents: number }>;
+
 /**
  * Adds what sales earned (negative: what their refunds took back) to several vendors' payout
- * accounts in one statement, and moves payout_balance_totals by what each vendor's change of balance
- * does to it, as addToPayoutAccount does for one vendor. The update returns each new balance (and
- * takes the rows' locks on PostgreSQL, all in the index's order), so the old ones are known exactly.
- * Vendors without a row (deleted) are skipped.
+ * accounts in one statement, and answers what each vendor's change of balance moves
+ * payout_balance_totals by: the caller writes that with the rows every sale shares, at the end of
+ * its transaction (shared-rows.ts). The update returns each new balance (and takes the rows' locks
+ * on PostgreSQL, all in the index's order), so the old ones are known exactly. Vendors without a
+ * row (deleted) are skipped.
  */
-export async function addEarnings(db: Executor, earnings: ReadonlyArray<{ vendorId: string; cents: number }>): Promise<void> {
+export async function addEarnings(db: Executor, earnings: ReadonlyArray<{ vendorId: string; cents: number }>): Promise<BalanceTotalsChange> {
   const byVendor = new Map<string, number>();
   for (const e of earnings) byVendor.set(e.vendorId, (byVendor.get(e.vendorId) ?? 0) + e.cents);
   const changing = [...byVendor].filter(([, cents]) => cents !== 0);
-  if (changing.length === 0) return;
+  const totals: BalanceTotalsChange = new Map();
+  if (changing.length === 0) return totals;
   const deltaOfRow = sql<number>`case ${sql.ref("vendor_id")} ${sql.join(
     changing.map(([vendorId, cents]) => sql`when ${vendorId} then cast(${cents} as bigint)`),
     sql` `,
@@ -139,7 +144,6 @@ export async function addEarnings(db: Executor, earnings: ReadonlyArray<{ vendor
     )
     .returning(["vendor_id", "balance_cents", "status"])
     .execute();
-  const totals = new Map<PayoutAccountStatus, { vendors: number; cents: number }>();
   for (const row of rows) {
     const after = Number(row.balance_cents);
     const before = owed(after - byVendor.get(row.vendor_id)!);
@@ -147,7 +151,7 @@ export async function addEarnings(db: Executor, earnings: ReadonlyArray<{ vendor
     const sum = totals.get(row.status) ?? { vendors: 0, cents: 0 };
     totals.set(row.status, { vendors: sum.vendors + now.vendors - before.vendors, cents: sum.cents + now.cents - before.cents });
   }
-  for (const status of [...totals.keys()].sort()) await addToBalanceTotals(db, status, totals.get(status)!.vendors, totals.get(status)!.cents);
+  return totals;
 }
 
 export interface AccountFacts {

@@ -257,12 +257,14 @@ async function payOrder(c: EventContext, data: OrderPaidData): Promise<AppliedOu
 
 /**
  * The paid orders of several events placed together, in the caller's transaction: what payOrder
- * does for each, with every row read once for all and the orders placed by one placeOrders. Per
- * event: "applied", or null for an event to be applied on its own, whose answer is not simply
- * "applied" (its order was recorded before; it names an artist or product the panel does not
- * know, or another artist's product): payOrder gives it. The events must have distinct orderIds.
+ * does for each, with every row read once for all and the orders placed by one placeOrders. Reads
+ * first and answers, per event, whether it is placed with the others (`placeable`); false is an
+ * event to be applied on its own, whose answer is not simply "applied" (its order was recorded
+ * before; it names an artist or product the panel does not know, or another artist's product):
+ * payOrder gives it. `place()` then places the placeable ones; it ends with the rows every sale
+ * shares, so the caller writes its own rows before it. The events must have distinct orderIds.
  */
-export async function payOrdersTogether(trx: Executor, clock: Clock, orders: readonly OrderPaidData[]): Promise<Array<"applied" | null>> {
+export async function prepareOrdersTogether(trx: Executor, clock: Clock, orders: readonly OrderPaidData[]): Promise<{ placeable: readonly boolean[]; place: () => Promise<void> }> {
   const recorded = await findRecordedOrderIds(
     trx,
     orders.map((o) => o.orderId),
@@ -279,12 +281,14 @@ export async function payOrdersTogether(trx: Executor, clock: Clock, orders: rea
   const placed = orders.filter((_, i) => placeable[i]);
   const paidAt = (o: OrderPaidData) => new Date(o.paidAt).toISOString();
   const fees = await feeRatesBasisPointsAt(trx, placed.map(paidAt));
-  await placeOrders(
-    trx,
-    placed.flatMap((o) => orderInputs(o, vendors, products, fees.get(paidAt(o))!)),
-    clock,
-  );
-  return placeable.map((ok) => (ok ? "applied" : null));
+  const place = async () => {
+    await placeOrders(
+      trx,
+      placed.flatMap((o) => orderInputs(o, vendors, products, fees.get(paidAt(o))!)),
+      clock,
+    );
+  };
+  return { placeable, place };
 }
 
 /** The panel's vendor ids and products that the lines of these orders name, by the storefront's ids. */

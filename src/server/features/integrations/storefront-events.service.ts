@@ -17,7 +17,7 @@ import { msSinceLastRead } from "../../platform/traffic.ts";
 import { zodErrorFields } from "../../platform/http/validate.ts";
 import type { ApiKeyPrincipal } from "../../platform/identity/api-keys.ts";
 import type { AppDeps } from "../../platform/request/app-env.ts";
-import { type AppliedOutcome, EventRejection, applyEvent, payOrdersTogether } from "./storefront-events.apply.ts";
+import { type AppliedOutcome, EventRejection, applyEvent, prepareOrdersTogether } from "./storefront-events.apply.ts";
 import { storefrontOrigin } from "../../platform/http/security-headers.ts";
 import { findStorefrontEvent, findStorefrontEventIds, insertStorefrontEvents } from "./integrations.queries.ts";
 
@@ -164,7 +164,7 @@ export class StorefrontEventsService {
    * A run of paid orders applied in one transaction (placeOrders: one statement per table for all of
    * them), each recorded as applied with it. Per event its answer, or null for one to be applied on
    * its own: one recorded before, or one whose answer is not simply "applied"
-   * (payOrdersTogether). Should the transaction fail (another process recorded one of them meanwhile,
+   * (prepareOrdersTogether). Should the transaction fail (another process recorded one of them meanwhile,
    * PostgreSQL broke a deadlock), nothing of it stays and every event is applied on its own.
    */
   private async payTogether(run: readonly ReceivedEvent[], apiKey: ApiKeyPrincipal | null): Promise<Array<EventResult | null>> {
@@ -176,17 +176,20 @@ export class StorefrontEventsService {
           run.map((r) => r.event.id),
         );
         const fresh = run.filter((r) => !recorded.has(r.event.id));
-        const outcomes = await payOrdersTogether(
+        const orders = await prepareOrdersTogether(
           trx,
           clock,
           fresh.map((r) => (r.valid as ValidEvent).data as OrderPaidData),
         );
-        const applied = new Set(fresh.filter((_, i) => outcomes[i] === "applied"));
+        const applied = new Set(fresh.filter((_, i) => orders.placeable[i]));
         const receivedAt = clock.now().toISOString();
+        // The receipts before the orders: placing them ends with the rows every sale shares,
+        // whose locks are then held only until the commit (docs/decisions/0024-shared-rows-last.md).
         await insertStorefrontEvents(
           trx,
           [...applied].map((r) => ({ id: r.event.id, type: "order.paid", body_hash: r.hash, status: "applied", api_key_id: apiKey?.id ?? null, received_at: receivedAt })),
         );
+        await orders.place();
         return run.map((r) => (applied.has(r) ? { id: r.event.id, status: "applied" as const } : null));
       });
       storefrontOrdersTogether.inc(together.filter((r) => r !== null).length);
