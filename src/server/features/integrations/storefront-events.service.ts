@@ -68,12 +68,11 @@ const MOST_ORDERS_TOGETHER = 20;
 
 /**
  * On SQLite a run holds the process's one connection until it commits, so a screen's read waits for
- * all of it: while reads come in (one began within this many ms), a run holds at most
- * SQLITE_ORDERS_TOGETHER_WHILE_READ orders (decision 0025: at the full set runs of 3 put the screens'
- * p95 at 8.8–9.6 ms and runs of 4 at 10.2, against its 10 ms target; runs of 2 at 7.8–8.6).
+ * all of it: while reads come in (one began within this many ms), each order is applied on its own
+ * (docs/performance.md "Ingestion": even runs of two lifted the screens' p95 in `npm run bench` to
+ * 9.1–11.5 ms, against its 10 ms target).
  */
 export const SQLITE_READS_RECENTLY_MS = 250;
-export const SQLITE_ORDERS_TOGETHER_WHILE_READ = 2;
 
 /**
  * The paid orders that may be applied together from `from` on: consecutive valid order.paid events,
@@ -159,7 +158,7 @@ export class StorefrontEventsService {
   }
 
   private ordersPerRun(): number {
-    return this.deps.database.kind === "sqlite" && msSinceLastRead() < SQLITE_READS_RECENTLY_MS ? SQLITE_ORDERS_TOGETHER_WHILE_READ : MOST_ORDERS_TOGETHER;
+    return this.deps.database.kind === "sqlite" && msSinceLastRead() < SQLITE_READS_RECENTLY_MS ? 1 : MOST_ORDERS_TOGETHER;
   }
 
   /**
