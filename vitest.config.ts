@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: "server",
           environment: "node",
-          include: ["src/server/**/*.test.ts", "src/contract/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["src/server/**/*.test.ts", "src/contract/**/*.test.ts", "scripts/**/*.test.ts", "bench/lib/**/*.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

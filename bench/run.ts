@@ -17,7 +17,7 @@ import { benchIngestion, type IngestionFigures, removeBenchIngestion } from "./l
 import { endpointsFor, loadMix, pickSubjects, type Subjects } from "./lib/endpoints.ts";
 import { startSmtpSink } from "../src/server/testing/smtp-sink.ts";
 import { type Client, createClient, measureLatency, warmUp } from "./lib/latency.ts";
-import { type LoadFigures, runLoad, startBareServer } from "./lib/load.ts";
+import { type LoadFigures, recordAnswer, runLoad, startBareServer } from "./lib/load.ts";
 import { describeMachine } from "./lib/machine.ts";
 import { parseBenchOptions } from "./lib/options.ts";
 import { pinServerApart } from "./lib/cpu.ts";
@@ -147,14 +147,15 @@ async function main(): Promise<void> {
   full.client.close();
 
   const dashboardPath = fullEndpoints[0]!.path;
-  const dashboardBody = (await createClient(full.server.baseUrl, full.token).get(dashboardPath)).body.toString("utf8");
+  // The bare server sends the dashboard's own answer, headers and all: the same bytes (bare-server.ts).
+  const dashboardAnswer = await recordAnswer(full.server.baseUrl, dashboardPath, full.token);
   const load = { connections: options.connections, seconds: options.duration };
   // The dashboard and the bare server take turns, THROUGHPUT_ROUNDS times: a neighbour's burst
   // then hits one round, not the whole comparison. Each run charges its server's CPU time to the
   // requests answered: that ratio (cpuRatio) is the figure held to the floor, the req/s ratio is
   // shown beside it. The round with the median CPU ratio is reported.
   const rounds: Array<{ dashboard: LoadFigures; bare: LoadFigures; ratio: number; cpuRatio: number | null }> = [];
-  const bareServer = await startBareServer(dashboardBody);
+  const bareServer = await startBareServer(dashboardAnswer);
   // Each server on the first CPU, the load generator on the others, for these rounds only (cpu.ts).
   const pins = [pinServerApart(full.server.pid), pinServerApart(bareServer.pid)];
   const notPinned = pins.flatMap((p) => ("notPinned" in p ? [p.notPinned] : []));
@@ -164,7 +165,7 @@ async function main(): Promise<void> {
     for (let round = 1; round <= THROUGHPUT_ROUNDS; round++) {
       log(`load: dashboard stats (round ${round} of ${THROUGHPUT_ROUNDS})`);
       const dashboardRun = await runLoad(full.server.baseUrl, [dashboardPath], { ...load, token: full.token, serverPid: full.server.pid });
-      log(`load: bare node:http answering the same ${dashboardBody.length}-byte body (round ${round} of ${THROUGHPUT_ROUNDS})`);
+      log(`load: bare node:http sending the same answer (${dashboardAnswer.body.length}-byte body, ${Object.keys(dashboardAnswer.headers).length} headers; round ${round} of ${THROUGHPUT_ROUNDS})`);
       const bareRun = await runLoad(bareServer.baseUrl, ["/"], { ...load, serverPid: bareServer.pid });
       rounds.push({ dashboard: dashboardRun, bare: bareRun, ratio: dashboardRun.requestsPerSecond / bareRun.requestsPerSecond, cpuRatio: cpuRatio(dashboardRun, bareRun) });
       log(`full: after load round ${round}, ${memoryLine(full.server.pid)}`);

@@ -1,5 +1,6 @@
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
+import http from "node:http";
 import { serverCpuMicros } from "./cpu.ts";
 import { freePort } from "./server-process.ts";
 
@@ -58,11 +59,34 @@ export async function runLoad(baseUrl: string, paths: string[], options: { conne
   };
 }
 
-/** Starts the bare node:http reference server as a child process; returns its URL and a stop function. */
-export async function startBareServer(body: string): Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }> {
+/** Headers node:http writes by itself, or per answer: the bare server sets its own. */
+const CONNECTION_HEADERS = new Set(["date", "connection", "keep-alive", "content-length", "transfer-encoding"]);
+
+/**
+ * One answer of `path` as the server sent it: its body and its headers (names as sent, without
+ * those node:http writes by itself), for the bare server to send the same bytes.
+ */
+export function recordAnswer(baseUrl: string, path: string, token: string): Promise<{ body: string; headers: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(new URL(path, baseUrl), { agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        if (res.statusCode !== 200) return reject(new Error(`GET ${path} answered ${res.statusCode}`));
+        const headers: Record<string, string> = {};
+        for (let i = 0; i < res.rawHeaders.length; i += 2) if (!CONNECTION_HEADERS.has(res.rawHeaders[i]!.toLowerCase())) headers[res.rawHeaders[i]!] = res.rawHeaders[i + 1]!;
+        resolve({ body: Buffer.concat(chunks).toString("utf8"), headers });
+      });
+    });
+    req.on("error", reject);
+  });
+}
+
+/** Starts the bare node:http reference server as a child process, sending `answer` to every request; returns its URL and a stop function. */
+export async function startBareServer(answer: { body: string; headers: Record<string, string> }): Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "bench/lib/bare-server.ts"], {
-    env: { ...process.env, BARE_BODY: body, BARE_PORT: String(port) },
+    env: { ...process.env, BARE_BODY: answer.body, BARE_HEADERS: JSON.stringify(answer.headers), BARE_PORT: String(port) },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve, reject) => {
