@@ -157,7 +157,7 @@ export type KeptMatch = Pick<Match, "id" | "status" | "created_at" | "price_cent
 async function readKeptMatches(db: Executor, search: string, limit: number): Promise<KeptMatch[]> {
   const columns = sql`p.id as id, p.status as status, p.created_at as created_at, p.price_cents as price_cents`;
   const rows = isPostgres(db)
-    ? await sql<KeptMatch>`select ${columns} from products p where ${pgMatch(search)} limit ${limit}`.execute(db)
+    ? await sql<KeptMatch>`select ${columns} from product_search s join products p on p.id = s.product_id where ${pgMatch(search, "s")} limit ${limit}`.execute(db)
     : await sql<KeptMatch>`select ${columns} from product_search s join product_search_keys k on k.key = s.rowid join products p on p.id = k.product_id where ${ftsMatch(search)} limit ${limit}`.execute(
         db,
       );
@@ -175,9 +175,9 @@ async function readMatchesByIds(db: Executor, ids: string[]): Promise<Match[]> {
   return (await sql<Match>`select ${MATCH_COLUMNS} from products p where ${byId}`.execute(db)).rows;
 }
 
-/** Counts a search's matches across vendors through the trigram index alone (no product row read on SQLite), up to `cap` + 1. */
+/** Counts a search's matches across vendors through the trigram index alone (no product row read: on PostgreSQL it lives apart, migration 033), up to `cap` + 1. */
 async function countMatches(db: Executor, search: string, cap: number): Promise<number> {
-  const from = isPostgres(db) ? sql`from products p where ${pgMatch(search)}` : sql`from product_search where ${ftsMatch(search)}`;
+  const from = isPostgres(db) ? sql`from product_search s where ${pgMatch(search, "s")}` : sql`from product_search where ${ftsMatch(search)}`;
   const row = await sql<{ n: number | string }>`select count(*) as n from (select 1 as one ${from} limit ${cap + 1}) t`.execute(db);
   return Number(row.rows[0]?.n ?? 0);
 }
@@ -188,7 +188,7 @@ async function countMatches(db: Executor, search: string, cap: number): Promise<
  */
 async function countMatchesOfStatus(db: Executor, search: string, status: DbStatus, cap: number): Promise<number> {
   const first = isPostgres(db)
-    ? sql`select p.status as status from products p where ${pgMatch(search)}`
+    ? sql`select p.status as status from product_search s join products p on p.id = s.product_id where ${pgMatch(search, "s")}`
     : sql`select k.status as status from product_search s join product_search_keys k on k.key = s.rowid where ${ftsMatch(search)}`;
   const row = await sql<{ n: number | string }>`select count(*) as n from (${first} limit ${cap + 1}) t where t.status = ${status}`.execute(db);
   return Number(row.rows[0]?.n ?? 0);

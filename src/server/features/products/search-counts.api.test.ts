@@ -100,6 +100,26 @@ describe.each(testDatabaseKinds)("a search's kept counts (%s)", (kind) => {
     expect(await names("sort=-price")).toEqual(["Amber Vase 0", "Amber Vase 2", "Amber Vase 1"]);
   });
 
+  it.runIf(kind === "postgres")("a sale rewrites the product's row but not its search index, which lives apart (migration 033)", async () => {
+    const db = ctx.database.db;
+    const gin = await sql<{ table: string }>`select tablename as table from pg_indexes
+      where schemaname = current_schema() and indexdef ilike '%using gin%' and tablename in ('products', 'product_search')`.execute(db);
+    expect(gin.rows.map((r) => r.table)).toEqual(["product_search"]);
+    // xmin names the transaction that wrote a row's current version: a sale makes a new product row, and leaves the search row as it was.
+    const versions = async () =>
+      (
+        await sql<{
+          product: string;
+          search: string;
+        }>`select p.xmin::text as product, s.xmin::text as search from products p join product_search s on s.product_id = p.id where p.id = ${ids[1]!}`.execute(db)
+      ).rows[0]!;
+    const before = await versions();
+    await placeOrder(db, { vendorId, productId: ids[1]!, quantity: 1, feeRateBasisPoints: 150, createdAt: "2026-11-20T11:00:00.000Z" }, ctx.clock);
+    const after = await versions();
+    expect(after.product).not.toBe(before.product);
+    expect(after.search).toBe(before.search);
+  });
+
   it("a product added, renamed by another process, hidden, restored or deleted shows in the next total", async () => {
     const db = ctx.database.db;
     expect(await totalOf("search=Moonlit")).toEqual({ total: 120, capped: false });

@@ -31,6 +31,7 @@ import * as staffSecondFactor from "./migrations/029-staff-second-factor.ts";
 import * as artistReview from "./migrations/030-artist-review.ts";
 import * as passkeys from "./migrations/031-passkeys.ts";
 import * as catalogueVersionPrices from "./migrations/032-catalogue-version-prices.ts";
+import * as productSearchApart from "./migrations/033-product-search-apart.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   "030-artist-review": artistReview,
   "031-passkeys": passkeys,
   "032-catalogue-version-prices": catalogueVersionPrices,
+  "033-product-search-apart": productSearchApart,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

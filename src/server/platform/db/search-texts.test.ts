@@ -31,6 +31,12 @@ describe.each(testDatabaseKinds)("search texts declared once (%s)", (kind) => {
     expect(problems.join("\n")).toContain("vendor_search_version");
   });
 
+  it("a product text column declared without a migration for the trigger that keeps its search index is named", async () => {
+    const problems = await searchTextDisagreements(ctx.database.db, [{ ...products, textColumns: [...products.textColumns, "description"] }]);
+    expect(problems.join("\n")).toContain("product_search_update");
+    expect(problems.join("\n")).toContain("description");
+  });
+
   it("a column dropped from a search's text, or a status filter not versioned, is named", async () => {
     expect(await searchTextDisagreements(ctx.database.db, [{ ...vendors, textColumns: ["name", "owner_name", "email"] }])).not.toEqual([]);
     expect(await searchTextDisagreements(ctx.database.db, [{ ...products, alsoVersionedBy: [] }])).toEqual([expect.stringContaining("catalogue_version")]);

@@ -4,7 +4,8 @@ import { type Kysely, PostgresAdapter, sql } from "kysely";
  * What each indexed search matches, declared once. Two things in the database must agree with it,
  * and nothing at run time would notice if they did not:
  * - the search index: on SQLite a trigram table kept by triggers on the text columns, on PostgreSQL
- *   a generated lower-cased column over them (migrations 004, 005, 013, 019);
+ *   a generated lower-cased column over them (migrations 004, 005, 013, 019), for products copied
+ *   by a trigger into a table of its own that holds the trigram index (migration 033);
  * - the version counter that kept answers of the search depend on (platform/db/versioned-memo.ts),
  *   moved by triggers on the same columns and on those filtered inside the index or kept with the
  *   matches (migrations 020, 021, 032). A column searched without moving the counter would leave kept matches stale for good.
@@ -20,6 +21,8 @@ export interface SearchTextDeclaration {
   sqliteIndexTrigger: string;
   /** PostgreSQL: the generated column holding the text. */
   postgresColumn: string;
+  /** PostgreSQL, where the text is indexed in a table of its own (products: a sale rewrites the row, decision 0026): the trigger that copies it there. */
+  postgresIndexTrigger?: string;
   /** `counters` row versioning the kept answers. */
   versionCounter: string;
 }
@@ -39,6 +42,7 @@ export const SEARCH_TEXTS: readonly SearchTextDeclaration[] = [
     alsoVersionedBy: ["status", "price_cents"],
     sqliteIndexTrigger: "product_search_update",
     postgresColumn: "name_search",
+    postgresIndexTrigger: "product_search_update",
     versionCounter: "catalogue_version",
   },
 ];
@@ -95,6 +99,11 @@ export async function searchTextDisagreements(db: Kysely<any>, declarations: rea
       const expression = definitions.get(`${d.table}.${d.postgresColumn}`);
       const missing = d.textColumns.filter((c) => !expression || !new RegExp(`\\b${c}\\b`).test(expression));
       if (missing.length > 0) problems.push(`${d.table}: the search text ${d.postgresColumn} is declared over ${list(d.textColumns)} but leaves out ${list(missing)}`);
+      const copyTrigger = d.postgresIndexTrigger ? definitions.get(d.postgresIndexTrigger) : undefined;
+      if (d.postgresIndexTrigger && !copyTrigger) problems.push(`${d.table}: no trigger ${d.postgresIndexTrigger} copies the search text into its index`);
+      else if (copyTrigger && !sameSet(updateOfColumns(copyTrigger), d.textColumns)) {
+        problems.push(`${d.table}: the search index is declared over ${list(d.textColumns)} but ${d.postgresIndexTrigger} copies on ${list(updateOfColumns(copyTrigger))}`);
+      }
     } else {
       const indexTrigger = definitions.get(d.sqliteIndexTrigger);
       if (!indexTrigger) problems.push(`${d.table}: no trigger ${d.sqliteIndexTrigger} keeps the search index`);
