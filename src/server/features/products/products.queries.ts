@@ -155,12 +155,12 @@ export type KeptMatch = Pick<Match, "id" | "status" | "created_at" | "price_cent
 
 /** The first `limit` matches of a search across vendors, from either database's trigram index, with their kept keys. */
 async function readKeptMatches(db: Executor, search: string, limit: number): Promise<KeptMatch[]> {
-  const columns = sql`p.id as id, p.status as status, p.created_at as created_at, p.price_cents as price_cents`;
+  // PostgreSQL's search table holds the kept keys beside the text (migration 033): no product row is read.
   const rows = isPostgres(db)
-    ? await sql<KeptMatch>`select ${columns} from product_search s join products p on p.id = s.product_id where ${pgMatch(search, "s")} limit ${limit}`.execute(db)
-    : await sql<KeptMatch>`select ${columns} from product_search s join product_search_keys k on k.key = s.rowid join products p on p.id = k.product_id where ${ftsMatch(search)} limit ${limit}`.execute(
-        db,
-      );
+    ? await sql<KeptMatch>`select s.product_id as id, s.status as status, s.created_at as created_at, s.price_cents as price_cents
+        from product_search s where ${pgMatch(search, "s")} limit ${limit}`.execute(db)
+    : await sql<KeptMatch>`select p.id as id, p.status as status, p.created_at as created_at, p.price_cents as price_cents
+        from product_search s join product_search_keys k on k.key = s.rowid join products p on p.id = k.product_id where ${ftsMatch(search)} limit ${limit}`.execute(db);
   return rows.rows;
 }
 
@@ -183,12 +183,12 @@ async function countMatches(db: Executor, search: string, cap: number): Promise<
 }
 
 /**
- * The matches of one status among the first `cap` + 1 of a search. SQLite reads the status beside
- * the search key (migration 019), in the trigram index's key order, not each product's row.
+ * The matches of one status among the first `cap` + 1 of a search: the status is read beside the
+ * search key (SQLite: migration 019; PostgreSQL: 033), in the trigram index's key order, not each product's row.
  */
 async function countMatchesOfStatus(db: Executor, search: string, status: DbStatus, cap: number): Promise<number> {
   const first = isPostgres(db)
-    ? sql`select p.status as status from product_search s join products p on p.id = s.product_id where ${pgMatch(search, "s")}`
+    ? sql`select s.status as status from product_search s where ${pgMatch(search, "s")}`
     : sql`select k.status as status from product_search s join product_search_keys k on k.key = s.rowid where ${ftsMatch(search)}`;
   const row = await sql<{ n: number | string }>`select count(*) as n from (${first} limit ${cap + 1}) t where t.status = ${status}`.execute(db);
   return Number(row.rows[0]?.n ?? 0);

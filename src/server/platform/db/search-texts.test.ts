@@ -39,6 +39,10 @@ describe.each(testDatabaseKinds)("search texts declared once (%s)", (kind) => {
 
   it("a column dropped from a search's text, or a status filter not versioned, is named", async () => {
     expect(await searchTextDisagreements(ctx.database.db, [{ ...vendors, textColumns: ["name", "owner_name", "email"] }])).not.toEqual([]);
-    expect(await searchTextDisagreements(ctx.database.db, [{ ...products, alsoVersionedBy: [] }])).toEqual([expect.stringContaining("catalogue_version")]);
+    // On PostgreSQL the search table holds the kept keys too (migration 033), so its trigger is named as well.
+    const keptKeysLeftOut = await searchTextDisagreements(ctx.database.db, [{ ...products, alsoVersionedBy: [] }]);
+    expect(keptKeysLeftOut).toEqual(
+      kind === "postgres" ? [expect.stringContaining("catalogue_version"), expect.stringContaining("product_search_update")] : [expect.stringContaining("catalogue_version")],
+    );
   });
 });

@@ -21,7 +21,7 @@ export interface SearchTextDeclaration {
   sqliteIndexTrigger: string;
   /** PostgreSQL: the generated column holding the text. */
   postgresColumn: string;
-  /** PostgreSQL, where the text is indexed in a table of its own (products: a sale rewrites the row, decision 0026): the trigger that copies it there. */
+  /** PostgreSQL, where the text is indexed in a table of its own with the kept keys (products: a sale rewrites the row, decision 0026): the trigger that copies them there. */
   postgresIndexTrigger?: string;
   /** `counters` row versioning the kept answers. */
   versionCounter: string;
@@ -101,8 +101,9 @@ export async function searchTextDisagreements(db: Kysely<any>, declarations: rea
       if (missing.length > 0) problems.push(`${d.table}: the search text ${d.postgresColumn} is declared over ${list(d.textColumns)} but leaves out ${list(missing)}`);
       const copyTrigger = d.postgresIndexTrigger ? definitions.get(d.postgresIndexTrigger) : undefined;
       if (d.postgresIndexTrigger && !copyTrigger) problems.push(`${d.table}: no trigger ${d.postgresIndexTrigger} copies the search text into its index`);
-      else if (copyTrigger && !sameSet(updateOfColumns(copyTrigger), d.textColumns)) {
-        problems.push(`${d.table}: the search index is declared over ${list(d.textColumns)} but ${d.postgresIndexTrigger} copies on ${list(updateOfColumns(copyTrigger))}`);
+      else if (copyTrigger && !sameSet(updateOfColumns(copyTrigger), versioned)) {
+        // The table holds the text and what kept matches depend on, so it is copied when any of them changes.
+        problems.push(`${d.table}: the search index is declared to hold ${list(versioned)} but ${d.postgresIndexTrigger} copies on ${list(updateOfColumns(copyTrigger))}`);
       }
     } else {
       const indexTrigger = definitions.get(d.sqliteIndexTrigger);
