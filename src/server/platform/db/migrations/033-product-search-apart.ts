@@ -4,12 +4,11 @@ import { type Kysely, PostgresAdapter, sql } from "kysely";
  * PostgreSQL: the products' trigram index moves off the product row, into `product_search`: per
  * product its searched text and what a search keeps of each match (status, creation time, price:
  * features/products/search-counts.ts), copied by a trigger when the name, status or price changes
- * (docs/decisions/0026). Every sale updates
- * the product's `units_sold` and `revenue_cents`, which its sort indexes cover, so each sale writes
- * a new version of the row into every index of `products`, the trigram index included: 12 % of
- * PostgreSQL's CPU under the storefront's stream. In a table of its own the index changes only when
- * a name does. SQLite's search index has always been a table of its own (migration 013): nothing
- * changes there.
+ * (docs/decisions/0026). Every sale updates the product's `units_sold` and `revenue_cents`, which
+ * its sort indexes cover, so each sale wrote a new version of the row into every index of
+ * `products`, the trigram index included: 12 % of PostgreSQL's CPU under the storefront's stream.
+ * In a table of its own the index changes only when a name, status or price does, never on a sale.
+ * SQLite's search index has always been a table of its own (migration 013): nothing changes there.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's table types
 export async function up(db: Kysely<any>): Promise<void> {
