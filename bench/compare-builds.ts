@@ -10,7 +10,7 @@
  * (the load) to the others, and reads the server's CPU (every thread) from /proc.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -30,9 +30,11 @@ const PATH = "/api/admin/dashboard/stats";
 async function measure(dir: string): Promise<{ requestsPerSecond: number; cpuUs: number | null }> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "hki-compare-"));
+  // The log goes to a file, as in `npm run bench` (lib/server-process.ts): writing it is part of an answer's cost.
+  const logFd = openSync(join(dataDir, "server.log"), "a");
   const server = spawn(process.execPath, ["--max-old-space-size=1024", "dist/server/main.js"], {
     cwd: dir,
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", logFd, logFd],
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -47,6 +49,7 @@ async function measure(dir: string): Promise<{ requestsPerSecond: number; cpuUs:
       WEBHOOK_SECRETS_KEY: "YmVuY2gtd2ViaG9vay1zZWNyZXRzLWtleS0zMmJ5dGU=",
     },
   });
+  closeSync(logFd);
   const exited = new Promise((r) => server.once("exit", r));
   const baseUrl = `http://127.0.0.1:${port}`;
   try {

@@ -36,9 +36,6 @@ test("find an order by the buyer's e-mail, refund one line with a reason, see it
   await openAsAdmin(page, "/");
   await mainNav(page).getByRole("link", { name: "Orders", exact: true }).click();
   await page.getByLabel("Search orders").fill(line.customerEmail!);
-  // The search settles in the URL 300 ms after typing stops; the line may already show in the
-  // unfiltered list, and opening it before the search settles would race the search's URL update.
-  await expect(page).toHaveURL(new RegExp(`[?&]search=${encodeURIComponent(line.customerEmail!)}`));
   const row = page.getByTestId(`order-row-${line.id}`);
   await expect(row).toBeVisible();
   await row.getByRole("button", { name: `Open order ${label}` }).click();

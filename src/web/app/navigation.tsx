@@ -146,6 +146,16 @@ export function useStillShown(): () => boolean {
   return useCallback(() => !navigation || navigation.history.location.pathname === pathname, [navigation, pathname]);
 }
 
+/**
+ * Reads the URL's query as it is at the moment of the call (null outside AppRouter). A navigation
+ * renders in a transition (AppRouter), so until its screen has rendered, what React Router's hooks
+ * hand out is the URL before it: a change computed from that one would undo the navigation.
+ */
+export function useCurrentSearch(): () => string | null {
+  const navigation = useContext(NavigationContext);
+  return useCallback(() => (navigation ? navigation.history.location.search : null), [navigation]);
+}
+
 const unblocked: LeaveBlocker = { state: "unblocked" };
 const noSubscription = () => () => {};
 

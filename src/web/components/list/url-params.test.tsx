@@ -4,7 +4,7 @@ import { lazy, Suspense } from "react";
 import { createMemoryRouter, Link, Route, RouterProvider, Routes, UNSAFE_createMemoryHistory as createMemoryHistory } from "react-router";
 import { AppRouter, createAppNavigation } from "@web/app/navigation";
 import { describe, expect, it } from "vitest";
-import { applyParamChanges, isPageParam } from "./url-params";
+import { applyParamChanges, isPageParam, useUrlParams } from "./url-params";
 import { useUrlSearch } from "./use-url-search";
 
 const params = (s: string) => new URLSearchParams(s);
@@ -79,5 +79,42 @@ describe("useUrlSearch while the user leaves", () => {
     expect(screen.getByText(/asking: moon/)).toBeInTheDocument();
     expect(navigation.history.location.pathname).toBe("/detail");
     expect(navigation.history.location.search).toBe("");
+  });
+});
+
+describe("useUrlParams while a navigation still renders", () => {
+  function SearchWithDrawer() {
+    const [params, update] = useUrlParams();
+    return (
+      <>
+        <Search delayMs={150} />
+        <button type="button" onClick={() => update({ order: "o-1" }, { resetPages: "none", push: true })}>
+          Open
+        </button>
+        {params.get("order") ? <DrawerNeverLoads /> : null}
+      </>
+    );
+  }
+  // The drawer's code never arrives, so the navigation that opened it stays in its transition.
+  const DrawerNeverLoads = lazy(() => new Promise<never>(() => {}));
+
+  it("keeps a row opened a moment before the typed search settles", async () => {
+    const navigation = createAppNavigation(createMemoryHistory({ initialEntries: ["/orders"], v5Compat: true }));
+    render(
+      <AppRouter navigation={navigation}>
+        <Suspense fallback={<p>loading</p>}>
+          <Routes>
+            <Route path="/orders" element={<SearchWithDrawer />} />
+          </Routes>
+        </Suspense>
+      </AppRouter>,
+    );
+    await userEvent.type(screen.getByLabelText("Search"), "moon");
+    await userEvent.click(screen.getByRole("button", { name: "Open" }));
+    await act(() => new Promise((r) => setTimeout(r, 250)));
+    expect(screen.getByText(/asking: moon/)).toBeInTheDocument();
+    const query = new URLSearchParams(navigation.history.location.search);
+    expect(query.get("order")).toBe("o-1");
+    expect(query.get("search")).toBe("moon");
   });
 });

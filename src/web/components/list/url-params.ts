@@ -1,6 +1,6 @@
 import { useCallback } from "react";
 import { useSearchParams } from "react-router";
-import { useStillShown } from "@web/app/navigation";
+import { useCurrentSearch, useStillShown } from "@web/app/navigation";
 
 /**
  * A list's position lives in the URL so back, forward and reload keep it: `cursor` (the keyset
@@ -46,17 +46,21 @@ export function applyParamChanges(prev: URLSearchParams, changes: ParamChanges, 
 
 /**
  * The URL's search parameters and one way to change them: filters, tabs and sorts change through
- * `update`, which by default sends every list on the screen back to its first page.
+ * `update`, which by default sends every list on the screen back to its first page. Changes apply
+ * to the URL as it is when `update` is called: a row opened a moment before a typed search settles
+ * (its navigation still rendering) stays open.
  */
 export function useUrlParams(): [URLSearchParams, (changes: ParamChanges, options?: UpdateOptions) => void] {
   const [searchParams, setSearchParams] = useSearchParams();
   const stillShown = useStillShown();
+  const currentSearch = useCurrentSearch();
   const update = useCallback(
     (changes: ParamChanges, options: UpdateOptions = {}) => {
       if (!stillShown()) return;
-      setSearchParams((prev) => applyParamChanges(prev, changes, options), { replace: !options.push });
+      const now = currentSearch();
+      setSearchParams((rendered) => applyParamChanges(now === null ? rendered : new URLSearchParams(now), changes, options), { replace: !options.push });
     },
-    [setSearchParams, stillShown],
+    [setSearchParams, stillShown, currentSearch],
   );
   return [searchParams, update];
 }
