@@ -56,7 +56,7 @@ export const artistCustomizationSchema = z.strictObject({
   primaryColor: colourSchema.optional(),
   secondaryColor: colourSchema.optional(),
   about: plainText(5000).optional(),
-  /** Stored as written and sanitised on the way out, as every store's CSS (vendors/sanitize-customization.ts). */
+  /** Stored as written and sanitised on the way out, as every store's CSS (domain/customization/sanitize-customization.ts). */
   customCss: plainText(50_000).optional(),
   customHtml: plainText(50_000).nullable().optional(),
 });

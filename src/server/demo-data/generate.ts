@@ -11,6 +11,7 @@ import { recountVendorsOverProductLimit } from "../domain/ledger/product-limit.t
 import { DEMO_HIDE_REASONS } from "./demo-catalogue.ts";
 import { generateAuditRows } from "./audit-samples.ts";
 import { sampleCustomCss, sampleCustomHtml } from "./customization.ts";
+import { customHtmlColumns } from "../domain/customization/sanitize-customization.ts";
 import { sampleArchive, sampleErrorLog } from "./error-log-samples.ts";
 import { aboutText, emailFor, PALETTES, personName, productName, productPriceCents, slugify, storeName, THEMES } from "./names.ts";
 import { DAY_MS, Random, startOfUtcDay } from "./random.ts";
@@ -160,7 +161,7 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
       secondary_color: secondary,
       about: aboutText(rand, name),
       custom_css: sampleCustomCss(rand),
-      custom_html: sampleCustomHtml(rand),
+      ...customHtmlColumnsOf(sampleCustomHtml(rand)),
       updated_at: joinedAt,
       // The same columns as the applicants' rows below (the sink writes each table's first row's columns).
       approval_status: "approved",
@@ -461,7 +462,7 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
       secondary_color: "#6b7280",
       about: "",
       custom_css: "",
-      custom_html: null,
+      ...customHtmlColumnsOf(null),
       updated_at: appliedAt,
       approval_status: "pending",
       applied_at: appliedAt,
@@ -552,4 +553,9 @@ export async function generateLargeDataset(database: BulkTarget, options: Genera
   const seconds = (Date.now() - started) / 1000;
   progress(`done: ${sink.written} rows in ${seconds.toFixed(1)} s`);
   return { vendors: options.vendors, products: productsWritten, orders: ordersWritten, errorLogs: options.errorLogs, rows: sink.written, seconds };
+}
+
+/** A store's custom HTML as the ledger writes it: as written, with the copy the API shows (migration 034). */
+function customHtmlColumnsOf(html: string | null) {
+  return { custom_html: html, ...customHtmlColumns(html) };
 }

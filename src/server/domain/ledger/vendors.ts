@@ -9,6 +9,7 @@ import { deleteVendorPayouts, insertPayoutAccount } from "./payouts.ts";
 import { deleteProductSales, deleteVendorPeriodTotals, setVendorInPeriodTotals } from "./period-totals.ts";
 import { readProductLimit } from "./product-limit.ts";
 import { addToDailyPlatformTotals, type PlatformDayDeltas } from "./rollups.ts";
+import { customHtmlColumns } from "../customization/sanitize-customization.ts";
 
 export interface CreateVendorInput {
   /** Defaults to a new UUIDv7; seeds pass deterministic ids. */
@@ -66,6 +67,7 @@ export async function createVendor(db: Executor, input: CreateVendorInput, clock
     about: input.about ?? "",
     custom_css: input.customCss ?? "",
     custom_html: input.customHtml ?? null,
+    ...customHtmlColumns(input.customHtml ?? null),
     updated_at: now,
     external_id: input.externalId ?? null,
     approval_status: approvalStatus,
@@ -360,6 +362,7 @@ export async function updateVendorProfile(db: Executor, vendorId: string, change
     };
     const changed = (Object.keys(next) as Array<keyof Vendor>).some((k) => next[k] !== current[k]);
     if (!changed) return current;
+    if (next.custom_html !== current.custom_html) Object.assign(next, customHtmlColumns(next.custom_html));
     next.updated_at = clock.now().toISOString();
     await trx
       .updateTable("vendors")
@@ -376,6 +379,8 @@ export async function updateVendorProfile(db: Executor, vendorId: string, change
         about: next.about,
         custom_css: next.custom_css,
         custom_html: next.custom_html,
+        custom_html_shown: next.custom_html_shown,
+        custom_html_policy: next.custom_html_policy,
         updated_at: next.updated_at,
       })
       .where("id", "=", vendorId)

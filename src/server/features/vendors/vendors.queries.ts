@@ -16,7 +16,7 @@ import type { Database } from "../../platform/db/connect.ts";
 import type { DB, Vendor } from "../../platform/db/schema.ts";
 import { COUNTERS, readCounters } from "../../domain/ledger/counters.ts";
 import type { Executor } from "../../platform/db/executor.ts";
-import { sanitizeCustomCss, sanitizeCustomHtml } from "./sanitize-customization.ts";
+import { sanitizeCustomCss, shownCustomHtml } from "../../domain/customization/sanitize-customization.ts";
 import { centsToDollars } from "../../domain/money.ts";
 
 /**
@@ -329,7 +329,7 @@ export async function getVendorDetail(db: Executor, vendorId: string): Promise<V
       secondaryColor: v.secondary_color,
       about: v.about,
       customCSS: sanitizeCustomCss(v.custom_css),
-      customHTML: v.custom_html === null ? null : sanitizeCustomHtml(v.custom_html),
+      customHTML: shownCustomHtml(v),
     },
     artistStatus: artistStatusOf(v),
     statusReason: v.status_reason,

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AdminVendorsResponse, VendorDeleteResponse, VendorDetail, VendorListItem, VendorProductsResponse, VendorSalesResponse } from "../../../contract/vendors.ts";
 import { COUNTERS } from "../../domain/ledger/counters.ts";
 import { compareRollups } from "../../domain/ledger/recompute.ts";
-import { createVendor } from "../../domain/ledger/vendors.ts";
+import { CUSTOM_HTML_POLICY } from "../../domain/customization/sanitize-customization.ts";
+import { createVendor, updateVendorProfile } from "../../domain/ledger/vendors.ts";
 import { createTestContext, type TestContext, testDatabaseKinds } from "../../testing/test-app.ts";
 import { countAllRows, createFullVendor, snapshotAllRows } from "../../testing/vendors-fixtures.ts";
 
@@ -147,6 +148,16 @@ describe.each(testDatabaseKinds)("vendors API on %s", (kind) => {
       expect(d.customization.customCSS).not.toMatch(/@import|evil/);
       expect(d.customization.customCSS).toContain(".a { color: red; }");
       expect(d.customization.customHTML).toBe("<p>Hi</p>");
+    });
+    it("keeps the store's HTML as written beside the copy it shows, sanitised when the HTML was written (decision 0027)", async () => {
+      const columns = () => ctx.database.db.selectFrom("vendors").select(["custom_html", "custom_html_shown", "custom_html_policy"]).where("id", "=", main.vendor.id).executeTakeFirstOrThrow();
+      expect(await columns()).toEqual({ custom_html: '<p onclick="x()">Hi</p><script>alert(1)</script>', custom_html_shown: "<p>Hi</p>", custom_html_policy: CUSTOM_HTML_POLICY });
+      await updateVendorProfile(ctx.database.db, main.vendor.id, { customHtml: '<h2>Studio</h2><iframe src="https://evil.example"></iframe>' }, ctx.clock);
+      expect(await columns()).toMatchObject({ custom_html_shown: "<h2>Studio</h2>", custom_html_policy: CUSTOM_HTML_POLICY });
+      expect((await json<VendorDetail>(await get(`/api/admin/vendors/${main.vendor.id}`))).customization.customHTML).toBe("<h2>Studio</h2>");
+      await updateVendorProfile(ctx.database.db, main.vendor.id, { customHtml: null }, ctx.clock);
+      expect(await columns()).toEqual({ custom_html: null, custom_html_shown: null, custom_html_policy: null });
+      expect((await json<VendorDetail>(await get(`/api/admin/vendors/${main.vendor.id}`))).customization.customHTML).toBeNull();
     });
     it("404 for an unknown id", async () => {
       const res = await get("/api/admin/vendors/nope");

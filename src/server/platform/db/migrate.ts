@@ -32,6 +32,7 @@ import * as artistReview from "./migrations/030-artist-review.ts";
 import * as passkeys from "./migrations/031-passkeys.ts";
 import * as catalogueVersionPrices from "./migrations/032-catalogue-version-prices.ts";
 import * as productSearchApart from "./migrations/033-product-search-apart.ts";
+import * as vendorHtmlShown from "./migrations/034-vendor-html-shown.ts";
 
 /** Forward-only migrations, in order. Add new files; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   "031-passkeys": passkeys,
   "032-catalogue-version-prices": catalogueVersionPrices,
   "033-product-search-apart": productSearchApart,
+  "034-vendor-html-shown": vendorHtmlShown,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -89,6 +89,9 @@ export interface VendorsTable {
   /** Stored as the vendor wrote it; sanitised on the way out. */
   custom_css: string;
   custom_html: string | null;
+  /** `custom_html` sanitised when it was written, under allow-list version `custom_html_policy` (migration 034). */
+  custom_html_shown: Generated<string | null>;
+  custom_html_policy: Generated<number | null>;
   updated_at: string;
   /** The storefront's id of the artist (migration 023); null for vendors made in the panel. */
   external_id: Generated<string | null>;

@@ -4,9 +4,11 @@ import { SAFE_LINK_URL } from "../../platform/html/link-url.ts";
 import { htmlPurifier as purify } from "../../platform/html/purifier.ts";
 
 /**
- * Vendor custom HTML and CSS are untrusted: they are stored as written and sanitised on the way
- * out of the API. The web additionally renders HTML only inside a sandboxed iframe, so this is the
- * first of two layers, not the only one.
+ * Vendor custom HTML and CSS are untrusted: they are stored as written, and the API sends them
+ * sanitised. The web additionally renders HTML only inside a sandboxed iframe, so this is the
+ * first of two layers, not the only one. The HTML's sanitised copy is made when it is written and
+ * stored beside it (`customHtmlColumns`, migration 034, decision 0027); the CSS is sanitised on the
+ * way out (css-tree is light; HTML needs a DOM).
  */
 
 /**
@@ -30,16 +32,39 @@ function memoized(sanitize: (input: string) => string): (input: string) => strin
   };
 }
 
-export const sanitizeCustomHtml = memoized((html) =>
-  purify().sanitize(html, {
-    // No forms, frames, styles or SVG/MathML: a store blurb needs text, links and images.
-    FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed", "link", "meta", "base"],
-    FORBID_ATTR: ["style", "srcset", "formaction", "action"],
-    USE_PROFILES: { html: true },
-    // Links may only point at the web, mail, phone or this origin (platform/html/link-url.ts).
-    ALLOWED_URI_REGEXP: SAFE_LINK_URL,
-  }),
-);
+/** The allow-list of a store's custom HTML. Changing it changes CUSTOM_HTML_POLICY (a test holds them together). */
+export const CUSTOM_HTML_ALLOW_LIST = {
+  // No forms, frames, styles or SVG/MathML: a store blurb needs text, links and images.
+  FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed", "link", "meta", "base"],
+  FORBID_ATTR: ["style", "srcset", "formaction", "action"],
+  USE_PROFILES: { html: true },
+  // Links may only point at the web, mail, phone or this origin (platform/html/link-url.ts).
+  ALLOWED_URI_REGEXP: SAFE_LINK_URL,
+};
+
+/**
+ * The version of the sanitising a stored copy was made under: the allow-list above and the
+ * DOMPurify release applying it. A copy made under another version is not shown: the HTML is
+ * sanitised again on the way out.
+ */
+export const CUSTOM_HTML_POLICY = 1;
+
+export const sanitizeCustomHtml = memoized((html) => purify().sanitize(html, CUSTOM_HTML_ALLOW_LIST));
+
+/** The stored copy of a store's custom HTML, made as it is written (every write of `custom_html` sets these). */
+export function customHtmlColumns(html: string | null): { custom_html_shown: string | null; custom_html_policy: number | null } {
+  return html === null ? { custom_html_shown: null, custom_html_policy: null } : { custom_html_shown: sanitizeCustomHtml(html), custom_html_policy: CUSTOM_HTML_POLICY };
+}
+
+/**
+ * What the API shows of a store's custom HTML: the copy made when it was written, or, for a row
+ * written before the copy existed or under another policy, the HTML sanitised now. Reading a store
+ * then needs no DOM in the process (DOMPurify's jsdom window: ~45 MB kept for good, decision 0027).
+ */
+export function shownCustomHtml(row: { custom_html: string | null; custom_html_shown: string | null; custom_html_policy: number | null }): string | null {
+  if (row.custom_html === null) return null;
+  return row.custom_html_policy === CUSTOM_HTML_POLICY && row.custom_html_shown !== null ? row.custom_html_shown : sanitizeCustomHtml(row.custom_html);
+}
 
 /**
  * Vendor CSS goes through a real CSS parser (css-tree) and is rebuilt from what an allowlist keeps,

@@ -2,7 +2,9 @@ import * as csstree from "css-tree";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { HOSTILE_CUSTOMIZATIONS, SAFE_CSS, SAFE_HTML } from "../../demo-data/customization.ts";
-import { isLocalUrl, sanitizeCustomCss, sanitizeCustomHtml } from "./sanitize-customization.ts";
+import { createHash } from "node:crypto";
+import { htmlPurifier } from "../../platform/html/purifier.ts";
+import { CUSTOM_HTML_ALLOW_LIST, CUSTOM_HTML_POLICY, customHtmlColumns, isLocalUrl, sanitizeCustomCss, sanitizeCustomHtml, shownCustomHtml } from "./sanitize-customization.ts";
 
 describe("sanitizeCustomHtml", () => {
   it("removes scripts, event handlers, javascript: links and frames from the seed's hostile samples", () => {
@@ -238,5 +240,37 @@ describe("sanitizeCustomCss (css-tree, allowlist)", () => {
       // The counterexample of a CI run (2026-11-24) first, then random ones.
       { numRuns: 3000, examples: [[["color:red", " ", "url(", "@\\69mport ", ")"]]] },
     );
+  });
+});
+
+describe("the stored copy of a store's custom HTML (decision 0027)", () => {
+  const row = (html: string | null, shown: string | null, policy: number | null) => ({ custom_html: html, custom_html_shown: shown, custom_html_policy: policy });
+
+  it("is made as the HTML is written: the sanitised HTML under today's policy", () => {
+    const html = '<p onclick="steal()">Hand-thrown <a href="javascript:alert(1)">bowls</a><script>x()</script></p>';
+    expect(customHtmlColumns(html)).toEqual({ custom_html_shown: sanitizeCustomHtml(html), custom_html_policy: CUSTOM_HTML_POLICY });
+    expect(customHtmlColumns(html).custom_html_shown).toBe("<p>Hand-thrown <a>bowls</a></p>");
+    expect(customHtmlColumns(null)).toEqual({ custom_html_shown: null, custom_html_policy: null });
+  });
+
+  it("is what the API shows when it was made under today's policy, and is made again on the way out otherwise", () => {
+    // A copy that sanitising would never produce from this HTML: shown as stored, so nothing was sanitised.
+    const html = `<p>Only seen as stored ${Date.now()}</p>`;
+    expect(shownCustomHtml(row(html, "<p>the stored copy</p>", CUSTOM_HTML_POLICY))).toBe("<p>the stored copy</p>");
+    const hostile = '<img src="x" onerror="alert(1)">';
+    expect(shownCustomHtml(row(hostile, hostile, CUSTOM_HTML_POLICY - 1))).toBe('<img src="x">');
+    expect(shownCustomHtml(row(hostile, null, null))).toBe('<img src="x">');
+    expect(shownCustomHtml(row(null, null, null))).toBeNull();
+  });
+
+  it("changes its policy version whenever the allow-list or DOMPurify changes", () => {
+    const fingerprint = createHash("sha256")
+      .update(JSON.stringify({ allowList: CUSTOM_HTML_ALLOW_LIST, uriPattern: String(CUSTOM_HTML_ALLOW_LIST.ALLOWED_URI_REGEXP), dompurify: htmlPurifier().version }))
+      .digest("hex")
+      .slice(0, 16);
+    // When this fails: raise CUSTOM_HTML_POLICY (stored copies made before are then made again on
+    // the way out) and record the new fingerprint here under it.
+    const fingerprintOfPolicy: Record<number, string> = { 1: "3e73b1dd0adbb1ac" };
+    expect(fingerprintOfPolicy[CUSTOM_HTML_POLICY]).toBe(fingerprint);
   });
 });
