@@ -7,6 +7,7 @@ import { webhookJobs } from "./features/integrations/webhook-delivery.job.ts";
 import { storefrontEventsJobs } from "./features/integrations/storefront-events-retention.job.ts";
 import { incomingEventsJobs } from "./features/integrations/incoming-events.job.ts";
 import { refundJobs } from "./features/orders/refunds.job.ts";
+import { vendorHtmlCopiesJobs } from "./features/vendors/vendor-html-copies.job.ts";
 import { mailJobs } from "./platform/mail/mail-outbox.ts";
 import { registerRateLimitSweep } from "./platform/housekeeping/rate-limit-sweep.ts";
 import type { JobWorker } from "./platform/jobs/job-worker.ts";
@@ -26,4 +27,5 @@ export const jobRegistrations: Array<(worker: JobWorker, deps: AppDeps) => void>
   storefrontEventsJobs,
   incomingEventsJobs,
   (worker, deps) => refundJobs(worker, deps),
+  vendorHtmlCopiesJobs,
 ];

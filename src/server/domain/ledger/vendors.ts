@@ -9,7 +9,7 @@ import { deleteVendorPayouts, insertPayoutAccount } from "./payouts.ts";
 import { deleteProductSales, deleteVendorPeriodTotals, setVendorInPeriodTotals } from "./period-totals.ts";
 import { readProductLimit } from "./product-limit.ts";
 import { addToDailyPlatformTotals, type PlatformDayDeltas } from "./rollups.ts";
-import { customHtmlColumns } from "../customization/sanitize-customization.ts";
+import { CUSTOM_HTML_POLICY, customHtmlColumns } from "../customization/sanitize-customization.ts";
 
 export interface CreateVendorInput {
   /** Defaults to a new UUIDv7; seeds pass deterministic ids. */
@@ -332,6 +332,32 @@ export interface VendorProfileChanges {
   about?: string;
   customCss?: string;
   customHtml?: string | null;
+}
+
+/**
+ * Makes the stored copy of custom HTML (decision 0027) for up to `limit` vendors after `afterId` (in
+ * id order) whose copy is missing or was made under another policy: rows written before migration
+ * 034, or before the policy was raised. Each write is conditional on the HTML being the one
+ * sanitised, so an artist's edit meanwhile is never overwritten by an older copy. Returns how many
+ * such rows were found (0: none left), the last one's id for the next call, and how many got a copy.
+ */
+export async function refreshCustomHtmlCopies(db: Executor, afterId: string, limit: number): Promise<{ visited: number; lastId: string; made: number }> {
+  const rows = await db
+    .selectFrom("vendors")
+    .select(["id", "custom_html"])
+    .where("id", ">", afterId)
+    .where("custom_html", "is not", null)
+    .where((eb) => eb.or([eb("custom_html_policy", "is", null), eb("custom_html_policy", "!=", CUSTOM_HTML_POLICY)]))
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  let made = 0;
+  for (const row of rows) {
+    if (row.custom_html === null) continue;
+    const written = await db.updateTable("vendors").set(customHtmlColumns(row.custom_html)).where("id", "=", row.id).where("custom_html", "=", row.custom_html).executeTakeFirst();
+    made += Number(written.numUpdatedRows);
+  }
+  return { visited: rows.length, lastId: rows.at(-1)?.id ?? afterId, made };
 }
 
 /**
