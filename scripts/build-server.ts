@@ -9,7 +9,8 @@ import { SERVER_BUNDLE, SERVER_ENTRY } from "../src/server/testing/server-comman
  * plain `node` (docs/decisions/0005). Our own TypeScript is bundled; npm packages stay external and
  * load from node_modules as usual (native better-sqlite3, jsdom loaded lazily on first use). Code
  * splitting puts the server (serve.ts, imported dynamically) in a chunk of its own, so a cluster
- * primary that only supervises never loads it.
+ * primary that only supervises never loads it. The storefront events' writer thread has an entry
+ * of its own beside main.js (features/integrations/storefront-events.thread.ts starts it from there).
  */
 export { SERVER_BUNDLE, SERVER_ENTRY };
 
@@ -25,7 +26,7 @@ export function testOnlyInputs(metafile: Metafile): string[] {
 export function serverBuildOptions(root: string) {
   return {
     absWorkingDir: root,
-    entryPoints: [SERVER_ENTRY],
+    entryPoints: { main: SERVER_ENTRY, "storefront-events-thread": "src/server/features/integrations/storefront-events.thread-entry.ts" },
     outdir: dirname(SERVER_BUNDLE),
     splitting: true,
     // Chunks stay beside main.js: serve.ts finds the web app by a path relative to its own file.

@@ -20,6 +20,15 @@ function mark(err: unknown): unknown {
   return err;
 }
 
+/**
+ * An error rebuilt from one a database client threw in another thread (the storefront events'
+ * writer thread, features/integrations/storefront-events.thread.ts): it counts as the client's.
+ */
+export function markAsDatabaseClientError<E extends Error>(err: E): E {
+  fromDatabaseClient.add(err);
+  return err;
+}
+
 export function isDatabaseClientError(err: unknown): boolean {
   if (err === null || typeof err !== "object") return false;
   return fromDatabaseClient.has(err) || err instanceof SQLite.SqliteError || err instanceof pg.DatabaseError;

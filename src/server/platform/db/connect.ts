@@ -52,6 +52,8 @@ export interface Database {
    * retrying by itself and caches are bypassed meanwhile. SQLite: nothing to do.
    */
   watchOtherProcesses(): Promise<void>;
+  /** Work to finish before the connection closes (a thread with its own connection to the same file). */
+  onClose(stop: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -93,7 +95,27 @@ export function refuseVanishedDatabase(path: string): void {
   }
 }
 
-export function openDatabase(config: DatabaseConfig): Database {
+export interface OpenOptions {
+  /**
+   * SQLite: false for a second connection in a process whose first already runs the WAL
+   * checkpointer (the storefront events' writer thread); it never checkpoints either.
+   */
+  walCheckpointer?: boolean;
+}
+
+/** Runs the hooks given to Database.onClose, the latest first. */
+function closeHooks(): { add(stop: () => Promise<void>): void; run(): Promise<void> } {
+  const hooks: Array<() => Promise<void>> = [];
+  return {
+    add: (stop) => void hooks.push(stop),
+    run: async () => {
+      for (const stop of hooks.splice(0).reverse()) await stop();
+    },
+  };
+}
+
+export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Database {
+  const hooks = closeHooks();
   if (config.kind === "sqlite") {
     if (config.path !== ":memory:") {
       refuseVanishedDatabase(config.path);
@@ -105,8 +127,8 @@ export function openDatabase(config: DatabaseConfig): Database {
     sqlite.pragma("journal_mode = WAL");
     sqlite.pragma("synchronous = NORMAL");
     // The log is copied back into the file by a worker thread, never by a commit of a request.
-    const checkpointer = config.path === ":memory:" ? null : startWalCheckpointer(config.path);
-    if (checkpointer) sqlite.pragma("wal_autocheckpoint = 0");
+    const checkpointer = config.path === ":memory:" || options.walCheckpointer === false ? null : startWalCheckpointer(config.path);
+    if (config.path !== ":memory:") sqlite.pragma("wal_autocheckpoint = 0");
     sqlite.pragma("foreign_keys = ON");
     // A statement that writes several rows inside a transaction copies each page it changes into a
     // statement journal; past 64 KiB SQLite spills that journal to a temporary file, and those writes
@@ -131,7 +153,9 @@ export function openDatabase(config: DatabaseConfig): Database {
       sharedDataVersion: () => `${changes.get() as number}:${othersCommitsThisTurn()}`,
       versionCoversOtherProcesses: true,
       watchOtherProcesses: async () => undefined,
+      onClose: hooks.add,
       close: async () => {
+        await hooks.run();
         // The checkpointer stops first: the last connection's close then copies what is left.
         await checkpointer?.stop();
         await db.destroy();
@@ -187,7 +211,9 @@ export function openDatabase(config: DatabaseConfig): Database {
       feed = new ChangeFeed({ connectionString: config.url, ...(config.searchPath ? { searchPath: config.searchPath } : {}) });
       await feed.start();
     },
+    onClose: hooks.add,
     close: async () => {
+      await hooks.run();
       await feed?.stop();
       await db.destroy();
     },

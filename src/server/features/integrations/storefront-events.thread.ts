@@ -1,0 +1,108 @@
+import { Worker } from "node:worker_threads";
+import type { Clock } from "../../platform/clock.ts";
+import { markAsDatabaseClientError } from "../../platform/db/client-errors.ts";
+import type { AppliedBatch, ReceivedEvent } from "./storefront-events.applier.ts";
+
+/**
+ * On a SQLite file the storefront's events are applied in a thread of their own, on a second
+ * connection to the file (docs/decisions/0028-storefront-events-writer-thread.md). better-sqlite3 is
+ * synchronous: applied on the main thread, every statement of an event held up the screens' answers,
+ * so while screens were read each paid order had its own transaction (decision 0022), three times
+ * the work of one in a run of a hundred. In this thread a batch's paid orders share a transaction
+ * whoever is reading, the screens are answered meanwhile from the main thread's connection (WAL: a
+ * reader never waits for a writer), and the events use the machine's second core.
+ */
+
+/** Most paid orders applied in one transaction in the writer thread: a batch of 100 is one run. */
+export const SQLITE_THREAD_ORDERS_TOGETHER = 100;
+
+/** The writer thread's nice value on Linux (0 is the main thread's; 19 the lowest priority). */
+export const WRITER_THREAD_NICE = 5;
+
+export interface ThreadData {
+  path: string;
+  storefrontOrigin: string;
+}
+
+export interface ApplyRequest {
+  id: number;
+  received: readonly ReceivedEvent[];
+  apiKeyId: string | null;
+  /** The main thread's clock when the batch came in (ISO 8601). */
+  now: string;
+}
+
+export type ApplyAnswer = { id: number; batch: AppliedBatch } | { id: number; error: { message: string; stack: string | null; code: string | null; fromDatabase: boolean } };
+
+/** The thread runs the bundle's own file beside main.js, or from the TypeScript source (tests, `npm run dev`) the entry through tsx. */
+function startWorker(data: ThreadData): Worker {
+  const options = { execArgv: [], workerData: data };
+  if (import.meta.url.endsWith(".js")) return new Worker(new URL("./storefront-events-thread.js", import.meta.url), options);
+  const entry = new URL("./storefront-events.thread-entry.ts", import.meta.url).href;
+  return new Worker(new URL("../../platform/typescript-thread.mjs", import.meta.url), { ...options, workerData: { ...data, entry } });
+}
+
+/**
+ * The main thread's side: hands batches to the writer thread and waits for their answers. The
+ * thread starts with the first batch; should it die, the batches it held fail (the sender re-sends
+ * them, and what was committed answers `duplicate`) and the next batch starts another.
+ */
+export class StorefrontEventsThread {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { worker: Worker; resolve: (batch: AppliedBatch) => void; reject: (err: Error) => void }>();
+
+  constructor(private readonly data: ThreadData) {}
+
+  apply(received: readonly ReceivedEvent[], apiKeyId: string | null, clock: Clock): Promise<AppliedBatch> {
+    const worker = this.started();
+    const id = this.nextId++;
+    return new Promise<AppliedBatch>((resolve, reject) => {
+      this.waiting.set(id, { worker, resolve, reject });
+      worker.postMessage({ id, received, apiKeyId, now: clock.now().toISOString() } satisfies ApplyRequest);
+    });
+  }
+
+  /** Lets the batches handed over finish, then stops the thread (before the main connection closes). */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    this.worker = null;
+    const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+    // Held while it stops: a process with nothing else to do would otherwise end here.
+    worker.ref();
+    worker.postMessage("stop");
+    await exited;
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startWorker(this.data);
+    // Never what keeps the process alive: a request waiting for an answer does that.
+    worker.unref();
+    worker.on("message", (answer: ApplyAnswer) => this.settle(answer));
+    worker.on("error", (err) => this.failAll(worker, err));
+    worker.on("exit", (code) => this.failAll(worker, new Error(`the storefront events' writer thread stopped (exit code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private settle(answer: ApplyAnswer): void {
+    const waiter = this.waiting.get(answer.id);
+    if (!waiter) return;
+    this.waiting.delete(answer.id);
+    if ("batch" in answer) return waiter.resolve(answer.batch);
+    const err = Object.assign(new Error(answer.error.message), answer.error.code ? { code: answer.error.code } : {});
+    if (answer.error.stack) err.stack = answer.error.stack;
+    waiter.reject(answer.error.fromDatabase ? markAsDatabaseClientError(err) : err);
+  }
+
+  private failAll(worker: Worker, err: Error): void {
+    if (this.worker === worker) this.worker = null;
+    for (const [id, waiter] of this.waiting) {
+      if (waiter.worker !== worker) continue;
+      this.waiting.delete(id);
+      waiter.reject(err);
+    }
+  }
+}
