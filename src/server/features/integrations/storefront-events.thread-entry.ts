@@ -7,8 +7,9 @@ import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { isDatabaseClientError } from "../../platform/db/client-errors.ts";
 import { openDatabase } from "../../platform/db/connect.ts";
-import { StorefrontEventsApplier } from "./storefront-events.applier.ts";
-import { type ApplyAnswer, type ApplyRequest, SQLITE_THREAD_ORDERS_TOGETHER, type ThreadData, WRITER_THREAD_NICE } from "./storefront-events.thread.ts";
+import { type AppliedBatch, StorefrontEventsApplier } from "./storefront-events.applier.ts";
+import { errorLogDrops, sqliteBusyRetries } from "../../platform/metrics/metrics.ts";
+import { type ApplyAnswer, type ApplyRequest, type CounterGrowth, SQLITE_THREAD_ORDERS_TOGETHER, type ThreadData, WRITER_THREAD_NICE } from "./storefront-events.thread.ts";
 
 const port = parentPort!;
 
@@ -32,18 +33,32 @@ const database = openDatabase({ kind: "sqlite", path }, { walCheckpointer: false
 const applier = new StorefrontEventsApplier(database, storefrontOrigin, () => SQLITE_THREAD_ORDERS_TOGETHER);
 const applying = new Set<Promise<void>>();
 
+/** This thread's counters as last reported, so each answer carries what they grew by since. */
+const reported: CounterGrowth = { sqliteBusyRetries: 0, errorLogDrops: {} };
+
+async function counterGrowth(): Promise<CounterGrowth> {
+  const busy = (await sqliteBusyRetries.get()).values[0]?.value ?? 0;
+  const growth: CounterGrowth = { sqliteBusyRetries: busy - reported.sqliteBusyRetries, errorLogDrops: {} };
+  reported.sqliteBusyRetries = busy;
+  for (const { labels, value } of (await errorLogDrops.get()).values) {
+    const level = String(labels.level);
+    growth.errorLogDrops[level] = value - (reported.errorLogDrops[level] ?? 0);
+    reported.errorLogDrops[level] = value;
+  }
+  return growth;
+}
+
 async function answer({ id, received, apiKeyId, now }: ApplyRequest): Promise<void> {
-  let reply: ApplyAnswer;
+  let outcome: { batch: AppliedBatch } | { error: { message: string; stack: string | null; code: string | null; fromDatabase: boolean } };
   try {
     // The batch's events are stamped with the time the main thread received it.
-    const batch = await applier.apply(received, apiKeyId, { now: () => new Date(now) });
-    reply = { id, batch };
+    outcome = { batch: await applier.apply(received, apiKeyId, { now: () => new Date(now) }) };
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
     const code = (err as { code?: unknown } | null)?.code;
-    reply = { id, error: { message: e.message, stack: e.stack ?? null, code: typeof code === "string" ? code : null, fromDatabase: isDatabaseClientError(err) } };
+    outcome = { error: { message: e.message, stack: e.stack ?? null, code: typeof code === "string" ? code : null, fromDatabase: isDatabaseClientError(err) } };
   }
-  port.postMessage(reply);
+  port.postMessage({ id, counters: await counterGrowth(), ...outcome } satisfies ApplyAnswer);
 }
 
 port.on("message", (message: ApplyRequest | "stop") => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { compareRollups } from "../../domain/ledger/recompute.ts";
-import { storefrontOrdersTogether } from "../../platform/metrics/metrics.ts";
+import { sqliteBusyRetries, storefrontOrdersTogether } from "../../platform/metrics/metrics.ts";
 import { artist, event, order, postEvents, product, send } from "../../testing/storefront-events.ts";
 import { createTestContext, type TestContext } from "../../testing/test-app.ts";
 import { WRITER_THREAD_NICE } from "./storefront-events.thread.ts";
@@ -57,8 +57,10 @@ describe("POST /api/events on a SQLite file: the writer thread", () => {
     expect(await todaySales()).toBe(before + 3 * 25 + 80);
   });
 
-  it("answers 503 for a batch it cannot apply, with nothing of it kept, and applies the batch sent again", async () => {
+  it("answers 503 for a batch it cannot apply, counts its waits, keeps nothing of it, and applies the batch sent again", async () => {
     // Another connection holds the write lock longer than a write waits for it (SQLITE_LOCK_BUDGET_MS).
+    const busyRetries = async () => (await sqliteBusyRetries.get()).values[0]?.value ?? 0;
+    const retriesBefore = await busyRetries();
     const blocker = new SQLite(join(dir, "panel.sqlite"));
     blocker.exec("begin immediate");
     const batch = [event("order.paid", order("o1", [{ lineId: "l1", productId: "p1", artistId: "a1" }])), event("product.updated", product("p1", "a1", { priceCents: 2600 }))];
@@ -66,6 +68,8 @@ describe("POST /api/events on a SQLite file: the writer thread", () => {
     blocker.exec("rollback");
     blocker.close();
     expect(refused.status).toBe(503);
+    // The thread's waits for the lock show in this process's metrics.
+    expect(await busyRetries()).toBeGreaterThan(retriesBefore);
     expect(await ctx.database.db.selectFrom("orders").select("id").where("external_order_id", "=", "o1").execute()).toEqual([]);
     expect((await send(ctx, key, batch)).map((r) => r.status)).toEqual(["applied", "applied"]);
     expect(await compareRollups(ctx.database.db)).toEqual([]);

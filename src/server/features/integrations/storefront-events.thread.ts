@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { Clock } from "../../platform/clock.ts";
 import { markAsDatabaseClientError } from "../../platform/db/client-errors.ts";
+import { errorLogDrops, sqliteBusyRetries } from "../../platform/metrics/metrics.ts";
 import type { AppliedBatch, ReceivedEvent } from "./storefront-events.applier.ts";
 
 /**
@@ -39,7 +40,13 @@ export interface ApplyRequest {
   now: string;
 }
 
-export type ApplyAnswer = { id: number; batch: AppliedBatch } | { id: number; error: { message: string; stack: string | null; code: string | null; fromDatabase: boolean } };
+/** What the thread's own counters (prom-client's registry is per thread) grew by since its last answer, for the main thread's /metrics. */
+export interface CounterGrowth {
+  sqliteBusyRetries: number;
+  errorLogDrops: Record<string, number>;
+}
+
+export type ApplyAnswer = { id: number; counters: CounterGrowth } & ({ batch: AppliedBatch } | { error: { message: string; stack: string | null; code: string | null; fromDatabase: boolean } });
 
 /** The thread runs the bundle's own file beside main.js, or from the TypeScript source (tests, `npm run dev`) the entry through tsx. */
 function startWorker(data: ThreadData): Worker {
@@ -95,6 +102,8 @@ export class StorefrontEventsThread {
   }
 
   private settle(answer: ApplyAnswer): void {
+    if (answer.counters.sqliteBusyRetries > 0) sqliteBusyRetries.inc(answer.counters.sqliteBusyRetries);
+    for (const [level, drops] of Object.entries(answer.counters.errorLogDrops)) errorLogDrops.inc({ level }, drops);
     const waiter = this.waiting.get(answer.id);
     if (!waiter) return;
     this.waiting.delete(answer.id);
