@@ -283,12 +283,17 @@ describe.each(testDatabaseKinds)("payouts on %s", (kind) => {
     const run = await startRun();
     const ids = await ctx.database.db.selectFrom("payouts").select("id").execute();
     expect(ids).toEqual([]); // planning happens in the worker
-    const w = worker({ provider: { retrieveAccount: () => Promise.reject(new Error("x")), listTransfers: () => Promise.reject(new Error("x")), createTransfer: () => new Promise(() => undefined) } });
-    void w.runOnce();
+    // Stripe holds the transfer until the test has looked; then it fails, so the run ends before the database closes.
+    let answerTransfer!: (err: Error) => void;
+    const transfer = new Promise<never>((_, reject) => (answerTransfer = reject));
+    const w = worker({ provider: { retrieveAccount: () => Promise.reject(new Error("x")), listTransfers: () => Promise.reject(new Error("x")), createTransfer: () => transfer } });
+    const running = w.runOnce();
     await expect.poll(async () => (await payoutsOf("?status=processing")).total, { timeout: 5_000, interval: 20 }).toBeGreaterThan(0);
     const [sending] = (await payoutsOf("?status=processing")).payouts;
     await expect(deleteVendorCascade(ctx.database.db, sending!.vendorId)).rejects.toMatchObject({ code: "invalid_state" });
     expect(run.status).toBe("queued");
+    answerTransfer(new Error("Stripe is unreachable"));
+    await running;
   });
 
   it("without STRIPE_SECRET_KEY a real run answers 422 and a dry run still works", async () => {
