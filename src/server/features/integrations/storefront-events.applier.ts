@@ -2,6 +2,7 @@ import type { EventResult, IngestEventsRequest, OrderPaidData, StorefrontEventTy
 import { LedgerError } from "../../domain/ledger/ledger-error.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { Database } from "../../platform/db/connect.ts";
+import { type Executor, inSavepoint } from "../../platform/db/executor.ts";
 import { EventLoopTurns } from "../../platform/event-loop-turns.ts";
 import { type AppliedOutcome, EventRejection, applyEvent, prepareOrdersTogether } from "./storefront-events.apply.ts";
 import { findStorefrontEvent, findStorefrontEventIds, insertStorefrontEvents } from "./integrations.queries.ts";
@@ -26,6 +27,19 @@ export interface ReceivedEvent {
 export interface AppliedBatch {
   results: EventResult[];
   ordersTogether: number;
+}
+
+/** How an applier groups its writes into transactions. */
+export interface ApplierOptions {
+  /** How many consecutive paid orders may be applied together at the moment. */
+  ordersPerRun: () => number;
+  /**
+   * Each batch in one transaction, each event (or run of paid orders) in a savepoint of it, so a
+   * batch costs one commit whatever its mix (decision 0029). Only where the batch's hold on the
+   * connection keeps nobody waiting (the writer thread) and no other writer can take a lock the
+   * batch would then wait for (SQLite's one writer).
+   */
+  oneCommitPerBatch: boolean;
 }
 
 /** A unique index refused a row another transaction wrote first, or PostgreSQL chose this one to fail: the event is tried again. */
@@ -65,7 +79,9 @@ function paidOrdersRun(received: readonly ReceivedEvent[], from: number, most: n
  * with its record, so it is recorded exactly when its changes are: a crash between two events
  * leaves the first applied and recorded, the second neither, and a re-sent batch applies only what
  * is missing. A run of paid orders shares one transaction (payTogether, decision 0022): its events
- * are recorded, or not, together. `ordersPerRun` says how long such a run may be at the moment.
+ * are recorded, or not, together. With `oneCommitPerBatch` each of these transactions is a
+ * savepoint of the batch's one: an event is still applied whole or not at all, and a crash before
+ * the commit leaves none of the batch, which was not answered, so the sender sends it again.
  */
 export class StorefrontEventsApplier {
   /**
@@ -79,23 +95,33 @@ export class StorefrontEventsApplier {
   constructor(
     private readonly database: Database,
     private readonly storefrontOrigin: string,
-    private readonly ordersPerRun: () => number,
+    private readonly options: ApplierOptions,
   ) {}
 
-  async apply(received: readonly ReceivedEvent[], apiKeyId: string | null, clock: Clock): Promise<AppliedBatch> {
+  apply(received: readonly ReceivedEvent[], apiKeyId: string | null, clock: Clock): Promise<AppliedBatch> {
+    if (!this.options.oneCommitPerBatch) return this.applyInOrder(received, apiKeyId, clock, null);
+    return this.database.db.transaction().execute((batch) => this.applyInOrder(received, apiKeyId, clock, batch));
+  }
+
+  /** Runs `fn` atomically: in a transaction of its own, or in a savepoint of the batch's. */
+  private atomically<T>(batch: Executor | null, fn: (trx: Executor) => Promise<T>): Promise<T> {
+    return batch ? inSavepoint(batch, fn) : this.database.db.transaction().execute(fn);
+  }
+
+  private async applyInOrder(received: readonly ReceivedEvent[], apiKeyId: string | null, clock: Clock, batch: Executor | null): Promise<AppliedBatch> {
     const results: EventResult[] = [];
     let ordersTogether = 0;
     while (results.length < received.length) {
       await this.turns.next();
-      const run = paidOrdersRun(received, results.length, this.ordersPerRun());
-      const together = run.length > 1 ? await this.payTogether(run, apiKeyId, clock) : [null];
+      const run = paidOrdersRun(received, results.length, this.options.ordersPerRun());
+      const together = run.length > 1 ? await this.payTogether(run, apiKeyId, clock, batch) : [null];
       for (const [i, result] of together.entries()) {
         if (result) {
           results.push(result);
           ordersTogether++;
         } else {
           if (i > 0) await this.turns.next();
-          results.push(await this.applyOne(received[results.length]!, apiKeyId, clock));
+          results.push(await this.applyOne(received[results.length]!, apiKeyId, clock, batch));
         }
       }
     }
@@ -109,9 +135,9 @@ export class StorefrontEventsApplier {
    * (prepareOrdersTogether). Should the transaction fail (another process recorded one of them meanwhile,
    * PostgreSQL broke a deadlock), nothing of it stays and every event is applied on its own.
    */
-  private async payTogether(run: readonly ReceivedEvent[], apiKeyId: string | null, clock: Clock): Promise<Array<EventResult | null>> {
+  private async payTogether(run: readonly ReceivedEvent[], apiKeyId: string | null, clock: Clock, batch: Executor | null): Promise<Array<EventResult | null>> {
     try {
-      return await this.database.db.transaction().execute(async (trx) => {
+      return await this.atomically(batch, async (trx) => {
         const recorded = await findStorefrontEventIds(
           trx,
           run.map((r) => r.event.id),
@@ -139,10 +165,10 @@ export class StorefrontEventsApplier {
     }
   }
 
-  private async applyOne({ event, hash, valid }: ReceivedEvent, apiKeyId: string | null, clock: Clock): Promise<EventResult> {
+  private async applyOne({ event, hash, valid }: ReceivedEvent, apiKeyId: string | null, clock: Clock, batch: Executor | null): Promise<EventResult> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.attempt(event, hash, valid, apiKeyId, clock);
+        return await this.atomically(batch, (trx) => this.attempt(trx, event, hash, valid, apiKeyId, clock));
       } catch (err) {
         if (attempt < TRIES && isRace(err)) continue;
         if (err instanceof EventRejection) return { id: event.id, status: "rejected", error: { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) } };
@@ -152,25 +178,23 @@ export class StorefrontEventsApplier {
     }
   }
 
-  private async attempt(event: EnvelopeEvent, hash: string, valid: ValidEvent | EventResult["error"], apiKeyId: string | null, clock: Clock): Promise<EventResult> {
-    return this.database.db.transaction().execute(async (trx) => {
-      const before = await findStorefrontEvent(trx, event.id);
-      if (before) {
-        if (before.body_hash !== hash) {
-          throw new EventRejection("id_reused", `Event id ${event.id} was sent before with another body: give each event its own id`, { id: "was used for another event" });
-        }
-        return { id: event.id, status: before.status === "stale" ? "stale" : "duplicate" };
+  private async attempt(trx: Executor, event: EnvelopeEvent, hash: string, valid: ValidEvent | EventResult["error"], apiKeyId: string | null, clock: Clock): Promise<EventResult> {
+    const before = await findStorefrontEvent(trx, event.id);
+    if (before) {
+      if (before.body_hash !== hash) {
+        throw new EventRejection("id_reused", `Event id ${event.id} was sent before with another body: give each event its own id`, { id: "was used for another event" });
       }
-      if (!valid || !("type" in valid)) throw new EventRejection(valid?.code ?? "invalid_input", valid?.message ?? "invalid event", valid?.fields);
-      const outcome: AppliedOutcome = await applyEvent(
-        { trx, clock, occurredAt: valid.occurredAt, source: `apikey:${apiKeyId ?? "none"}`, storefrontOrigin: this.storefrontOrigin },
-        valid.type,
-        valid.data,
-      );
-      if (outcome !== "duplicate") {
-        await insertStorefrontEvents(trx, [{ id: event.id, type: valid.type, body_hash: hash, status: outcome, api_key_id: apiKeyId, received_at: clock.now().toISOString() }]);
-      }
-      return { id: event.id, status: outcome };
-    });
+      return { id: event.id, status: before.status === "stale" ? "stale" : "duplicate" };
+    }
+    if (!valid || !("type" in valid)) throw new EventRejection(valid?.code ?? "invalid_input", valid?.message ?? "invalid event", valid?.fields);
+    const outcome: AppliedOutcome = await applyEvent(
+      { trx, clock, occurredAt: valid.occurredAt, source: `apikey:${apiKeyId ?? "none"}`, storefrontOrigin: this.storefrontOrigin },
+      valid.type,
+      valid.data,
+    );
+    if (outcome !== "duplicate") {
+      await insertStorefrontEvents(trx, [{ id: event.id, type: valid.type, body_hash: hash, status: outcome, api_key_id: apiKeyId, received_at: clock.now().toISOString() }]);
+    }
+    return { id: event.id, status: outcome };
   }
 }

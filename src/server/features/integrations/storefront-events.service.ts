@@ -87,7 +87,10 @@ export class StorefrontEventsService {
       database.onClose(() => thread.stop());
       this.applier = thread;
     } else {
-      this.applier = new StorefrontEventsApplier(database, origin, () => (database.kind === "sqlite" && msSinceLastRead() < SQLITE_READS_RECENTLY_MS ? 1 : MOST_ORDERS_TOGETHER));
+      this.applier = new StorefrontEventsApplier(database, origin, {
+        ordersPerRun: () => (database.kind === "sqlite" && msSinceLastRead() < SQLITE_READS_RECENTLY_MS ? 1 : MOST_ORDERS_TOGETHER),
+        oneCommitPerBatch: false,
+      });
     }
   }
 

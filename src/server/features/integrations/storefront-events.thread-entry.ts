@@ -29,8 +29,9 @@ if (tid !== null) setPriority(tid, WRITER_THREAD_NICE);
 const { path, storefrontOrigin } = workerData as ThreadData;
 // The main thread's connection runs the WAL checkpointer; this one leaves the log to it.
 const database = openDatabase({ kind: "sqlite", path }, { walCheckpointer: false });
-// No screen is answered on this thread, so a run of paid orders never keeps one waiting.
-const applier = new StorefrontEventsApplier(database, storefrontOrigin, () => SQLITE_THREAD_ORDERS_TOGETHER);
+// No screen is answered on this thread, so neither a run of paid orders nor a batch's one
+// transaction keeps one waiting (decision 0029).
+const applier = new StorefrontEventsApplier(database, storefrontOrigin, { ordersPerRun: () => SQLITE_THREAD_ORDERS_TOGETHER, oneCommitPerBatch: true });
 const applying = new Set<Promise<void>>();
 
 /** This thread's counters as last reported, so each answer carries what they grew by since. */

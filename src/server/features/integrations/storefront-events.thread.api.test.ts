@@ -7,6 +7,7 @@ import { compareRollups } from "../../domain/ledger/recompute.ts";
 import { sqliteBusyRetries, storefrontOrdersTogether } from "../../platform/metrics/metrics.ts";
 import { artist, event, order, postEvents, product, send } from "../../testing/storefront-events.ts";
 import { createTestContext, type TestContext } from "../../testing/test-app.ts";
+import { StorefrontEventsService } from "./storefront-events.service.ts";
 import { WRITER_THREAD_NICE } from "./storefront-events.thread.ts";
 
 const NOW = "2026-11-22T12:00:00.000Z";
@@ -74,6 +75,59 @@ describe("POST /api/events on a SQLite file: the writer thread", () => {
     expect((await send(ctx, key, batch)).map((r) => r.status)).toEqual(["applied", "applied"]);
     expect(await compareRollups(ctx.database.db)).toEqual([]);
   }, 20_000);
+
+  it("applies a batch in one transaction: a failure part-way keeps nothing of it, and the batch sent again applies whole", async () => {
+    // A fault of the database while the third event is applied (not a refusal: the batch cannot be answered).
+    const other = new SQLite(join(dir, "panel.sqlite"));
+    other.exec("create trigger visits_fail before insert on store_visits begin select raise(abort, 'the disk is on fire'); end");
+    const before = await todaySales();
+    const batch = [
+      event("order.paid", order("f1", [{ lineId: "l1", productId: "p1", artistId: "a1" }])),
+      event("product.updated", product("p2", "a2", { priceCents: 4100 })),
+      event("store.visits", { artistId: "a1", day: "2026-11-22", visits: 7 }),
+    ];
+    const failed = await postEvents(ctx, key, batch);
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    // The first two events were applied in the batch's transaction, which never committed.
+    expect(await ctx.database.db.selectFrom("orders").select("id").where("external_order_id", "=", "f1").execute()).toEqual([]);
+    expect(await ctx.database.db.selectFrom("products").select("price_cents").where("external_id", "=", "p2").executeTakeFirstOrThrow()).toEqual({ price_cents: 4000 });
+    expect(await todaySales()).toBe(before);
+    other.exec("drop trigger visits_fail");
+    other.close();
+    expect((await send(ctx, key, batch)).map((r) => r.status)).toEqual(["applied", "applied", "applied"]);
+    expect(await todaySales()).toBe(before + 25);
+    expect(await compareRollups(ctx.database.db)).toEqual([]);
+  });
+
+  it("lets a write of the main thread waiting for the lock go before the thread's next batch", async () => {
+    const probe = new SQLite(join(dir, "panel.sqlite"));
+    probe.pragma("busy_timeout = 0");
+    /** True while another connection (the writer thread) holds the write lock. */
+    const locked = () => {
+      try {
+        probe.exec("begin immediate");
+        probe.exec("rollback");
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    // Straight to the service, so both batches are received before the first takes the lock (a
+    // request's own rate-limit count would wait for it).
+    const service = new StorefrontEventsService(ctx.deps);
+    const long = Array.from({ length: 400 }, (_, i) => event("order.paid", order(`w${i}`, [{ lineId: "l1", productId: "p1", artistId: "a1" }])));
+    const first = service.ingest(long, null);
+    const second = service.ingest([event("error.reported", { level: "error", message: "from the second batch" })], null);
+    while (!locked()) await new Promise((resolve) => setImmediate(resolve));
+    // Waits for the lock the first batch holds, with the second batch already received.
+    const mainWrite = ctx.database.db.insertInto("error_logs").values({ id: "main-write", level: "error", message: "from the main thread", created_at: NOW, archived: 0 }).execute();
+    await Promise.all([first, second, mainWrite]);
+    probe.close();
+    const reader = new SQLite(join(dir, "panel.sqlite"), { readonly: true });
+    const order_ = reader.prepare("select message from error_logs order by rowid").pluck().all();
+    reader.close();
+    expect(order_).toEqual(["from the main thread", "from the second batch"]);
+  });
 
   it.runIf(process.platform === "linux")("runs the writer thread at a lower priority than the thread answering the screens", async () => {
     /** A thread's nice value: field 19 of its stat, the 17th after the command's closing parenthesis. */

@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { Clock } from "../../platform/clock.ts";
 import { markAsDatabaseClientError } from "../../platform/db/client-errors.ts";
+import { retryLockWaitsNow } from "../../platform/db/sqlite-driver.ts";
 import { errorLogDrops, sqliteBusyRetries } from "../../platform/metrics/metrics.ts";
 import type { AppliedBatch, ReceivedEvent } from "./storefront-events.applier.ts";
 
@@ -57,28 +58,50 @@ function startWorker(data: ThreadData): Worker {
 }
 
 /**
- * The main thread's side: hands batches to the writer thread and waits for their answers. The
- * thread starts with the first batch; should it die, the batches it held fail (the sender re-sends
- * them, and what was committed answers `duplicate`) and the next batch starts another.
+ * The main thread's side: hands batches to the writer thread, one at a time, and waits for their
+ * answers. The thread applies each batch in one transaction (decision 0029), holding SQLite's write
+ * lock meanwhile; the main thread's own writes (a key's rate-limit count, an operator's action) wait
+ * for it on a timer. So that the thread, with the next batch at hand, cannot take the lock again
+ * before them, the next batch is handed over only after those writes have had their try
+ * (retryLockWaitsNow, then a turn of the event loop). The thread starts with the first batch;
+ * should it die, the batch it held fails (the sender re-sends it, and what was committed answers
+ * `duplicate`) and the next batch starts another.
  */
 export class StorefrontEventsThread {
   private worker: Worker | null = null;
   private nextId = 1;
-  private readonly waiting = new Map<number, { worker: Worker; resolve: (batch: AppliedBatch) => void; reject: (err: Error) => void }>();
+  private readonly queue: ApplyRequest[] = [];
+  private inThread: { id: number; worker: Worker } | null = null;
+  private readonly waiting = new Map<number, { resolve: (batch: AppliedBatch) => void; reject: (err: Error) => void }>();
+  private drained: (() => void) | null = null;
 
   constructor(private readonly data: ThreadData) {}
 
   apply(received: readonly ReceivedEvent[], apiKeyId: string | null, clock: Clock): Promise<AppliedBatch> {
-    const worker = this.started();
     const id = this.nextId++;
     return new Promise<AppliedBatch>((resolve, reject) => {
-      this.waiting.set(id, { worker, resolve, reject });
-      worker.postMessage({ id, received, apiKeyId, now: clock.now().toISOString() } satisfies ApplyRequest);
+      this.waiting.set(id, { resolve, reject });
+      this.queue.push({ id, received, apiKeyId, now: clock.now().toISOString() });
+      this.handOver();
     });
   }
 
-  /** Lets the batches handed over finish, then stops the thread (before the main connection closes). */
+  /** Hands the next batch to the thread when it holds none. */
+  private handOver(): void {
+    if (this.inThread) return;
+    const next = this.queue.shift();
+    if (!next) {
+      this.drained?.();
+      return;
+    }
+    const worker = this.started();
+    this.inThread = { id: next.id, worker };
+    worker.postMessage(next satisfies ApplyRequest);
+  }
+
+  /** Lets the batches received finish, then stops the thread (before the main connection closes). */
   async stop(): Promise<void> {
+    if (this.inThread || this.queue.length > 0) await new Promise<void>((resolve) => (this.drained = resolve));
     const worker = this.worker;
     if (!worker) return;
     this.worker = null;
@@ -105,6 +128,12 @@ export class StorefrontEventsThread {
     if (answer.counters.sqliteBusyRetries > 0) sqliteBusyRetries.inc(answer.counters.sqliteBusyRetries);
     for (const [level, drops] of Object.entries(answer.counters.errorLogDrops)) errorLogDrops.inc({ level }, drops);
     const waiter = this.waiting.get(answer.id);
+    if (this.inThread?.id === answer.id) {
+      this.inThread = null;
+      // The thread has committed and holds no lock: the writes waiting for it go first.
+      retryLockWaitsNow();
+      setImmediate(() => this.handOver());
+    }
     if (!waiter) return;
     this.waiting.delete(answer.id);
     if ("batch" in answer) return waiter.resolve(answer.batch);
@@ -113,12 +142,14 @@ export class StorefrontEventsThread {
     waiter.reject(answer.error.fromDatabase ? markAsDatabaseClientError(err) : err);
   }
 
+  /** The thread died: the batch it held fails, and the next one starts another thread. */
   private failAll(worker: Worker, err: Error): void {
     if (this.worker === worker) this.worker = null;
-    for (const [id, waiter] of this.waiting) {
-      if (waiter.worker !== worker) continue;
-      this.waiting.delete(id);
-      waiter.reject(err);
-    }
+    if (this.inThread?.worker !== worker) return;
+    const { id } = this.inThread;
+    this.inThread = null;
+    this.waiting.get(id)?.reject(err);
+    this.waiting.delete(id);
+    setImmediate(() => this.handOver());
   }
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { DB } from "./schema.ts";
 
 /** A database handle or an open transaction: ledger functions accept either. */
@@ -12,6 +12,26 @@ export type Executor = Kysely<DB> | Transaction<DB>;
 export async function inTransaction<T>(db: Executor, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   if (db.isTransaction) return fn(db as Transaction<DB>);
   return db.transaction().execute(fn);
+}
+
+/**
+ * Runs `fn` inside the caller's open transaction so that, should it throw, what it wrote is undone
+ * and the transaction goes on (a savepoint, on SQLite and PostgreSQL alike). Savepoints nest, so
+ * one name serves every level.
+ */
+export async function inSavepoint<T>(trx: Executor, fn: (trx: Executor) => Promise<T>): Promise<T> {
+  if (!trx.isTransaction) throw new Error("inSavepoint needs an open transaction");
+  await sql`savepoint unit`.execute(trx);
+  let result: T;
+  try {
+    result = await fn(trx);
+  } catch (err) {
+    await sql`rollback to savepoint unit`.execute(trx);
+    await sql`release savepoint unit`.execute(trx);
+    throw err;
+  }
+  await sql`release savepoint unit`.execute(trx);
+  return result;
 }
 
 /** Largest number of rows a single bulk statement touches (docs/product.md §12.3: short write locks). */

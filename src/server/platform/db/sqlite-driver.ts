@@ -12,7 +12,7 @@ export const SQLITE_LOCK_BUDGET_MS = 5000;
  * whole event loop (every read stalls behind one waiting write). The in-engine wait is kept tiny
  * and the real waiting happens here, between attempts, on a timer.
  */
-export const SQLITE_BUSY_TIMEOUT_MS = 10;
+export const SQLITE_BUSY_TIMEOUT_MS = 0;
 // Transactions are short (~1 ms): a first pause of a few ms catches most locks, not a 10 ms sleep.
 const FIRST_PAUSE_MS = 2;
 const MAX_PAUSE_MS = 50;
@@ -22,7 +22,29 @@ export function isSqliteBusy(err: unknown): boolean {
   return code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY_") || code === "SQLITE_LOCKED" || code.startsWith("SQLITE_LOCKED_");
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** The pauses of this thread's writes waiting for the lock, each one's waker (retryLockWaitsNow). */
+const lockPauses = new Set<() => void>();
+
+function lockPause(ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      lockPauses.delete(wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    lockPauses.add(wake);
+  });
+}
+
+/**
+ * Another connection of this process has just let the write lock go (the writer thread committed
+ * a batch): every write of this thread waiting for it tries again at once, within the current
+ * turn's microtasks, instead of at the end of its pause, when the lock may well be taken again.
+ */
+export function retryLockWaitsNow(): void {
+  for (const wake of [...lockPauses]) wake();
+}
 
 /** One waiter at a time, FIFO enough for a single-connection driver. */
 class Mutex {
@@ -87,7 +109,7 @@ class RetryingConnection implements DatabaseConnection {
       sqliteBusyRetries.inc();
       // Release the single connection while waiting so reads keep being answered meanwhile.
       this.mutex.unlock();
-      await sleep(pause);
+      await lockPause(pause);
       await this.mutex.lock();
       pause = Math.min(pause * 2, MAX_PAUSE_MS);
     }
