@@ -118,7 +118,15 @@ describe("POST /api/events on a SQLite file: the writer thread", () => {
     const long = Array.from({ length: 400 }, (_, i) => event("order.paid", order(`w${i}`, [{ lineId: "l1", productId: "p1", artistId: "a1" }])));
     const first = service.ingest(long, null);
     const second = service.ingest([event("error.reported", { level: "error", message: "from the second batch" })], null);
-    while (!locked()) await new Promise((resolve) => setImmediate(resolve));
+    let firstAnswered = false;
+    void first.then(
+      () => (firstAnswered = true),
+      () => (firstAnswered = true),
+    );
+    while (!locked()) {
+      expect(firstAnswered, "the first batch was answered before its lock was seen").toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
     // Waits for the lock the first batch holds, with the second batch already received.
     const mainWrite = ctx.database.db.insertInto("error_logs").values({ id: "main-write", level: "error", message: "from the main thread", created_at: NOW, archived: 0 }).execute();
     await Promise.all([first, second, mainWrite]);
